@@ -1,0 +1,70 @@
+/**
+ * The core API as a web-standard fetch handler (Hono). No Node-only imports under src/ except
+ * main.node.ts and *.node.ts, so the same app runs on Node and Deno.
+ *
+ * @example
+ *   const app = createApp({ db, config });
+ *   Deno.serve(app.fetch);
+ */
+import { errorBody } from "@service/shared";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { authenticate } from "./auth/context.ts";
+import { login, logout } from "./auth/login.ts";
+import { parseApiVersion } from "./http/api-version.ts";
+import type { AppDeps, AppEnv } from "./http/request-context.ts";
+import { ServiceError } from "./http/service-error.ts";
+import { registerInternalCalls } from "./internal/routes.ts";
+import { registerResources } from "./resources/routes.ts";
+
+/** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export type { AppDeps } from "./http/request-context.ts";
+
+/** Builds the core API application around its dependencies. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const clock = deps.clock ?? (() => new Date());
+  const app = new Hono<AppEnv>();
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
+      },
+    }),
+  );
+  app.use("*", async (c, next) => {
+    const now = clock();
+    const version = parseApiVersion(c.req.header("x-service-api-version"));
+    const auth = await authenticate(c, deps.db, now);
+    c.set("ctx", { deps, db: deps.db, auth, version, now });
+    await next();
+  });
+
+  app.post("/auth/login", login);
+  app.delete("/auth/logout", logout);
+  registerInternalCalls(app);
+  registerResources(app);
+
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const name = path.startsWith("/resources") ? "resource_not_found" : "http_request_method_not_allowed";
+    return errorResponse(c, new ServiceError(name));
+  });
+  app.onError((err, c) => {
+    if (err instanceof ServiceError) return errorResponse(c, err);
+    console.error("unhandled error", err);
+    return c.json(
+      { result: { code: 0, status: "error" }, error: { code: 0, name: "internal_error", description: "Internal server error." } },
+      500,
+    );
+  });
+  return app;
+}
+
+function errorResponse(c: Context, err: ServiceError): Response {
+  return c.json(errorBody(err.errorName, err.message), err.status as 400);
+}

@@ -1,0 +1,31 @@
+/**
+ * Secrets handed to clients (session keys, token secrets): random, stored only as SHA-256 hex,
+ * compared in constant time (handbook, "secrets at rest"). Web Crypto only, so Deno runs it too.
+ */
+
+/** A new secret: 32 random bytes as 64 lowercase hex characters. */
+export function newSecret(): string {
+  return toHex(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** SHA-256 of `secret` (UTF-8) as 64 lowercase hex characters. */
+export async function sha256Hex(secret: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
+  return toHex(new Uint8Array(digest));
+}
+
+/** Constant-time equality of two strings (time depends only on their lengths). */
+export function timingSafeEqualString(a: string, b: string): boolean {
+  const ea = new TextEncoder().encode(a);
+  const eb = new TextEncoder().encode(b);
+  let diff = ea.length ^ eb.length;
+  const n = Math.max(ea.length, eb.length);
+  for (let i = 0; i < n; i++) diff |= (ea[i] ?? 0) ^ (eb[i] ?? 0);
+  return diff === 0;
+}
+
+function toHex(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  return s;
+}

@@ -1,0 +1,57 @@
+/**
+ * Login sessions (handbook, "admin login"): a random session key handed out once, stored as its
+ * SHA-256, valid until `expires_at`.
+ */
+import { and, eq, gt } from "drizzle-orm";
+import type { CoreDb } from "../db/client.ts";
+import { sessions } from "../db/schema.ts";
+import { newSecret, sha256Hex, timingSafeEqualString } from "./secrets.ts";
+
+export type SessionKind = "admin" | "end_user";
+
+export interface SessionInfo {
+  session_user_id: number;
+  session_key: string;
+  /** expiry as a Date; rendered per API version by the caller */
+  expiry: Date;
+}
+
+/**
+ * Creates a session for `userId`.
+ * @param ttlMs lifetime in milliseconds
+ * @param chainId chain of the app for end-user sessions; null for admins
+ */
+export async function createSession(
+  db: CoreDb,
+  kind: SessionKind,
+  userId: number,
+  now: Date,
+  ttlMs: number,
+  chainId: number | null = null,
+): Promise<SessionInfo> {
+  const key = newSecret();
+  const expiry = new Date(Math.floor((now.getTime() + ttlMs) / 1000) * 1000);
+  await db.insert(sessions).values({ kind, userId, keyHash: await sha256Hex(key), chainId, expiresAt: expiry, createdDate: now });
+  return { session_user_id: userId, session_key: key, expiry };
+}
+
+/**
+ * Finds the live session of `userId` whose key is `key`.
+ * @returns the session row, or null when unknown, of another user or kind, or expired
+ */
+export async function findSession(db: CoreDb, kind: SessionKind, userId: number, key: string, now: Date) {
+  const keyHash = await sha256Hex(key);
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.keyHash, keyHash), gt(sessions.expiresAt, now)))
+    .limit(1);
+  if (!row || row.kind !== kind || row.userId !== userId || !timingSafeEqualString(row.keyHash, keyHash)) return null;
+  return row;
+}
+
+/** Ends the session with key `key` (logout); returns whether one was ended. */
+export async function deleteSession(db: CoreDb, key: string): Promise<boolean> {
+  const [res] = await db.delete(sessions).where(eq(sessions.keyHash, await sha256Hex(key)));
+  return res.affectedRows > 0;
+}

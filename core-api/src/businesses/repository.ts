@@ -1,0 +1,180 @@
+/**
+ * Business storage: every write of a business goes through here, so the row, its location grid
+ * cell and its text-search words always agree (spec, "Business"; handbook, schema-as-code).
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { CoreDb } from "../db/client.ts";
+import { businessSearchTokens, businesses } from "../db/schema.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { geoCell } from "./geo.ts";
+import { tokenize } from "./text.ts";
+
+export type BusinessRow = typeof businesses.$inferSelect;
+/** Writable columns of a business (camelCase drizzle names). */
+export type BusinessValues = Omit<
+  typeof businesses.$inferInsert,
+  "id" | "activeOwnerCode" | "geoCell" | "createdDate" | "lastModifiedDate" | "deleted" | "deletedBy"
+>;
+export type BusinessChanges = Partial<Omit<BusinessValues, "chainId">>;
+
+export const TOKEN_FIELD = { name: 1, owner_code: 2 } as const;
+
+const DUPLICATE_OWNER_CODE = "businesses_unique_owner_code_per_chain";
+
+/**
+ * Creates a business.
+ * @param now creation and last-modified time
+ * @returns the stored row
+ * @throws ServiceError business_already_exists (311) when owner_code is used by a live business of the chain
+ */
+export async function insertBusiness(db: CoreDb, values: BusinessValues, now: Date): Promise<BusinessRow> {
+  const [row] = await insertBusinesses(db, [values], now);
+  return row!;
+}
+
+/**
+ * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports).
+ * @returns the stored rows in input order
+ * @throws ServiceError business_already_exists (311) on a duplicate owner_code; nothing is written then
+ */
+export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: Date): Promise<BusinessRow[]> {
+  if (rows.length === 0) return [];
+  return translateDuplicate(() =>
+    db.transaction(async (tx) => {
+      const [res] = await tx.insert(businesses).values(
+        rows.map((v) => ({
+          ...v,
+          geoCell: geoCell(v.latitude, v.longitude),
+          createdDate: now,
+          lastModifiedDate: now,
+        })),
+      );
+      // InnoDB hands a multi-row insert consecutive ids (innodb_autoinc_lock_mode 1 and 2 alike
+      // for a single simple INSERT), starting at insertId.
+      const firstId = Number(res.insertId);
+      const ids = rows.map((_, i) => firstId + i);
+      const tokens = rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v.name, v.ownerCode));
+      for (let i = 0; i < tokens.length; i += 5000) {
+        await tx.insert(businessSearchTokens).values(tokens.slice(i, i + 5000));
+      }
+      const stored = await tx.select().from(businesses).where(inArray(businesses.id, ids));
+      const byId = new Map(stored.map((r) => [r.id, r]));
+      return ids.map((id) => byId.get(id)!);
+    }),
+  );
+}
+
+/**
+ * Updates the live business `id` of chain `chainId` with `changes`.
+ * @returns the stored row after the update, or null when no live business has that id in the chain
+ * @throws ServiceError business_already_exists (311) when the new owner_code is taken
+ */
+export async function updateBusiness(
+  db: CoreDb,
+  chainId: number,
+  id: number,
+  changes: BusinessChanges,
+  now: Date,
+): Promise<BusinessRow | null> {
+  return translateDuplicate(() =>
+    db.transaction(async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(businesses)
+        .where(and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false)))
+        .for("update");
+      if (!current) return null;
+      const next = { ...current, ...changes };
+      await tx
+        .update(businesses)
+        .set({ ...changes, geoCell: geoCell(next.latitude, next.longitude), lastModifiedDate: now })
+        .where(eq(businesses.id, id));
+      if (next.name !== current.name || next.ownerCode !== current.ownerCode) {
+        await tx.delete(businessSearchTokens).where(eq(businessSearchTokens.businessId, id));
+        const tokens = tokenRows(chainId, id, next.name, next.ownerCode);
+        if (tokens.length) await tx.insert(businessSearchTokens).values(tokens);
+      }
+      const [stored] = await tx.select().from(businesses).where(eq(businesses.id, id));
+      return stored ?? null;
+    }),
+  );
+}
+
+/**
+ * Soft-deletes the live business `id` of chain `chainId`: it keeps its row for audit but leaves
+ * every search, and frees its owner_code.
+ * @param deletedBy admin user id, or null
+ * @returns whether a live business was deleted
+ */
+export async function deleteBusiness(
+  db: CoreDb,
+  chainId: number,
+  id: number,
+  deletedBy: number | null,
+  now: Date,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [res] = await tx
+      .update(businesses)
+      .set({ deleted: true, deletedBy, lastUpdatedBy: deletedBy, geoCell: null, lastModifiedDate: now })
+      .where(and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false)));
+    if (res.affectedRows === 0) return false;
+    await tx.delete(businessSearchTokens).where(eq(businessSearchTokens.businessId, id));
+    return true;
+  });
+}
+
+/** The live business of chain `chainId` with id `id`, or null. */
+export async function findBusinessById(db: CoreDb, chainId: number, id: number): Promise<BusinessRow | null> {
+  const [row] = await db
+    .select()
+    .from(businesses)
+    .where(and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The live business of chain `chainId` with owner code `ownerCode`, or null. */
+export async function findBusinessByOwnerCode(db: CoreDb, chainId: number, ownerCode: string): Promise<BusinessRow | null> {
+  const [row] = await db
+    .select()
+    .from(businesses)
+    .where(and(eq(businesses.chainId, chainId), eq(businesses.activeOwnerCode, ownerCode)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Live businesses by id, in the order of `ids` (ids not found are skipped). */
+export async function findBusinessesByIds(db: CoreDb, ids: number[]): Promise<BusinessRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.select().from(businesses).where(inArray(businesses.id, ids));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Whether chain `chainId` exists and is not deleted. */
+export async function chainExists(db: CoreDb, chainId: number): Promise<boolean> {
+  const rows = await db.execute(sql`SELECT 1 FROM chains WHERE id = ${chainId} AND deleted = 0 LIMIT 1`);
+  return (rows[0] as unknown as unknown[]).length > 0;
+}
+
+function tokenRows(chainId: number, businessId: number, name: string | null | undefined, ownerCode: string | null | undefined) {
+  return [
+    ...tokenize(name).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.name, token })),
+    ...tokenize(ownerCode).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.owner_code, token })),
+  ];
+}
+
+async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+    const code = e.code ?? e.cause?.code;
+    const message = `${e.message ?? ""} ${e.cause?.message ?? ""}`;
+    if (code === "ER_DUP_ENTRY" && message.includes(DUPLICATE_OWNER_CODE)) {
+      throw new ServiceError("business_already_exists");
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Drizzle schema of the core API database (`service_core`).
+ *
+ * Every hot query filters on the chain first (handbook, "Scale beyond one machine"); indexes are
+ * named after the query they serve. Datetimes are stored as UTC.
+ */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  char,
+  datetime,
+  double,
+  index,
+  int,
+  mysqlTable,
+  primaryKey,
+  text,
+  tinyint,
+  uniqueIndex,
+  varchar,
+} from "drizzle-orm/mysql-core";
+
+const timestamps = {
+  createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
+  lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
+};
+
+/** A chain: the top-level retail organisation every other object belongs to. */
+export const chains = mysqlTable("chains", {
+  id: int("id").autoincrement().primaryKey(),
+  name: varchar("name", { length: 255 }).notNull(),
+  deleted: boolean("deleted").notNull().default(false),
+  ...timestamps,
+});
+
+/** Apps map a hostname (`X-Service-App-Hostname`) to the chain whose shoppers use it. */
+export const apps = mysqlTable(
+  "apps",
+  {
+    id: int("id").autoincrement().primaryKey(),
+    chainId: int("chain_id").notNull(),
+    hostname: varchar("hostname", { length: 255 }).notNull(),
+    name: varchar("name", { length: 255 }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("apps_by_hostname").on(t.hostname), index("apps_by_chain").on(t.chainId)],
+);
+
+/** Admin users log in with a globally unique username; their rights are per chain. */
+export const adminUsers = mysqlTable(
+  "admin_users",
+  {
+    id: int("id").autoincrement().primaryKey(),
+    username: varchar("username", { length: 255 }).notNull(),
+    /** argon2id PHC string */
+    passwordHash: varchar("password_hash", { length: 255 }).notNull(),
+    firstname: varchar("firstname", { length: 255 }),
+    lastname: varchar("lastname", { length: 255 }),
+    active: boolean("active").notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("admin_users_by_username").on(t.username)],
+);
+
+/** Access levels of one admin on one chain (spec, "Authentication": admin access levels). */
+export const adminChainPermissions = mysqlTable(
+  "admin_chain_permissions",
+  {
+    adminUserId: int("admin_user_id").notNull(),
+    chainId: int("chain_id").notNull(),
+    read: boolean("read").notNull().default(false),
+    write: boolean("write").notNull().default(false),
+    delete: boolean("delete").notNull().default(false),
+    assign: boolean("assign").notNull().default(false),
+    superUser: boolean("super_user").notNull().default(false),
+    campaign: boolean("campaign").notNull().default(false),
+    campaignEnable: boolean("campaign_enable").notNull().default(false),
+    analytics: boolean("analytics").notNull().default(false),
+    export: boolean("export").notNull().default(false),
+    segmentQuery: boolean("segment_query").notNull().default(false),
+  },
+  (t) => [primaryKey({ name: "admin_chain_permissions_pk", columns: [t.adminUserId, t.chainId] })],
+);
+
+/** Login sessions. Only the SHA-256 of the session key is stored. */
+export const sessions = mysqlTable(
+  "sessions",
+  {
+    id: int("id").autoincrement().primaryKey(),
+    /** `admin` or `end_user` */
+    kind: varchar("kind", { length: 16 }).notNull(),
+    userId: int("user_id").notNull(),
+    /** hex SHA-256 of the session key */
+    keyHash: char("key_hash", { length: 64 }).notNull(),
+    /** chain of the app an end-user logged in through; null for admins */
+    chainId: int("chain_id"),
+    expiresAt: datetime("expires_at", { mode: "date" }).notNull(),
+    createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
+  },
+  (t) => [uniqueIndex("sessions_by_key_hash").on(t.keyHash), index("sessions_by_user").on(t.userId)],
+);
+
+/** A business: a physical store (branch) of a chain (spec, "Business"). */
+export const businesses = mysqlTable(
+  "businesses",
+  {
+    id: int("id").autoincrement().primaryKey(),
+    chainId: int("chain_id").notNull(),
+    name: varchar("name", { length: 255 }).notNull(),
+    ownerCode: varchar("owner_code", { length: 64 }),
+    /** owner_code while the business is not deleted: owner codes are unique among live businesses */
+    activeOwnerCode: varchar("active_owner_code", { length: 64 }).generatedAlwaysAs(
+      sql`IF(deleted = 0, owner_code, NULL)`,
+      { mode: "stored" },
+    ),
+    address1: varchar("address_1", { length: 255 }),
+    address2: varchar("address_2", { length: 255 }),
+    address3: varchar("address_3", { length: 255 }),
+    towncity: varchar("towncity", { length: 255 }),
+    region: varchar("region", { length: 255 }),
+    postalcode: varchar("postalcode", { length: 20 }),
+    countryCode: char("country_code", { length: 2 }),
+    latitude: double("latitude"),
+    longitude: double("longitude"),
+    /** location grid cell (see businesses/geo.ts); null without coordinates */
+    geoCell: int("geo_cell"),
+    phoneNumber: varchar("phone_number", { length: 32 }),
+    faxNumber: varchar("fax_number", { length: 56 }),
+    emailAddress: varchar("email_address", { length: 255 }),
+    websiteUrl: varchar("website_url", { length: 255 }),
+    description: varchar("description", { length: 512 }),
+    businessFormat: varchar("business_format", { length: 64 }),
+    googlePlaceId: varchar("google_place_id", { length: 1024 }),
+    imageUrl: varchar("image_url", { length: 512 }),
+    reviewUrl: varchar("review_url", { length: 512 }),
+    /** JSON text of the opening_times shape (spec, add-business) */
+    openingTimes: text("opening_times"),
+    socialnetworkAUrl: varchar("socialnetwork_a_url", { length: 255 }),
+    socialnetworkBUrl: varchar("socialnetwork_b_url", { length: 255 }),
+    socialnetworkCUsername: varchar("socialnetwork_c_username", { length: 15 }),
+    programmeOptedIn: boolean("programme_opted_in").notNull().default(true),
+    chainMember: boolean("chain_member").notNull().default(true),
+    isShutDown: boolean("is_shut_down").notNull().default(false),
+    deleted: boolean("deleted").notNull().default(false),
+    deletedBy: int("deleted_by"),
+    lastUpdatedBy: int("last_updated_by"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("businesses_unique_owner_code_per_chain").on(t.chainId, t.activeOwnerCode),
+    index("businesses_location_search").on(t.chainId, t.geoCell, t.latitude, t.longitude),
+    index("businesses_list_by_created").on(t.chainId, t.createdDate),
+    index("businesses_list_by_modified").on(t.chainId, t.lastModifiedDate),
+  ],
+);
+
+/**
+ * Word index for the business text search (spec, "List parameters": partial / word-prefix).
+ * One row per distinct normalised word of a business's name (field 1) or owner_code (field 2);
+ * a term matches when a word starts with it: `token LIKE 'term%'` on this index.
+ */
+export const businessSearchTokens = mysqlTable(
+  "business_search_tokens",
+  {
+    chainId: int("chain_id").notNull(),
+    /** 1 = name, 2 = owner_code */
+    field: tinyint("field").notNull(),
+    token: varchar("token", { length: 64 }).notNull(),
+    businessId: int("business_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "business_search_tokens_pk", columns: [t.chainId, t.field, t.token, t.businessId] }),
+    index("business_search_tokens_by_business").on(t.businessId),
+  ],
+);

@@ -1,0 +1,81 @@
+/**
+ * Creating chains, admins and apps: used by `npm start` to seed a demo chain on an empty
+ * database, and by tests to set up their own world.
+ */
+import { sql } from "drizzle-orm";
+import { hashPassword } from "../auth/passwords.ts";
+import type { AccessLevels } from "../auth/permissions.ts";
+import type { CoreDb } from "./client.ts";
+import { adminChainPermissions, adminUsers, apps, chains } from "./schema.ts";
+
+/** Creates a chain; returns its id. */
+export async function createChain(db: CoreDb, name: string): Promise<number> {
+  const [res] = await db.insert(chains).values({ name });
+  return Number(res.insertId);
+}
+
+/** Creates an admin user with an argon2id password hash; returns its id. */
+export async function createAdmin(
+  db: CoreDb,
+  admin: { username: string; password: string; firstname?: string; lastname?: string },
+): Promise<number> {
+  const [res] = await db.insert(adminUsers).values({
+    username: admin.username,
+    passwordHash: await hashPassword(admin.password),
+    firstname: admin.firstname ?? null,
+    lastname: admin.lastname ?? null,
+  });
+  return Number(res.insertId);
+}
+
+/** Gives admin `adminUserId` the access levels `levels` on chain `chainId` (replacing earlier ones). */
+export async function grantAccess(
+  db: CoreDb,
+  adminUserId: number,
+  chainId: number,
+  levels: Partial<AccessLevels>,
+): Promise<void> {
+  const row = {
+    adminUserId,
+    chainId,
+    read: levels.read ?? false,
+    write: levels.write ?? false,
+    delete: levels.delete ?? false,
+    assign: levels.assign ?? false,
+    superUser: levels.super_user ?? false,
+    campaign: levels.campaign ?? false,
+    campaignEnable: levels.campaign_enable ?? false,
+    analytics: levels.analytics ?? false,
+    export: levels.export ?? false,
+    segmentQuery: levels.segment_query ?? false,
+  };
+  await db.insert(adminChainPermissions).values(row).onDuplicateKeyUpdate({ set: row });
+}
+
+/** Registers app hostname `hostname` for chain `chainId`; returns the app id. */
+export async function createAppHostname(db: CoreDb, chainId: number, hostname: string): Promise<number> {
+  const [res] = await db.insert(apps).values({ chainId, hostname, name: hostname });
+  return Number(res.insertId);
+}
+
+export interface DemoSeed {
+  chainId: number;
+  adminUsername: string;
+  adminPassword: string;
+  appHostname: string;
+}
+
+/**
+ * Seeds the demo chain when the database has no chain yet (handbook: it then gets id 1): a
+ * super-user admin and an app hostname.
+ * @returns what was created, or null when the database already had a chain
+ */
+export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">): Promise<DemoSeed | null> {
+  const [rows] = (await db.execute(sql`SELECT COUNT(*) AS n FROM chains`)) as unknown as [Array<{ n: number }>];
+  if (Number(rows[0]?.n ?? 0) > 0) return null;
+  const chainId = await createChain(db, "Demo Chain");
+  const adminId = await createAdmin(db, { username: seed.adminUsername, password: seed.adminPassword, firstname: "Demo", lastname: "Admin" });
+  await grantAccess(db, adminId, chainId, { super_user: true });
+  await createAppHostname(db, chainId, seed.appHostname);
+  return { chainId, ...seed };
+}

@@ -1,0 +1,91 @@
+/**
+ * A core API on its own throwaway database, driven through `app.request()` (no socket).
+ *
+ * @example
+ *   const core = await startCore();
+ *   const admin = await core.admin({ super_user: true });
+ *   const res = await core.request("/internal/get-businesses?chain_id=" + core.chainId, { headers: admin.headers });
+ *   afterAll(() => core.close());
+ */
+import { loadCoreConfig } from "../../core-api/src/config.ts";
+import { createApp } from "../../core-api/src/app.ts";
+import { openCoreDatabase, type CoreDb } from "../../core-api/src/db/client.ts";
+import { migrateCoreDatabase } from "../../core-api/src/db/migrate.node.ts";
+import { createAdmin, createChain, grantAccess } from "../../core-api/src/db/seed.ts";
+import type { AccessLevels } from "../../core-api/src/auth/permissions.ts";
+import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./databases.ts";
+
+export interface TestAdmin {
+  id: number;
+  username: string;
+  password: string;
+  /** session headers plus X-Service-Chain-ID of the core's chain */
+  headers: Record<string, string>;
+}
+
+export interface TestCore {
+  db: CoreDb;
+  dbName: string;
+  /** a chain created for the test */
+  chainId: number;
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** request and parse the JSON body */
+  json(path: string, init?: RequestInit): Promise<{ status: number; body: any }>;
+  /** a new admin with `levels` on `chainId` (default the core's chain), logged in */
+  admin(levels: Partial<AccessLevels>, chainId?: number): Promise<TestAdmin>;
+  createChain(name?: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+let adminSeq = 0;
+
+/** Starts a core API on a fresh, migrated database with one chain. */
+export async function startCore(options: { clock?: () => Date } = {}): Promise<TestCore> {
+  const dbName = throwawayDatabaseName("core");
+  await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
+  const config = loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName });
+  const database = openCoreDatabase(TEST_DATABASE_URL, dbName);
+  const app = createApp({ db: database.db, config, clock: options.clock });
+  const chainId = await createChain(database.db, "Test Chain");
+  const request = async (path: string, init?: RequestInit) => app.request(path, init);
+  const core: TestCore = {
+    db: database.db,
+    dbName,
+    chainId,
+    request,
+    async json(path, init) {
+      const res = await request(path, init);
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    async admin(levels, forChain = chainId) {
+      const username = `admin${++adminSeq}-${dbName}@example.com`;
+      const password = `pw-${adminSeq}-secret`;
+      const id = await createAdmin(database.db, { username, password, firstname: "Test", lastname: `Admin ${adminSeq}` });
+      await grantAccess(database.db, id, forChain, levels);
+      const res = await request("/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username, password }),
+      });
+      const body = (await res.json()) as any;
+      if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(body)}`);
+      return {
+        id,
+        username,
+        password,
+        headers: {
+          "X-Service-Session-User-ID": String(body.results.session_info.session_user_id),
+          "X-Service-Session-Key": body.results.session_info.session_key,
+          "X-Service-Chain-ID": String(forChain),
+        },
+      };
+    },
+    createChain: (name = "Other Chain") => createChain(database.db, name),
+    async close() {
+      await database.close();
+      await dropDatabase(dbName);
+    },
+  };
+  return core;
+}
