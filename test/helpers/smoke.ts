@@ -1,0 +1,55 @@
+/**
+ * The smoke requests a core API must pass on every runtime (issue: "Deno"): admin login,
+ * add-business, get-businesses and a Resources list, over real HTTP against `baseUrl`.
+ */
+import { expect } from "vitest";
+
+/**
+ * Runs the smoke requests; asserts every step.
+ * @param baseUrl for example http://127.0.0.1:41234
+ * @param admin credentials of an admin with write access on `chainId`
+ */
+export async function runCoreSmoke(baseUrl: string, admin: { username: string; password: string }, chainId: number): Promise<void> {
+  const login = await fetch(`${baseUrl}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(admin),
+  });
+  expect(login.status).toBe(200);
+  const session = ((await login.json()) as any).results.session_info;
+  const headers = {
+    "X-Service-Session-User-ID": String(session.session_user_id),
+    "X-Service-Session-Key": session.session_key,
+    "X-Service-Chain-ID": String(chainId),
+  };
+
+  const form = new FormData();
+  form.set("chain_id", String(chainId));
+  form.set("name", "Smoke Test Bakery");
+  form.set("owner_code", "SMOKE-1");
+  form.set("latitude", "52.3791");
+  form.set("longitude", "4.9003");
+  form.set("countrycode", "NL");
+  form.set("postalcode", "1012 AB");
+  const added = await fetch(`${baseUrl}/internal/add-business`, { method: "POST", headers, body: form });
+  const addedBody = (await added.json()) as any;
+  expect(added.status, JSON.stringify(addedBody)).toBe(200);
+  expect(addedBody.results.result_type).toBe("add-business");
+  const id = addedBody.results.business.id;
+
+  const listed = await fetch(
+    `${baseUrl}/internal/get-businesses?chain_id=${chainId}&name=smoke&search_lat=52.38&search_long=4.90`,
+    { headers },
+  );
+  const listedBody = (await listed.json()) as any;
+  expect(listed.status, JSON.stringify(listedBody)).toBe(200);
+  expect(listedBody.results.businesses.map((b: any) => b.id)).toEqual([id]);
+  expect(listedBody.results.businesses[0].business_distance_km).toBeLessThan(1);
+
+  const resources = await fetch(`${baseUrl}/resources/businesses?search[name]=bak&limit=10`, { headers });
+  const resourcesBody = (await resources.json()) as any;
+  expect(resources.status, JSON.stringify(resourcesBody)).toBe(200);
+  expect(resourcesBody.results.result_type).toBe("businesses");
+  expect(resourcesBody.results.total_count).toBe(1);
+  expect(resourcesBody.results.resources[0]).toMatchObject({ id, name: "Smoke Test Bakery", owner_code: "SMOKE-1" });
+}

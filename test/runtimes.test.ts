@@ -1,0 +1,93 @@
+/**
+ * The core API passes the same smoke requests on Node and on Deno (issue: "Deno"), each against
+ * its own throwaway database, over real HTTP.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { loadCoreConfig } from "../core-api/src/config.ts";
+import { openCoreDatabase } from "../core-api/src/db/client.ts";
+import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
+import { createAdmin, createChain, grantAccess } from "../core-api/src/db/seed.ts";
+import { startCoreApi } from "../core-api/src/main.node.ts";
+import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
+import { runCoreSmoke } from "./helpers/smoke.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const admin = { username: "smoke@example.com", password: "smoke-password" };
+
+/** A migrated throwaway database with a chain and a super-user admin. */
+async function prepareDatabase(): Promise<{ dbName: string; chainId: number }> {
+  const dbName = throwawayDatabaseName("runtime");
+  await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
+  const database = openCoreDatabase(TEST_DATABASE_URL, dbName);
+  try {
+    const chainId = await createChain(database.db, "Runtime Chain");
+    const id = await createAdmin(database.db, admin);
+    await grantAccess(database.db, id, chainId, { super_user: true });
+    return { dbName, chainId };
+  } finally {
+    await database.close();
+  }
+}
+
+describe("core-api on Node", () => {
+  let dbName = "";
+  afterAll(() => dropDatabase(dbName));
+  it("passes the smoke requests", async () => {
+    const prepared = await prepareDatabase();
+    dbName = prepared.dbName;
+    const service = await startCoreApi(loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0" }));
+    try {
+      await runCoreSmoke(service.url, admin, prepared.chainId);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe("core-api on Deno", () => {
+  let dbName = "";
+  let child: ChildProcess | undefined;
+  let baseUrl = "";
+  let chainId = 0;
+
+  beforeAll(async () => {
+    const prepared = await prepareDatabase();
+    dbName = prepared.dbName;
+    chainId = prepared.chainId;
+    child = spawn(
+      `${ROOT}node_modules/.bin/deno`,
+      ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "core-api/src/main.deno.ts"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0", NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    baseUrl = await new Promise<string>((resolve, reject) => {
+      let output = "";
+      const timer = setTimeout(() => reject(new Error(`deno did not start:\n${output}`)), 50_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(output);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      };
+      child!.stdout!.on("data", onData);
+      child!.stderr!.on("data", onData);
+      child!.on("exit", (code) => reject(new Error(`deno exited with ${code}:\n${output}`)));
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    child?.kill("SIGTERM");
+    await dropDatabase(dbName);
+  });
+
+  it("passes the same smoke requests", async () => {
+    await runCoreSmoke(baseUrl, admin, chainId);
+  });
+});
