@@ -1,0 +1,82 @@
+/**
+ * `POST /rest/V1/service/customer/authenticate` (spec, "Webshop connector endpoints"): checks a
+ * customer's email and password the way Magento's AccountManagement::authenticate does.
+ *
+ * Expected outcomes are values (`authenticated: false` with a message, HTTP 200); only a bad
+ * request or an unconfigured chain throws. A locked account fails even with the right password
+ * and without counting another failure. After a success with a hash in an older format, the
+ * password is re-hashed in the current one (Magento's UpgradeCustomerPasswordObserver).
+ */
+import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/connector";
+import { eq } from "drizzle-orm";
+import type { ConnectorDb } from "../db/client.ts";
+import { customerEntity } from "../db/schema.ts";
+import { isLocked, needsReset, registerFailure, UNLOCKED, type LockoutState } from "./lockout.ts";
+import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
+import { findCustomersByEmail } from "./repository.ts";
+import { readStoreConfig, resolveChainScope, websiteAndStoreCodes } from "./store-scope.ts";
+
+/** Magento's messages (Customer module). */
+export const AUTH_MESSAGES = {
+  invalid: "Invalid login or password.",
+  locked: "The account is locked. Please wait and try again later.",
+  inactive: "This account is not active.",
+} as const;
+
+const failure = (message: string): AuthenticateResponse =>
+  ({ authenticated: false, customer_id: null, message, website_code: null, store_code: null });
+
+/**
+ * Authenticates a customer of the request's chain.
+ * When per-website accounts give several customers with this email in the chain's websites, the
+ * one of the lowest website id is used (the chain's main website).
+ * @param deps.clock the current time (lockout windows)
+ * @throws ConnectorError 400 for an unconfigured chain or a missing chain id with several chains
+ */
+export async function authenticateCustomer(
+  deps: { db: ConnectorDb; clock: () => Date },
+  request: AuthenticateRequest,
+): Promise<AuthenticateResponse> {
+  const { db } = deps;
+  const scope = await resolveChainScope(db, request.service_chain_id);
+  const [customer] = await findCustomersByEmail(db, request.email, scope.websiteIds);
+  if (!customer) {
+    // Hash anyway so that unknown emails take as long as known ones (no account enumeration).
+    await hashMagentoPassword(request.password);
+    return failure(AUTH_MESSAGES.invalid);
+  }
+  if (isLocked(lockState(customer), deps.clock())) return failure(AUTH_MESSAGES.locked);
+
+  const valid = await verifyMagentoPassword(request.password, customer.passwordHash);
+  if (!valid) {
+    const policy = await readStoreConfig(db);
+    const now = deps.clock();
+    const after = await db.transaction(async (tx) => {
+      // Lock the row: concurrent failures must each count.
+      const [row] = await tx.select().from(customerEntity).where(eq(customerEntity.entityId, customer.entityId)).for("update");
+      const next = registerFailure(lockState(row ?? customer), now, policy);
+      await tx.update(customerEntity).set(next).where(eq(customerEntity.entityId, customer.entityId));
+      return next;
+    });
+    return failure(isLocked(after, now) ? AUTH_MESSAGES.locked : AUTH_MESSAGES.invalid);
+  }
+  if (customer.isActive === 0) return failure(AUTH_MESSAGES.inactive);
+
+  const changes: Partial<typeof customerEntity.$inferInsert> = needsReset(lockState(customer)) ? { ...UNLOCKED } : {};
+  if (!isCurrentHashFormat(customer.passwordHash)) changes.passwordHash = await hashMagentoPassword(request.password);
+  if (Object.keys(changes).length > 0) {
+    await db.update(customerEntity).set(changes).where(eq(customerEntity.entityId, customer.entityId));
+  }
+  const codes = await websiteAndStoreCodes(db, customer.websiteId, customer.storeId);
+  return {
+    authenticated: true,
+    customer_id: customer.entityId,
+    message: null,
+    website_code: codes.websiteCode,
+    store_code: codes.storeCode,
+  };
+}
+
+function lockState(row: typeof customerEntity.$inferSelect): LockoutState {
+  return { failuresNum: row.failuresNum, firstFailure: row.firstFailure, lockExpires: row.lockExpires };
+}

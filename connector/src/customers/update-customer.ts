@@ -1,0 +1,165 @@
+/**
+ * `POST /rest/V1/service/customer/update` (spec, "Webshop connector endpoints", update rules):
+ * finds the customer a user_info describes, creates it when asked, writes the user_info onto it
+ * and returns the webshop customer object. All writes run in one transaction: a failed request
+ * changes nothing.
+ */
+import type { Customer, UpdateCustomerRequest, UserInfoInput } from "@service/shared/connector";
+import { userInfoHash } from "@service/shared/user-info-hash";
+import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
+import { badRequest, ConnectorError, requiredField } from "../http/errors.ts";
+import { hashMagentoPassword } from "./magento-password.ts";
+import {
+  addressPatchFromUserInfo, birthdayToDob, customerObject, customerPatchFromUserInfo,
+  servicePatchFromUserInfo, userIdOf, userInfoObject, type CustomerRow, type ServicePatch,
+} from "./mapping.ts";
+import {
+  emailTaken, findCustomerById, findCustomerIdByServiceKey, findCustomersByEmail, insertCustomer,
+  linkedUserId, loadCustomerBundle, saveDefaultAddress, saveServiceData, saveSubscription, setLastHash,
+  syncSubscriberEmail, updateCustomer,
+} from "./repository.ts";
+import { readStoreConfig, resolveChainScope, resolveNewCustomerTarget, type ChainScope } from "./store-scope.ts";
+
+/** Which user_info key identified the customer. */
+export type IdentifiedBy = "user_id" | "member_number" | "username" | "authentication_point_identifier";
+
+/**
+ * Finds the customer of a user_info: the first of user_id, member_number, username,
+ * authentication_point_identifier that is present, non-empty and finds a customer of the chain.
+ */
+export async function identifyCustomer(
+  db: ConnectorQueryable, scope: ChainScope & { chainId: number }, info: UserInfoInput,
+): Promise<{ customer: CustomerRow; by: IdentifiedBy } | null> {
+  const inChain = async (id: number | null) => (id === null ? null : findCustomerById(db, id, scope.websiteIds));
+  const userId = userIdOf(info);
+  if (userId !== null) {
+    const customer = await inChain(await findCustomerIdByServiceKey(db, scope.chainId, { userId }));
+    if (customer) return { customer, by: "user_id" };
+  }
+  const member = info.member_number?.trim();
+  if (member) {
+    const customer = await inChain(await findCustomerIdByServiceKey(db, scope.chainId, { memberNumber: member }));
+    if (customer) return { customer, by: "member_number" };
+  }
+  const email = info.username?.trim();
+  if (email) {
+    // Per-website accounts may give one per website: the chain's main (lowest id) website wins.
+    const [customer] = await findCustomersByEmail(db, email, scope.websiteIds);
+    if (customer) return { customer, by: "username" };
+  }
+  const apid = info.authentication_point_identifier?.trim();
+  if (apid && /^[1-9][0-9]{0,9}$/.test(apid)) {
+    const customer = await inChain(Number(apid));
+    if (customer) return { customer, by: "authentication_point_identifier" };
+  }
+  return null;
+}
+
+/**
+ * Runs the update call.
+ * @param deps.clock the current time (created_at / updated_at)
+ * @returns the customer object after the update
+ * @throws ConnectorError 400 (invalid data, chain not configured / missing, unknown website or
+ *   store, email or member number already used), 404 `Customer not found`
+ */
+export async function updateCustomerFromUserInfo(
+  deps: { db: ConnectorDb; clock: () => Date },
+  request: UpdateCustomerRequest,
+): Promise<Customer> {
+  const { db } = deps;
+  const info = request.user_info;
+  if (info.birthday && birthdayToDob(info.birthday) === undefined) {
+    throw badRequest('Invalid value of "%value" provided for the %fieldName field.', { fieldName: "birthday", value: info.birthday });
+  }
+  const scope = await resolveChainScope(db, request.service_chain_id);
+  if (scope.chainId === null) throw badRequest("No service chain is configured in this shop.");
+  const chainScope = { ...scope, chainId: scope.chainId };
+  const config = await readStoreConfig(db);
+  // Hash before the transaction: argon2 takes ~0.1 s and must not hold row locks meanwhile.
+  const passwordHash = info.password ? await hashMagentoPassword(info.password) : undefined;
+  const now = deps.clock();
+
+  try {
+    return await db.transaction(async (tx) => {
+      const found = await identifyCustomer(tx, chainScope, info);
+      const patch = customerPatchFromUserInfo(info);
+      let customerId: number;
+      if (found) {
+        customerId = found.customer.entityId;
+        if (patch.email && patch.email !== found.customer.email) {
+          const websiteId = config.accountShareScope === 0 ? null : found.customer.websiteId;
+          if (await emailTaken(tx, patch.email, websiteId, customerId)) throw emailInUse();
+          await syncSubscriberEmail(tx, customerId, patch.email);
+        }
+        await updateCustomer(tx, customerId, { ...patch, ...(passwordHash && { passwordHash }), updatedAt: now });
+      } else {
+        if (!request.create_if_not_exists) throw new ConnectorError(404, "Customer not found");
+        if (!patch.email) throw requiredField("user_info.username");
+        const target = await resolveNewCustomerTarget(tx, chainScope, request.website_code, request.store_code);
+        const websiteId = config.accountShareScope === 0 ? null : target.websiteId;
+        if (await emailTaken(tx, patch.email, websiteId)) throw emailInUse();
+        customerId = await insertCustomer(tx, {
+          ...patch,
+          email: patch.email,
+          websiteId: target.websiteId,
+          storeId: target.storeId,
+          groupId: target.groupId,
+          createdIn: target.storeName,
+          passwordHash: passwordHash ?? null,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+
+      const customer = (await findCustomerById(tx, customerId, null))!;
+      const namesGiven = patch.firstname !== undefined || patch.lastname !== undefined;
+      await saveDefaultAddress(tx, customer, (street) => addressPatchFromUserInfo(info, street) ?? (namesGiven ? {} : null), now);
+      const servicePatch = identifierRules(
+        servicePatchFromUserInfo(info), found?.by ?? null, found ? await linkedUserId(tx, customerId) : null);
+      if (servicePatch.mailingListSubscribed !== undefined) {
+        await saveSubscription(tx, customer, servicePatch.mailingListSubscribed === true, now);
+      }
+      await saveServiceData(tx, customerId, chainScope.chainId, servicePatch, now);
+
+      // last_hash = hash of the user info object as the reads now return it (user-info-hash.ts).
+      const bundle = (await loadCustomerBundle(tx, customerId))!;
+      const lastHash = await userInfoHash(userInfoObject(bundle));
+      await setLastHash(tx, customerId, lastHash);
+      bundle.service = { ...bundle.service!, lastHash };
+      return customerObject(bundle);
+    });
+  } catch (err) {
+    throw duplicateToBadRequest(err);
+  }
+}
+
+/**
+ * Which identifiers an update may write (spec: when identified by username or
+ * authentication_point_identifier, user_id and member_number are saved on the customer).
+ * A new customer gets both too. Found by user_id: that user's member number is taken over (the
+ * user is the stronger key). Found by member_number: a user_id is only filled in when the customer
+ * has none, so one user's link is never moved to another.
+ */
+function identifierRules(patch: ServicePatch, by: IdentifiedBy | null, currentUserId: number | null): ServicePatch {
+  if (by === null || by === "username" || by === "authentication_point_identifier") return patch;
+  const { userId, ...rest } = patch;
+  if (by === "user_id" || currentUserId !== null) return rest;
+  return userId === undefined ? rest : { ...rest, userId };
+}
+
+function emailInUse(): ConnectorError {
+  return badRequest("A customer with the same email address already exists in an associated website.");
+}
+
+/** A unique index that fires despite the checks (a concurrent write, a member number in use) is a 400. */
+function duplicateToBadRequest(err: unknown): unknown {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause ?? (err as { code?: string; message?: string });
+  if (cause?.code !== "ER_DUP_ENTRY") return err;
+  if (cause.message?.includes("service_customer_by_chain_member_number")) {
+    return badRequest('The %fieldName is already linked to another customer.', { fieldName: "member_number" });
+  }
+  if (cause.message?.includes("service_customer_by_chain_user")) {
+    return badRequest('The %fieldName is already linked to another customer.', { fieldName: "user_id" });
+  }
+  return emailInUse();
+}

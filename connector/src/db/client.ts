@@ -1,0 +1,43 @@
+/**
+ * Database client of the connector: a mysql2 pool on the customer store wrapped by drizzle.
+ */
+import type { MySqlDatabase } from "drizzle-orm/mysql-core";
+import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
+import type { MySql2PreparedQueryHKT, MySql2QueryResultHKT } from "drizzle-orm/mysql2/session";
+import mysql from "mysql2/promise";
+import * as schema from "./schema.ts";
+
+export type ConnectorDb = MySql2Database<typeof schema>;
+/** The database or an open transaction on it: what repository functions take. */
+export type ConnectorQueryable = MySqlDatabase<MySql2QueryResultHKT, MySql2PreparedQueryHKT, typeof schema>;
+
+export interface ConnectorDatabase {
+  db: ConnectorDb;
+  pool: mysql.Pool;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
+ * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers.
+ * @param options.connectionLimit pool size (default 10)
+ */
+export function openConnectorDatabase(
+  databaseUrl: string,
+  databaseName: string,
+  options: { connectionLimit?: number } = {},
+): ConnectorDatabase {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${databaseName}`;
+  const pool = mysql.createPool({
+    uri: url.toString(),
+    timezone: "Z",
+    dateStrings: false,
+    decimalNumbers: true,
+    supportBigNumbers: true,
+    connectionLimit: options.connectionLimit ?? 10,
+    charset: "utf8mb4_unicode_ci",
+  });
+  const db = drizzle(pool, { schema, mode: "default" });
+  return { db, pool, close: () => pool.end() };
+}

@@ -1,0 +1,61 @@
+/** seedConnector on a real, freshly migrated database: the Magento skeleton, mapping, token; idempotent. */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
+import { openConnectorDatabase, type ConnectorDatabase } from "./client.ts";
+import { migrateConnectorDatabase } from "./migrate.node.ts";
+import { seedConnector } from "./seed.ts";
+
+const name = throwawayDatabaseName("webshop_seed");
+let database: ConnectorDatabase;
+const rows = async (table: string) => (await database.pool.query(`SELECT * FROM \`${table}\``))[0] as any[];
+
+beforeAll(async () => {
+  await migrateConnectorDatabase(TEST_DATABASE_URL, name);
+  await migrateConnectorDatabase(TEST_DATABASE_URL, name); // migrating twice is harmless
+  database = openConnectorDatabase(TEST_DATABASE_URL, name);
+});
+afterAll(async () => {
+  await database?.close();
+  await dropDatabase(name);
+});
+
+describe("seedConnector", () => {
+  it("creates website base, its group, store view default and customer group General in an empty store", async () => {
+    const result = await seedConnector(database.db, { chainId: 1, integrationToken: "seed-token-0123456789" });
+    expect(result).toEqual({ websiteId: 1, createdStore: true, mappedChain: true, storedToken: true });
+    const [website] = await rows("store_website");
+    const [group] = await rows("store_group");
+    const [view] = await rows("store");
+    expect(website).toMatchObject({ code: "base", is_default: 1, default_group_id: group.group_id });
+    expect(group).toMatchObject({ website_id: website.website_id, default_store_id: view.store_id });
+    expect(view).toMatchObject({ code: "default", website_id: website.website_id, group_id: group.group_id, is_active: 1 });
+    expect(await rows("customer_group")).toEqual([{ customer_group_id: 1, customer_group_code: "General", tax_class_id: 3 }]);
+    expect(await rows("service_chain_website")).toEqual([{ service_chain_id: 1, website_id: website.website_id }]);
+    const [token] = await rows("service_integration_token");
+    expect(token.token_hash).toBe(createHash("sha256").update("seed-token-0123456789").digest("hex"));
+  });
+
+  it("is idempotent: a second run writes nothing and returns null", async () => {
+    const before = await Promise.all(["store_website", "store", "service_chain_website", "service_integration_token"].map(rows));
+    expect(await seedConnector(database.db, { chainId: 1, integrationToken: "seed-token-0123456789" })).toBeNull();
+    expect(await Promise.all(["store_website", "store", "service_chain_website", "service_integration_token"].map(rows))).toEqual(before);
+  });
+
+  it("stores a new token for an existing store, and refuses to map a second chain onto a taken website", async () => {
+    expect(await seedConnector(database.db, { chainId: 1, integrationToken: "another-token-0123456789" }))
+      .toEqual({ websiteId: 1, createdStore: false, mappedChain: false, storedToken: true });
+    expect(await rows("service_integration_token")).toHaveLength(2);
+    await expect(seedConnector(database.db, { chainId: 2 })).rejects.toThrow(/already serves chain 1/);
+  });
+
+  it("calls a token generator only when no active token exists", async () => {
+    let calls = 0;
+    const generate = () => { calls++; return `generated-token-${calls}-0123456789`; };
+    expect(await seedConnector(database.db, { chainId: 1, integrationToken: generate })).toBeNull();
+    expect(calls).toBe(0);
+    await database.pool.query("UPDATE service_integration_token SET is_active = 0");
+    expect((await seedConnector(database.db, { chainId: 1, integrationToken: generate }))?.storedToken).toBe(true);
+    expect(calls).toBe(1);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Integration-token authentication of every connector endpoint (handbook, "connector auth"):
+ * `Authorization: Bearer <token>`, looked up by the SHA-256 hex of the token in
+ * service_integration_token. Only hashes are stored; a revoked token (is_active = 0, or the row
+ * deleted) fails its very next request, as nothing is cached.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { RequestHandler } from "express";
+import type { ConnectorQueryable } from "../db/client.ts";
+import { serviceIntegrationToken } from "../db/schema.ts";
+import { notAuthorized } from "./errors.ts";
+
+/** The ACL resource named in the 401 body, as Magento names the resource a route needs. */
+export const CONNECTOR_ACL_RESOURCE = "Service_Connector::customer";
+
+/** Lowercase hex SHA-256 of an integration token: what service_integration_token stores. */
+export function hashIntegrationToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/**
+ * Express middleware that lets a request through only with an active integration token.
+ * @throws (via next) ConnectorError 401 `The consumer isn't authorized to access %resources.`
+ */
+export function requireIntegrationToken(db: ConnectorQueryable): RequestHandler {
+  return async (req, _res, next) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "");
+    if (!match) throw notAuthorized(CONNECTOR_ACL_RESOURCE);
+    const hash = hashIntegrationToken(match[1]!);
+    const [row] = await db.select({ tokenHash: serviceIntegrationToken.tokenHash }).from(serviceIntegrationToken)
+      .where(and(eq(serviceIntegrationToken.tokenHash, hash), eq(serviceIntegrationToken.isActive, true)));
+    // The index lookup is on the hash, which tells an attacker nothing; compare in constant time anyway.
+    if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash))) throw notAuthorized(CONNECTOR_ACL_RESOURCE);
+    next();
+  };
+}

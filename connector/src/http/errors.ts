@@ -1,0 +1,45 @@
+/**
+ * The connector's one error class (handbook, "Style": failures are one error class turned into
+ * a body in one place). The error middleware of app.ts renders it in Magento's REST shape
+ * `{"message": "...", "parameters": {...}}` (handbook, "connector errors"); `%name` placeholders
+ * in the message stay unreplaced, as Magento sends them, with their values in `parameters`.
+ */
+
+export type ErrorParameters = Record<string, string | number>;
+
+/** An expected failure of a connector request: HTTP status + Magento message. */
+export class ConnectorError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly parameters?: ErrorParameters,
+  ) {
+    super(message);
+    this.name = "ConnectorError";
+  }
+
+  /** The Magento REST body of this error. */
+  toBody(): { message: string; parameters?: ErrorParameters } {
+    return this.parameters ? { message: this.message, parameters: this.parameters } : { message: this.message };
+  }
+}
+
+/** 400 with a message (and parameters for its placeholders). */
+export function badRequest(message: string, parameters?: ErrorParameters): ConnectorError {
+  return new ConnectorError(400, message, parameters);
+}
+
+/** 400 for a missing required field, in Magento's wording. */
+export function requiredField(fieldName: string): ConnectorError {
+  return badRequest('"%fieldName" is required. Enter and try again.', { fieldName });
+}
+
+/** 404 of Magento's NoSuchEntityException::singleField. */
+export function noSuchEntity(fieldName: string, fieldValue: string | number): ConnectorError {
+  return new ConnectorError(404, "No such entity with %fieldName = %fieldValue", { fieldName, fieldValue });
+}
+
+/** 401 of Magento's webapi authorization, for a missing, unknown or revoked token. */
+export function notAuthorized(resources: string): ConnectorError {
+  return new ConnectorError(401, "The consumer isn't authorized to access %resources.", { resources });
+}

@@ -1,0 +1,58 @@
+/**
+ * The five webshop connector endpoints under `/rest/V1/service/customer/` (spec, "Webshop
+ * connector endpoints"). Routes only validate and delegate; errors are thrown as ConnectorError
+ * and rendered by app.ts.
+ */
+import {
+  authenticateRequestSchema, numericId, updateCustomerRequestSchema,
+} from "@service/shared/connector";
+import { Router } from "express";
+import { z } from "zod";
+import type { ConnectorDb } from "../db/client.ts";
+import { authenticateCustomer } from "../customers/authenticate.ts";
+import { readUserInfoByEmail, readUserInfoById } from "../customers/read-user-info.ts";
+import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
+import { parseOrThrow } from "../http/validate.ts";
+
+export const CUSTOMER_ROUTE_PREFIX = "/rest/V1/service/customer";
+
+const customerIdParam = z.object({ customerId: numericId });
+const emailParam = z.object({ customerEmail: z.string().trim().min(1).max(255) });
+const chainEmailParams = emailParam.extend({ serviceChainId: numericId });
+
+/**
+ * Router of the customer endpoints, to mount at {@link CUSTOMER_ROUTE_PREFIX}.
+ * @param deps.db the customer store
+ * @param deps.clock the current time
+ */
+export function customerRoutes(deps: { db: ConnectorDb; clock: () => Date }): Router {
+  const router = Router();
+  const { db } = deps;
+
+  router.post("/authenticate", async (req, res) => {
+    const body = parseOrThrow(authenticateRequestSchema, req.body);
+    res.json(await authenticateCustomer(deps, body));
+  });
+
+  router.post("/update", async (req, res) => {
+    const body = parseOrThrow(updateCustomerRequestSchema, req.body);
+    res.json(await updateCustomerFromUserInfo(deps, body));
+  });
+
+  router.get("/user_info/:customerId", async (req, res) => {
+    const { customerId } = parseOrThrow(customerIdParam, req.params);
+    res.json(await readUserInfoById(db, customerId));
+  });
+
+  router.get("/user_info_by_email/:customerEmail", async (req, res) => {
+    const { customerEmail } = parseOrThrow(emailParam, req.params);
+    res.json(await readUserInfoByEmail(db, customerEmail, null));
+  });
+
+  router.get("/user_info_by_email/:serviceChainId/:customerEmail", async (req, res) => {
+    const { serviceChainId, customerEmail } = parseOrThrow(chainEmailParams, req.params);
+    res.json(await readUserInfoByEmail(db, customerEmail, serviceChainId));
+  });
+
+  return router;
+}

@@ -1,0 +1,230 @@
+/**
+ * POST /rest/V1/service/customer/update over HTTP against a real database: responses and the
+ * rows written (spec, "Webshop connector endpoints", update rules).
+ */
+import { customerSchema } from "@service/shared/connector";
+import { userInfoHash } from "@service/shared/user-info-hash";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyMagentoPassword } from "../customers/magento-password.ts";
+import { addWebsite, snapshot, startHarness, TEST_CHAIN_ID, type Harness } from "../test-support/harness.ts";
+
+const UPDATE = "/rest/V1/service/customer/update";
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness("webshop_update");
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const fullUserInfo = {
+  id: 1001,
+  user_id: 1001,
+  member_number: "M1001",
+  username: "ann@example.com",
+  password: "Str0ng-pass!",
+  first_name: "Ann",
+  last_name: "de Vries",
+  birthday: "1990-05-06",
+  gender: "female",
+  address_streetname: "Oudegracht",
+  address_housenumber: "12",
+  address_housenumber_extension: "bis",
+  address_postalcode: "3511 AB",
+  address_regionstate: "Utrecht",
+  address_towncity: "Utrecht",
+  country_code: "NL",
+  phone_number: "+31612345678",
+  entity_code: { code: "abc", type: "user" },
+  mailing_list: { mailing_list_sub_offered: true, mailing_list_subscribed: true, printed_mailing_list_subscribed: false },
+  opt_in_programme: { programme_opted_in: true },
+  some_other_get_user_key: "ignored",
+};
+
+describe("update: create", () => {
+  it("creates a customer with address, subscription and service data, and returns the customer object", async () => {
+    const res = await h.call("POST", UPDATE, { user_info: fullUserInfo, create_if_not_exists: true });
+    expect(res.status).toBe(200);
+    expect(customerSchema.parse(res.body)).toEqual(res.body); // exactly the spec's keys
+    const c = res.body;
+    expect(c).toMatchObject({
+      email: "ann@example.com", firstname: "Ann", lastname: "de Vries", dob: "1990-05-06", gender: 2,
+      website_id: 1, store_id: 1, group_id: 1, created_in: "Default Store View", disable_auto_group_change: 0,
+      created_at: "2026-03-10 09:00:00", updated_at: "2026-03-10 09:00:00",
+    });
+    expect(c.addresses).toEqual([{
+      id: expect.any(Number), customer_id: c.id, region: { region_code: null, region: "Utrecht", region_id: 0 }, region_id: 0,
+      country_id: "NL", street: ["Oudegracht", "12", "bis"], telephone: "+31612345678", postcode: "3511 AB", city: "Utrecht",
+      firstname: "Ann", lastname: "de Vries", default_shipping: true, default_billing: true,
+    }]);
+    expect(c.default_billing).toBe(String(c.addresses[0].id));
+    expect(c.extension_attributes).toEqual({
+      is_subscribed: true,
+      service_data: {
+        customer_id: c.id, user_id: 1001, member_number: "M1001", programme_opted_in: true,
+        mailing_list_subscribed: true, printed_mailing_list_subscribed: false, last_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    });
+
+    const [row] = await h.rows("customer_entity", `entity_id = ${c.id}`);
+    expect(row).toMatchObject({ email: "ann@example.com", website_id: 1, gender: 2, failures_num: 0 });
+    expect(row.password_hash).toMatch(/^[0-9a-f]{64}:[A-Za-z0-9]{32}:3_32_2_67108864$/);
+    expect(await verifyMagentoPassword("Str0ng-pass!", row.password_hash)).toBe(true);
+    const [addr] = await h.rows("customer_address_entity", `parent_id = ${c.id}`);
+    expect(addr.street).toBe("Oudegracht\n12\nbis");
+    const [sub] = await h.rows("newsletter_subscriber", `customer_id = ${c.id}`);
+    expect(sub).toMatchObject({ subscriber_status: 1, subscriber_email: "ann@example.com", store_id: 1 });
+    const [svc] = await h.rows("service_customer_data", `customer_id = ${c.id}`);
+    expect(svc).toMatchObject({ service_chain_id: TEST_CHAIN_ID, user_id: 1001, member_number: "M1001", programme_opted_in: 1, mailing_list_sub_offered: 1 });
+
+    // last_hash is the hash of what the user info read returns now.
+    const read = await h.call("GET", `/rest/V1/service/customer/user_info/${c.id}`);
+    expect(svc.last_hash).toBe(await userInfoHash(read.body));
+  });
+
+  it("resolves a region of the directory to its id", async () => {
+    await h.exec("INSERT INTO directory_country_region (country_id, code, default_name) VALUES ('DE', 'BY', 'Bayern')");
+    const res = await h.call("POST", UPDATE, {
+      user_info: { username: "bavaria@example.com", country_code: "DE", address_regionstate: "BY", address_towncity: "München" },
+      create_if_not_exists: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.addresses[0].region).toEqual({ region_code: "BY", region: "Bayern", region_id: expect.any(Number) });
+    expect(res.body.addresses[0].region_id).toBeGreaterThan(0);
+  });
+
+  it("creates in the given website and store", async () => {
+    const shop2 = await addWebsite(h, "second", TEST_CHAIN_ID);
+    const res = await h.call("POST", UPDATE, {
+      user_info: { username: "second@example.com", first_name: "Sec" },
+      create_if_not_exists: true, website_code: "second", store_code: "second_store", service_chain_id: TEST_CHAIN_ID,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ website_id: shop2.websiteId, store_id: shop2.storeId, created_in: "second store view", addresses: [] });
+    expect(res.body.extension_attributes.is_subscribed).toBe(false);
+    expect(await h.rows("newsletter_subscriber", `customer_id = ${res.body.id}`)).toEqual([]);
+  });
+});
+
+describe("update: identification", () => {
+  it("finds by user_id first and ignores website_code / store_code for existing customers", async () => {
+    const res = await h.call("POST", UPDATE, {
+      user_info: { user_id: 1001, first_name: "Anna", username: "anna@example.com" }, website_code: "second", store_code: "second_store",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ firstname: "Anna", email: "anna@example.com", website_id: 1, lastname: "de Vries" });
+    const [sub] = await h.rows("newsletter_subscriber", `customer_id = ${res.body.id}`);
+    expect(sub.subscriber_email).toBe("anna@example.com");
+    // the address follows the customer's names
+    expect(res.body.addresses[0]).toMatchObject({ firstname: "Anna", street: ["Oudegracht", "12", "bis"] });
+  });
+
+  it("finds by member_number when user_id finds nothing", async () => {
+    const res = await h.call("POST", UPDATE, { user_info: { user_id: 999999, member_number: "M1001", last_name: "Jansen" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ email: "anna@example.com", lastname: "Jansen" });
+    // user_id 999999 found nothing; the customer stays linked to its own user
+    expect(res.body.extension_attributes.service_data.user_id).toBe(1001);
+  });
+
+  it("finds by username and saves user_id and member_number on the customer", async () => {
+    const created = await h.call("POST", UPDATE, { user_info: { username: "bob@example.com", first_name: "Bob" }, create_if_not_exists: true });
+    expect(created.body.extension_attributes.service_data).toMatchObject({ user_id: null, member_number: null });
+    const res = await h.call("POST", UPDATE, { user_info: { user_id: 2002, member_number: "", username: "BOB@example.com", member_number_x: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(created.body.id);
+    const linked = await h.call("POST", UPDATE, { user_info: { user_id: 2002, member_number: "M2002", gender: "male" } });
+    expect(linked.body).toMatchObject({ id: created.body.id, gender: 1 });
+    const [svc] = await h.rows("service_customer_data", `customer_id = ${created.body.id}`);
+    expect(svc).toMatchObject({ user_id: 2002, member_number: "M2002" });
+  });
+
+  it("finds by authentication_point_identifier (the webshop customer id) and links the user", async () => {
+    const created = await h.call("POST", UPDATE, { user_info: { username: "carl@example.com" }, create_if_not_exists: true });
+    const res = await h.call("POST", UPDATE, {
+      user_info: { user_id: 3003, member_number: "M3003", username: "", authentication_point_identifier: String(created.body.id), phone_number: "+3120" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: created.body.id, email: "carl@example.com" });
+    expect(res.body.extension_attributes.service_data).toMatchObject({ user_id: 3003, member_number: "M3003" });
+    expect(res.body.addresses).toHaveLength(1);
+    expect(res.body.addresses[0]).toMatchObject({ telephone: "+3120", street: [] });
+  });
+
+  it("clears values given as null or empty and keeps absent ones", async () => {
+    const res = await h.call("POST", UPDATE, {
+      user_info: { user_id: 1001, birthday: null, gender: "", address_housenumber_extension: null, mailing_list: { mailing_list_subscribed: false } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ dob: null, gender: null, firstname: "Anna" });
+    expect(res.body.addresses[0].street).toEqual(["Oudegracht", "12"]);
+    expect(res.body.extension_attributes.is_subscribed).toBe(false);
+    const [sub] = await h.rows("newsletter_subscriber", `customer_id = ${res.body.id}`);
+    expect(sub.subscriber_status).toBe(3);
+  });
+});
+
+describe("update: errors change nothing", () => {
+  it("404 Customer not found without create_if_not_exists", async () => {
+    const before = await snapshot(h);
+    const res = await h.call("POST", UPDATE, { user_info: { user_id: 424242, username: "nobody@example.com" } });
+    expect(res).toEqual({ status: 404, body: { message: "Customer not found" } });
+    expect(await snapshot(h)).toEqual(before);
+  });
+
+  it("400 for invalid input, naming the field", async () => {
+    const before = await snapshot(h);
+    const cases: Array<[unknown, string]> = [
+      [{}, "user_info"],
+      [{ user_info: { username: "not-an-email" } }, "user_info.username"],
+      [{ user_info: { gender: "robot" } }, "user_info.gender"],
+      [{ user_info: { country_code: "NLD" } }, "user_info.country_code"],
+      [{ user_info: { user_id: 1001 }, create_if_not_exists: "yes" }, "create_if_not_exists"],
+      [{ user_info: { user_id: 1001, birthday: "2001-02-30" } }, "birthday"],
+      [{ user_info: { first_name: "No email" }, create_if_not_exists: true }, "user_info.username"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await h.call("POST", UPDATE, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.parameters?.fieldName, JSON.stringify(body)).toBe(field);
+      expect(typeof res.body.message).toBe("string");
+    }
+    expect(await snapshot(h)).toEqual(before);
+  });
+
+  it("400 for an unconfigured chain, an unknown website or store, or a website of another chain", async () => {
+    await addWebsite(h, "other", 2);
+    const before = await snapshot(h);
+    const base = { user_info: { username: "new@example.com" }, create_if_not_exists: true };
+    const chain9 = await h.call("POST", UPDATE, { ...base, service_chain_id: 9 });
+    expect(chain9).toEqual({ status: 400, body: { message: "Service chain %chainId is not configured in this shop.", parameters: { chainId: 9 } } });
+    expect((await h.call("POST", UPDATE, { ...base, service_chain_id: 1, website_code: "nope" })).status).toBe(400);
+    const foreign = await h.call("POST", UPDATE, { ...base, service_chain_id: 1, website_code: "other" });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.parameters).toEqual({ websiteCode: "other", chainId: 1 });
+    expect((await h.call("POST", UPDATE, { ...base, service_chain_id: 1, store_code: "other_store" })).status).toBe(400);
+    expect(await snapshot(h)).toEqual(before);
+  });
+
+  it("400 without service_chain_id when several chains are configured", async () => {
+    const res = await h.call("POST", UPDATE, { user_info: { user_id: 1001, first_name: "X" } });
+    expect(res).toEqual({ status: 400, body: { message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: "service_chain_id" } } });
+    const ok = await h.call("POST", UPDATE, { user_info: { user_id: 1001, first_name: "Anna" }, service_chain_id: "1" });
+    expect(ok.status).toBe(200);
+  });
+
+  it("400 when the email or member number belongs to another customer, with every write rolled back", async () => {
+    const before = await snapshot(h);
+    const email = await h.call("POST", UPDATE, { user_info: { user_id: 1001, username: "bob@example.com", first_name: "Changed" }, service_chain_id: 1 });
+    expect(email.status).toBe(400);
+    expect(email.body.message).toContain("same email address");
+    // found by user_id 1001; member number M2002 is Bob's: the unique index fires after other writes
+    const member = await h.call("POST", UPDATE, {
+      user_info: { user_id: 1001, member_number: "M2002", first_name: "Changed", address_towncity: "Amsterdam", mailing_list: { mailing_list_subscribed: true } },
+      service_chain_id: 1,
+    });
+    expect(member).toEqual({ status: 400, body: { message: "The %fieldName is already linked to another customer.", parameters: { fieldName: "member_number" } } });
+    expect(await snapshot(h)).toEqual(before);
+  });
+});
