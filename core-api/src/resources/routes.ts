@@ -1,10 +1,23 @@
 /**
- * Registers the Resources API (spec, "Resources API, generic paths").
+ * Registers the Resources API (spec, "Resources API, generic paths"): for every resource with an
+ * adapter, `/resources/{resource}`, `/resources/{resource}/{id}` and `/resources/{resources}`.
+ * Any method a path does not offer answers 544 resource_not_found (handbook); unknown paths are
+ * answered by app.notFound the same way.
  */
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
+import { businessAdapter } from "./business.ts";
+import { servePlural, serveSingular, type ResourceAdapter } from "./engine.ts";
+
+/** The resources served, in the order of the spec. */
+export const ADAPTERS: readonly ResourceAdapter[] = [businessAdapter];
 
 /** Mounts every resource on `app`. */
 export function registerResources(app: Hono<AppEnv>): void {
-  void app;
+  for (const adapter of ADAPTERS) {
+    const { path, pluralPath } = adapter.declaration;
+    app.all(path, (c) => serveSingular(c, adapter));
+    app.all(`${path}/:id`, (c) => serveSingular(c, adapter, c.req.param("id")));
+    app.all(pluralPath, (c) => servePlural(c, adapter));
+  }
 }

@@ -1,0 +1,186 @@
+/**
+ * The generic Resources API engine (spec, "Resources API, generic paths", "List parameters";
+ * handbook, "One source of truth for resources"): GET one / list, POST, PUT, PATCH, DELETE driven
+ * by a resource's shared declaration, with a per-resource adapter for storage.
+ *
+ * Order of checks on every request: authentication and access to the header chain, then the
+ * request's parameters and body, then the target resource; nothing is written unless all pass.
+ */
+import { okBody } from "@service/shared";
+import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/index";
+import type { Context } from "hono";
+import type { AccessLevel } from "../auth/permissions.ts";
+import { bodyParams, queryParams, type Params } from "../http/params.ts";
+import type { AppEnv } from "../http/request-context.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { parseListParams, type ListQuery } from "./list-params.ts";
+import { parseRecursionLevel, renderResource, type ResourceRecord } from "./render.ts";
+import { DEFAULT_ACCESS, resolveScope, type EngineOperation, type ResourceScope } from "./scope.ts";
+import { nestParams, validateWrite, type BodySource, type WriteMethod, type WriteValues } from "./write.ts";
+
+/** A single-resource target: an identifier property and its value. */
+export interface Identifier {
+  property: string;
+  value: string | number;
+}
+
+/**
+ * Storage of one resource. A missing method means the operation is not offered (544).
+ * Every method is confined to `scope.chainId`; records follow `ResourceRecord`.
+ */
+export interface ResourceAdapter {
+  declaration: ResourceDeclaration;
+  /** admin access level per operation, where it differs from read / write / delete */
+  access?: Partial<Record<EngineOperation, AccessLevel>>;
+  /** the live resource named by `by` in the scope's chain, or null */
+  findOne(scope: ResourceScope, by: Identifier): Promise<ResourceRecord | null>;
+  /** one page of the list, with the total over all pages */
+  list?(scope: ResourceScope, query: ListQuery): Promise<{ records: ResourceRecord[]; total: number }>;
+  create?(scope: ResourceScope, values: WriteValues): Promise<ResourceRecord>;
+  /** applies `values` (already validated for PUT or PATCH) to `target`; null when it vanished meanwhile */
+  update?(scope: ResourceScope, target: ResourceRecord, values: WriteValues): Promise<ResourceRecord | null>;
+  /** deletes `target`; returns the resource as it is after deletion, or null when it vanished meanwhile */
+  remove?(scope: ResourceScope, target: ResourceRecord): Promise<ResourceRecord | null>;
+}
+
+/**
+ * Serves `/resources/{resource}` (pathId undefined) and `/resources/{resource}/{id}`.
+ * GET: one by id or by `?{identifier}=value`; POST (no id): create; PUT/PATCH: replace/update;
+ * DELETE: soft delete, responding with the deleted resource at the requested level.
+ * @throws ServiceError resource_not_found (544) for a method the resource does not offer
+ */
+export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter, pathId?: string): Promise<Response> {
+  const method = c.req.method.toUpperCase();
+  if (method === "GET") {
+    const scope = await scopeFor(c, adapter, "get");
+    const target = await findTarget(scope, adapter, identifierOf(adapter.declaration, pathId, queryParams(c)));
+    return c.json(okBody(render(adapter, scope, target)));
+  }
+  if (method === "POST" && pathId === undefined && adapter.create) {
+    const scope = await scopeFor(c, adapter, "create");
+    rejectQuery(queryParams(c));
+    const { body, source } = await readBody(c);
+    const values = validateWrite(adapter.declaration, "post", body, { source });
+    requireScopeChain(adapter.declaration, scope, values);
+    return c.json(okBody(render(adapter, scope, await adapter.create(scope, values))));
+  }
+  if ((method === "PUT" || method === "PATCH") && adapter.update) {
+    const scope = await scopeFor(c, adapter, "update");
+    const by = identifierOf(adapter.declaration, pathId, queryParams(c));
+    const { body, source } = await readBody(c);
+    const target = await findTarget(scope, adapter, by);
+    const values = validateWrite(adapter.declaration, method.toLowerCase() as WriteMethod, body, { source, targetId: target.id });
+    const updated = await adapter.update(scope, target, values);
+    if (!updated) throw new ServiceError("resource_not_found");
+    return c.json(okBody(render(adapter, scope, updated)));
+  }
+  if (method === "DELETE" && adapter.remove) {
+    const scope = await scopeFor(c, adapter, "delete");
+    const target = await findTarget(scope, adapter, identifierOf(adapter.declaration, pathId, queryParams(c)));
+    const deleted = await adapter.remove(scope, target);
+    if (!deleted) throw new ServiceError("resource_not_found");
+    return c.json(okBody(render(adapter, scope, deleted)));
+  }
+  throw new ServiceError("resource_not_found", `${method} is not available on ${adapter.declaration.path}.`);
+}
+
+/**
+ * Serves `GET /resources/{resources}`: `results: {resources, limit, offset, total_count, result_type}`.
+ * @throws ServiceError resource_not_found (544) for any other method; parameter_invalid (419) for
+ *   bad list parameters (see parseListParams)
+ */
+export async function servePlural(c: Context<AppEnv>, adapter: ResourceAdapter): Promise<Response> {
+  if (c.req.method.toUpperCase() !== "GET" || !adapter.list) {
+    throw new ServiceError("resource_not_found", `${c.req.method} is not available on ${adapter.declaration.pluralPath}.`);
+  }
+  const scope = await scopeFor(c, adapter, "list");
+  const query = parseListParams(adapter.declaration, queryParams(c));
+  const { records, total } = await adapter.list(scope, query);
+  return c.json(
+    okBody({
+      resources: records.map((r) => render(adapter, scope, r)),
+      limit: query.limit,
+      offset: query.offset,
+      total_count: total,
+      result_type: adapter.declaration.plural,
+    }),
+  );
+}
+
+/**
+ * The target of a single-resource request: the path id, or exactly one identifier parameter.
+ * @throws ServiceError resource_not_found (544) for a path id of the wrong type (no such
+ *   resource path); parameter_invalid (419) for other query parameters, several identifiers, or
+ *   an identifier value of the wrong type; parameter_missing (441) when no identifier is given
+ */
+export function identifierOf(decl: ResourceDeclaration, pathId: string | undefined, query: Params): Identifier {
+  const keys = Object.keys(query);
+  for (const k of keys) {
+    if (pathId !== undefined || !decl.identifiers.includes(k)) throw new ServiceError("parameter_invalid", `Unknown parameter ${k}.`);
+  }
+  if (pathId !== undefined) {
+    const value = identifierValue(decl, "id", pathId);
+    if (value === undefined) throw new ServiceError("resource_not_found");
+    return { property: "id", value };
+  }
+  if (keys.length === 0) {
+    throw new ServiceError("parameter_missing", `Name the ${decl.name} by one of: ${decl.identifiers.join(", ")}.`);
+  }
+  if (keys.length > 1) throw new ServiceError("parameter_invalid", "Give only one identifier.");
+  const property = keys[0]!;
+  const value = identifierValue(decl, property, String(query[property]));
+  if (value === undefined) throw new ServiceError("parameter_invalid", `${property} has the wrong format.`);
+  return { property, value };
+}
+
+function identifierValue(decl: ResourceDeclaration, property: string, raw: string): string | number | undefined {
+  const kind = decl.properties.get(property)?.kind;
+  if (kind === "integer") {
+    const s = raw.trim();
+    return /^\d{1,15}$/.test(s) ? Number(s) : undefined;
+  }
+  return raw;
+}
+
+async function scopeFor(c: Context<AppEnv>, adapter: ResourceAdapter, op: EngineOperation): Promise<ResourceScope> {
+  const ctx = c.get("ctx");
+  const level = adapter.access?.[op] ?? DEFAULT_ACCESS[op];
+  const responseLevel = parseRecursionLevel(c.req.header("x-service-response-recursion-level"));
+  return resolveScope(ctx, c.req.header("x-service-chain-id"), level, responseLevel);
+}
+
+async function findTarget(scope: ResourceScope, adapter: ResourceAdapter, by: Identifier): Promise<ResourceRecord> {
+  const found = await adapter.findOne(scope, by);
+  if (!found) throw new ServiceError("resource_not_found", `No ${adapter.declaration.name} with ${by.property} ${by.value}.`);
+  return found;
+}
+
+async function readBody(c: Context<AppEnv>): Promise<{ body: Params; source: BodySource }> {
+  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  const body = nestParams(await bodyParams(c));
+  return { body, source: type.startsWith("application/json") ? "json" : "form" };
+}
+
+/** A create takes its parameters from the body only; a query parameter is a client mistake. */
+function rejectQuery(query: Params): void {
+  const first = Object.keys(query)[0];
+  if (first !== undefined) throw new ServiceError("parameter_invalid", `Unknown parameter ${first}.`);
+}
+
+/**
+ * A resource with a `chain` reference lives in the header chain: on POST `chain` may be omitted
+ * or name that chain.
+ * @throws ServiceError parameter_invalid (419) when it names another chain
+ */
+function requireScopeChain(decl: ResourceDeclaration, scope: ResourceScope, values: WriteValues): void {
+  if (!decl.properties.has("chain")) return;
+  const given = values.chain as { id: number } | undefined;
+  if (given !== undefined && given.id !== scope.chainId) {
+    throw new ServiceError("parameter_invalid", "chain must be the chain named in X-Service-Chain-ID.");
+  }
+  values.chain = { id: scope.chainId };
+}
+
+function render(adapter: ResourceAdapter, scope: ResourceScope, record: ResourceRecord): Record<string, unknown> {
+  return renderResource(adapter.declaration, record, scope.level, { version: scope.version, resources: RESOURCES });
+}

@@ -1,0 +1,151 @@
+/**
+ * Validation of Resources write bodies (POST, PUT, PATCH) against the declaration (spec,
+ * "Resources API, generic paths" and "Field-table notation"; handbook, "unknown property in a
+ * Resources write"). Pure: no database; nothing is written unless this returns.
+ */
+import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
+import type { ParamValue, Params } from "../http/params.ts";
+import { ServiceError } from "../http/service-error.ts";
+
+export type WriteMethod = "post" | "put" | "patch";
+/** How the body was encoded: form values are strings and are converted per property type. */
+export type BodySource = "json" | "form";
+
+/** Validated property values, by property name; a reference is `{id}`. */
+export type WriteValues = Record<string, unknown>;
+
+export interface WriteOptions {
+  source: BodySource;
+  /** id of the resource a PUT/PATCH targets: an `id` equal to it is tolerated in the body */
+  targetId?: unknown;
+}
+
+/**
+ * Validates a write body.
+ * - POST: the given properties plus declared defaults for omitted ones.
+ * - PUT: a full replacement: every writable property, omitted ones reset to their default or null.
+ * - PATCH: only the given properties.
+ * @param body the body with bracket keys nested (see `nestParams`)
+ * @returns the values to store
+ * @throws ServiceError parameter_invalid (419) for an unknown property, one not allowed for the
+ *   method (ops), a read-only one, an immutable one on PUT/PATCH, or a value of the wrong type or
+ *   format; string_parameter_too_long (482) for a string over its maximum;
+ *   parameter_missing (441) when a req-post property is missing on POST or PUT
+ */
+export function validateWrite(decl: ResourceDeclaration, method: WriteMethod, body: Params, opts: WriteOptions): WriteValues {
+  const given: Array<[PropertyInfo, ParamValue]> = [];
+  // Permission-like checks first over the whole body, so a bad body never half-validates.
+  for (const [key, value] of Object.entries(body)) {
+    const prop = decl.properties.get(key);
+    if (!prop) throw new ServiceError("parameter_invalid", `Unknown property ${key}.`);
+    if (key === "id" && method !== "post" && opts.targetId !== undefined && sameId(value, opts.targetId)) continue;
+    if (prop.readOnly) throw new ServiceError("parameter_invalid", `${key} is read-only.`);
+    if (prop.immutable && method !== "post") throw new ServiceError("parameter_invalid", `${key} cannot be changed.`);
+    if (!prop.writeOps.has(method)) throw new ServiceError("parameter_invalid", `${key} cannot be sent with ${method.toUpperCase()}.`);
+    given.push([prop, value]);
+  }
+
+  const values: WriteValues = {};
+  for (const [prop, raw] of given) values[prop.name] = validateValue(prop, opts.source === "form" ? fromForm(prop, raw) : raw);
+
+  if (method === "post" || method === "put") {
+    const missing = [...decl.properties.values()].filter((p) => p.requiredOnPost && p.writeOps.has(method) && !(p.name in values));
+    if (missing.length > 0) {
+      throw new ServiceError("parameter_missing", `Missing required ${missing.map((p) => p.name).join(", ")}.`);
+    }
+    for (const prop of decl.properties.values()) {
+      if (prop.name in values || !prop.writeOps.has(method) || (method === "put" && prop.immutable)) continue;
+      if (prop.default !== undefined) values[prop.name] = prop.default;
+      else if (method === "put" && prop.nullable) values[prop.name] = null;
+    }
+  }
+  return values;
+}
+
+/**
+ * Validates one value with the property's zod schema.
+ * @throws ServiceError string_parameter_too_long (482) when the only problem is a string over its
+ *   maximum; parameter_invalid (419) otherwise
+ */
+export function validateValue(prop: PropertyInfo, value: unknown): unknown {
+  if (value === undefined) throw new ServiceError("parameter_invalid", `${prop.name} has no value.`);
+  const res = prop.schema.safeParse(value);
+  if (res.success) {
+    // A reference is stored by id only; extra keys of an echoed rendering are dropped.
+    if (prop.kind === "reference" && res.data !== null) return { id: (res.data as { id: number }).id };
+    return res.data;
+  }
+  const issues = res.error.issues;
+  if (issues.every((i) => i.code === "too_big" && i.origin === "string")) {
+    const max = (issues[0] as { maximum?: number | bigint }).maximum;
+    throw new ServiceError("string_parameter_too_long", `${prop.name} is longer than ${String(max)} characters.`);
+  }
+  throw new ServiceError("parameter_invalid", `${prop.name}: ${issues[0]?.message ?? "invalid value"}.`);
+}
+
+/**
+ * Nests bracket keys: `chain[id]=1` -> `{chain: {id: "1"}}`. A JSON body arrives with both the
+ * object and its flattened bracket keys (see http/params.ts); the object wins.
+ * @throws ServiceError parameter_invalid (419) when a key is both a plain value and an object
+ */
+export function nestParams(params: Params): Params {
+  const out: Params = {};
+  for (const [key, value] of Object.entries(params)) {
+    const m = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(key);
+    if (!m) {
+      if (isObject(out[key]) && !isObject(value)) throw new ServiceError("parameter_invalid", `${key} conflicts with ${key}[...].`);
+      out[key] = value;
+      continue;
+    }
+    const base = m[1]!;
+    if (isObject(params[base])) continue;
+    const path = [...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!);
+    let node: Params = out;
+    for (const [i, part] of [base, ...path].entries()) {
+      if (i === path.length) {
+        node[part] = value;
+        break;
+      }
+      const next = node[part];
+      if (next !== undefined && !isObject(next)) throw new ServiceError("parameter_invalid", `${key} conflicts with ${base}.`);
+      node = (node[part] ??= {}) as Params;
+    }
+  }
+  return out;
+}
+
+/** Converts a form (string) value to the property's JSON type; an empty value means null. */
+function fromForm(prop: PropertyInfo, raw: ParamValue): unknown {
+  if (isObject(raw)) {
+    return prop.kind === "reference" && typeof raw.id === "string" ? { ...raw, id: toNumber(raw.id, true) } : raw;
+  }
+  if (typeof raw !== "string") return raw;
+  if (raw === "") return prop.nullable ? null : raw;
+  switch (prop.kind) {
+    case "integer":
+      return toNumber(raw, true);
+    case "number":
+      return toNumber(raw, false);
+    case "boolean": {
+      const s = raw.trim().toLowerCase();
+      return s === "true" || s === "1" ? true : s === "false" || s === "0" ? false : raw;
+    }
+    default:
+      return raw;
+  }
+}
+
+/** A string that is not a number stays a string, so the schema reports the wrong type. */
+function toNumber(s: string, integer: boolean): number | string {
+  const t = s.trim();
+  const ok = integer ? /^[+-]?\d{1,16}$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
+  return ok ? Number(t) : s;
+}
+
+function sameId(value: ParamValue, target: unknown): boolean {
+  return value !== null && String(value) === String(target);
+}
+
+function isObject(v: unknown): v is Params {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
