@@ -19,8 +19,15 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/mysql-core";
+import { chainSettings } from "./tables/chain-settings.ts";
 
-const timestamps = {
+export * from "./tables/campaigns.ts";
+export * from "./tables/clients.ts";
+export * from "./tables/content-pages.ts";
+export * from "./tables/users.ts";
+export * from "./tables/vouchers.ts";
+
+export const timestamps = {
   createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
   lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
 };
@@ -30,6 +37,8 @@ export const chains = mysqlTable("chains", {
   id: int("id").autoincrement().primaryKey(),
   name: varchar("name", { length: 255 }).notNull(),
   deleted: boolean("deleted").notNull().default(false),
+  ...chainSettings,
+  lastUpdatedBy: int("last_updated_by"),
   ...timestamps,
 });
 
