@@ -84,10 +84,13 @@ export async function updateBusiness(
         .where(and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false)))
         .for("update");
       if (!current) return null;
-      const next = { ...current, ...changes };
+      // A key present with the value undefined means "unchanged" (drizzle skips it in SET); left in,
+      // it would blank the grid cell or the search words below.
+      const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as BusinessChanges;
+      const next = { ...current, ...given };
       await tx
         .update(businesses)
-        .set({ ...changes, geoCell: geoCell(next.latitude, next.longitude), lastModifiedDate: now })
+        .set({ ...given, geoCell: geoCell(next.latitude, next.longitude), lastModifiedDate: now })
         .where(eq(businesses.id, id));
       if (next.name !== current.name || next.ownerCode !== current.ownerCode) {
         await tx.delete(businessSearchTokens).where(eq(businessSearchTokens.businessId, id));
@@ -147,7 +150,10 @@ export async function findBusinessByOwnerCode(db: CoreDb, chainId: number, owner
 /** Live businesses by id, in the order of `ids` (ids not found are skipped). */
 export async function findBusinessesByIds(db: CoreDb, ids: number[]): Promise<BusinessRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select().from(businesses).where(inArray(businesses.id, ids));
+  const rows = await db
+    .select()
+    .from(businesses)
+    .where(and(inArray(businesses.id, ids), eq(businesses.deleted, false)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -1,7 +1,77 @@
+/**
+ * `POST /internal/add-business` (spec, "Internal call: add-business"): creates a business of a
+ * chain, or with `update_if_exists` updates the live business of that chain named by
+ * `business_id` or else `owner_code`. Request: multipart/form-data, x-www-form-urlencoded or
+ * JSON. Response `results`: `{business, result_type: "add-business"}` (contract:
+ * `@service/shared/internal/add-business`).
+ *
+ * Checks, in order (nothing is written unless all pass):
+ * - a valid admin session, else 6 no_valid_session (401);
+ * - chain_id and name present, else 3 http_vars_missing; chain_id an integer, else 76 chain_id_invalid;
+ * - write access to the chain, else 68 permission_denied_or_non_existent (403);
+ * - update_if_exists a boolean (316), business_id an integer (15), then every field (see
+ *   business-fields.ts: 98, 124-143, 278, 316, 419, 420, 435, 436, 482);
+ * - owner_code free among the chain's live businesses, else 311 business_already_exists.
+ * A new business starts with is_shut_down false and programme_opted_in true unless given; an
+ * update changes only the fields given.
+ */
+import { okBody } from "@service/shared";
+import { ADD_BUSINESS_TEXT_PARAMS } from "@service/shared/internal/business-params";
+import type { AddBusinessResults } from "@service/shared/internal/add-business";
 import type { Context } from "hono";
+import { requireChainAccess, requireSession } from "../auth/context.ts";
+import {
+  findBusinessById,
+  findBusinessByOwnerCode,
+  insertBusiness,
+  updateBusiness,
+  type BusinessRow,
+} from "../businesses/repository.ts";
+import type { CoreDb } from "../db/client.ts";
+import { isGiven, readBoolean, readInteger, readString } from "../http/coerce.ts";
+import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { readBusinessFields } from "./business-fields.ts";
+import { renderBusiness } from "./business-record.ts";
+import { readRequiredInteger } from "./required-param.ts";
 
-export async function addBusiness(_c: Context<AppEnv>): Promise<Response> {
-  throw new ServiceError("parameter_invalid", "add-business is being built");
+/** Handles add-business; see the module comment for parameters, order of checks and errors. */
+export async function addBusiness(c: Context<AppEnv>): Promise<Response> {
+  const { db, auth, now, version } = c.var.ctx;
+  const admin = requireSession(auth);
+  const params = await allParams(c);
+  if (!isGiven(params, "chain_id") || !isGiven(params, "name")) {
+    throw new ServiceError("http_vars_missing", "chain_id and name are required.");
+  }
+  const chainId = readRequiredInteger(params, "chain_id", "chain_id_invalid");
+  await requireChainAccess(db, auth, chainId, "write");
+
+  const updateIfExists = readBoolean(params, "update_if_exists") ?? false;
+  const businessId = readInteger(params, "business_id", "business_id_invalid");
+  const ownerCodeRule = ADD_BUSINESS_TEXT_PARAMS.owner_code;
+  const ownerCode = readString(params, "owner_code", { max: ownerCodeRule.max, tooLong: ownerCodeRule.error });
+  const existing = updateIfExists ? await findExisting(db, chainId, businessId, ownerCode) : null;
+  const changes = readBusinessFields(params, ADD_BUSINESS_TEXT_PARAMS, {
+    current: existing,
+    outOfRange: { latitude: "latitude_value_error", longitude: "longitude_value_error" },
+  });
+
+  const audit = { lastUpdatedBy: admin.userId };
+  const updated = existing ? await updateBusiness(db, chainId, existing.id, { ...changes, ...audit }, now) : null;
+  // A business deleted between the look-up and the update no longer exists: create one instead.
+  const row = updated ?? (await insertBusiness(db, { ...changes, name: changes.name!, chainId, ...audit }, now));
+  const results: AddBusinessResults = { business: renderBusiness(row, version), result_type: "add-business" };
+  return c.json(okBody(results));
+}
+
+/** The live business of the chain named by business_id, else by owner_code; null when neither names one. */
+async function findExisting(
+  db: CoreDb,
+  chainId: number,
+  businessId: number | undefined,
+  ownerCode: string | null | undefined,
+): Promise<BusinessRow | null> {
+  const byId = businessId === undefined ? null : await findBusinessById(db, chainId, businessId);
+  return byId ?? (ownerCode ? await findBusinessByOwnerCode(db, chainId, ownerCode) : null);
 }

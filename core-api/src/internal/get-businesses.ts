@@ -1,7 +1,37 @@
+/**
+ * `GET /internal/get-businesses` (spec, "Internal call: get-businesses"): the businesses of a
+ * chain, by text and / or location search, paged. Response `results`:
+ * `{businesses: [...], result_type: "get-businesses"}` (contract:
+ * `@service/shared/internal/get-businesses`); with coordinates each business carries
+ * `business_distance_km`.
+ *
+ * Checks, in order: a valid admin session, else 6 no_valid_session (401); chain_id present, else
+ * 3 http_vars_missing, and an integer, else 76 chain_id_invalid; read access to the chain, else
+ * 68 permission_denied_or_non_existent (403); then the search parameters (business-query.ts).
+ */
+import { okBody } from "@service/shared";
+import type { GetBusinessesResults } from "@service/shared/internal/get-businesses";
 import type { Context } from "hono";
+import { requireChainAccess, requireSession } from "../auth/context.ts";
+import { searchBusinesses } from "../businesses/search.ts";
+import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
-import { ServiceError } from "../http/service-error.ts";
+import { renderListedBusiness } from "./business-record.ts";
+import { readBusinessQuery } from "./business-query.ts";
+import { readRequiredInteger } from "./required-param.ts";
 
-export async function getBusinesses(_c: Context<AppEnv>): Promise<Response> {
-  throw new ServiceError("parameter_invalid", "get-businesses is being built");
+/** Handles get-businesses; see the module comment for the order of checks and errors. */
+export async function getBusinesses(c: Context<AppEnv>): Promise<Response> {
+  const { db, auth, version } = c.var.ctx;
+  requireSession(auth);
+  const params = await allParams(c);
+  const chainId = readRequiredInteger(params, "chain_id", "chain_id_invalid");
+  await requireChainAccess(db, auth, chainId, "read");
+  const query = readBusinessQuery(params, chainId);
+  const hits = query ? (await searchBusinesses(db, query)).hits : [];
+  const results: GetBusinessesResults = {
+    businesses: hits.map((hit) => renderListedBusiness(hit, version)),
+    result_type: "get-businesses",
+  };
+  return c.json(okBody(results));
 }
