@@ -1,0 +1,62 @@
+/**
+ * Verification of a privileged credential `Authorization: Bearer {uuid}:{token_secret}` (spec,
+ * "Authentication": Privileged; "A request whose access token is inactive or deleted, or whose
+ * service client is disabled or deleted, fails with access_token_invalid (266)").
+ *
+ * The outcome is a value, never an exception (handbook, "Expected outcomes are values"); only a
+ * database fault throws. Nothing is cached: a revocation is seen by the very next request
+ * (handbook, "revocation": immediate).
+ */
+import { and, eq } from "drizzle-orm";
+import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
+import type { CoreDb } from "../db/client.ts";
+import { accessTokens, serviceClients } from "../db/schema.ts";
+import { parseScopeFields, type ScopeField } from "./scope.ts";
+
+export type TokenVerification =
+  | { valid: true; tokenId: string; serviceClientId: number; chainId: number; scopes: ScopeField[] }
+  | { valid: false; code: "access_token_invalid" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Compared against when there is no stored hash, so a miss costs the same comparison as a hit. */
+const NO_HASH = "0".repeat(64);
+const INVALID = { valid: false, code: "access_token_invalid" } as const;
+
+/**
+ * Checks token `tokenId` and its `secret`.
+ * @param tokenId the access token's UUID (any letter case)
+ * @param secret the token_secret as handed out at creation
+ * @returns valid with the token, its client, its chain and its scope fields; or
+ *   `{valid: false, code: "access_token_invalid"}` (266, HTTP 401 when raised) for an unknown,
+ *   inactive or deleted token, a disabled or deleted client, or a wrong secret (compared in
+ *   constant time on the SHA-256 hashes)
+ * @example
+ *   const v = await verifyAccessToken(db, id, secret);
+ *   if (!v.valid) throw new ServiceError(v.code);
+ */
+export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: string): Promise<TokenVerification> {
+  const presented = await sha256Hex(secret);
+  if (!UUID.test(tokenId)) return INVALID;
+  const [row] = await db
+    .select({
+      id: accessTokens.id,
+      chainId: accessTokens.chainId,
+      scope: accessTokens.scope,
+      secretHash: accessTokens.secretHash,
+      active: accessTokens.active,
+      deleted: accessTokens.deleted,
+      clientId: serviceClients.id,
+      clientEnabled: serviceClients.enabled,
+      clientDeleted: serviceClients.deleted,
+    })
+    .from(accessTokens)
+    .innerJoin(
+      serviceClients,
+      and(eq(serviceClients.id, accessTokens.serviceClientId), eq(serviceClients.chainId, accessTokens.chainId)),
+    )
+    .where(eq(accessTokens.id, tokenId.toLowerCase()))
+    .limit(1);
+  const secretMatches = timingSafeEqualString(presented, row?.secretHash ?? NO_HASH);
+  if (!row || !secretMatches || !row.active || row.deleted || !row.clientEnabled || row.clientDeleted) return INVALID;
+  return { valid: true, tokenId: row.id, serviceClientId: row.clientId, chainId: row.chainId, scopes: parseScopeFields(row.scope) };
+}
