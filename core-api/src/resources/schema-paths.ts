@@ -1,0 +1,214 @@
+/**
+ * `paths` of the Resources schema document: every path and method the service serves, derived
+ * from the same adapters, declarations and rules the engine uses (write.ts for bodies,
+ * list-params.ts for list parameters), so the document cannot promise what the engine refuses.
+ */
+import { ERRORS, errorBody, type ErrorName } from "@service/shared";
+import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
+import type { ResourceAdapter } from "./engine.ts";
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, filterParameters, fulltextProperties, LOCATION_KEYS, MAX_LIMIT, MAX_RADIUS_KM, sortKeys } from "./list-params.ts";
+import { DEFAULT_RECURSION_LEVEL } from "./render.ts";
+import { names, propertySchema, ref, type JsonSchema } from "./schema-components.ts";
+import type { WriteMethod } from "./write.ts";
+
+type Operation = JsonSchema;
+type PathItem = Partial<Record<"get" | "post" | "put" | "patch" | "delete", Operation>>;
+
+/** The header parameters of every Resources request, as `components.parameters`. */
+export const HEADER_PARAMETERS: Record<string, JsonSchema> = {
+  ChainId: {
+    name: "X-Service-Chain-ID", in: "header", required: true,
+    description: "Chain the request applies to.",
+    schema: { type: "integer", minimum: 1, maximum: 2_147_483_647 },
+  },
+  ApiVersion: {
+    name: "X-Service-API-version", in: "header", required: false,
+    description: "API version `major.minor.patch`; the newest (1.6.8) when absent. Datetimes are RFC 3339 UTC from 1.6.8.",
+    schema: { type: "string", pattern: "^\\d{1,4}\\.\\d{1,4}\\.\\d{1,4}$" },
+  },
+  RecursionLevel: {
+    name: "X-Service-Response-Recursion-Level", in: "header", required: false,
+    description: "Detail level of the response: a property is included when its x-service-recursion-level is at most this.",
+    schema: { type: "integer", minimum: 0, maximum: 4, default: DEFAULT_RECURSION_LEVEL },
+  },
+};
+const HEADERS = Object.keys(HEADER_PARAMETERS).map((k) => ({ $ref: `#/components/parameters/${k}` }));
+
+/**
+ * Responses of an operation: 200 with `success`, and one response per HTTP status of `errors`
+ * (catalogue codes), each listing its codes and carrying an example body per error.
+ */
+function responses(success: JsonSchema, errors: ErrorName[], extra: Record<string, JsonSchema> = {}): JsonSchema {
+  const out: Record<string, JsonSchema> = { "200": { description: "Success.", content: { "application/json": { schema: success } } } };
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const name of errors) byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: list.map((n) => `${ERRORS[n].code ?? "-"} ${n}`).join("; "),
+      content: {
+        "application/json": {
+          schema: ref(names.error),
+          examples: Object.fromEntries(list.map((n) => [n, { value: errorBody(n) }])),
+        },
+      },
+    };
+  }
+  return { ...out, ...extra };
+}
+
+/** Errors every authenticated Resources request can give (credentials, headers, access). */
+const COMMON_ERRORS: ErrorName[] = ["parameter_invalid", "no_valid_session", "access_token_invalid", "resource_not_found"];
+const TOO_LARGE = {
+  "413": { description: "419 parameter_invalid: the body is larger than 1 MiB.", content: { "application/json": { schema: ref(names.error) } } },
+};
+
+function operation(id: string, tag: string, summary: string, parameters: JsonSchema[], success: JsonSchema, errors: ErrorName[], more: JsonSchema = {}): Operation {
+  const writes = "requestBody" in more;
+  return {
+    operationId: id, tags: [tag], summary,
+    parameters: [...HEADERS, ...parameters],
+    ...more,
+    responses: responses(success, [...COMMON_ERRORS, ...errors], writes ? TOO_LARGE : {}),
+  };
+}
+
+function body(decl: ResourceDeclaration, method: WriteMethod): JsonSchema {
+  const schema = ref(names.body(decl, method));
+  return {
+    required: true,
+    description: "JSON, or form fields (a reference as `name[id]`). Any property not listed is refused with 419 parameter_invalid.",
+    content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } },
+  };
+}
+
+/** A query/path parameter holding one value of `prop` (an identifier). */
+function valueParameter(prop: PropertyInfo, location: "query" | "path", description: string): JsonSchema {
+  const { type, format, pattern } = propertySchema(prop, "input");
+  const schema = Object.fromEntries(Object.entries({ type, format, pattern }).filter(([, v]) => v !== undefined));
+  return { name: prop.name, in: location, required: location === "path", description, schema };
+}
+
+/**
+ * The path items of one adapter: `/resources/{name}` (GET by identifier, POST, PUT, PATCH,
+ * DELETE by identifier), `/resources/{name}/{id}` and `/resources/{plural}`, each method only
+ * where the adapter offers it.
+ */
+export function adapterPaths(adapter: ResourceAdapter): Record<string, PathItem> {
+  const decl = adapter.declaration;
+  const tag = decl.name;
+  const one = ref(names.one(decl));
+  const idProp = decl.properties.get("id");
+  const identifiers = decl.identifiers.map((n) => decl.properties.get(n)!);
+  const byQuery = identifiers.map((p) =>
+    valueParameter(p, "query", `Names the ${decl.name} by ${p.name}; give exactly one identifier${adapter.impliedTarget ? " (or none for the one the request implies)" : ""}.`),
+  );
+  const byPath = idProp ? [valueParameter(idProp, "path", `id of the ${decl.name}`)] : [];
+  const missing: ErrorName[] = adapter.impliedTarget ? [] : ["parameter_missing"];
+  const putRule: WriteMethod = adapter.putIsPatch ? "patch" : "put";
+  const putErrors: ErrorName[] = putRule === "put" ? ["parameter_missing", "string_parameter_too_long"] : ["string_parameter_too_long"];
+  const putSummary = adapter.putIsPatch ? `Update the ${decl.name} (only the properties sent change)` : `Replace the ${decl.name}`;
+
+  const single: PathItem = { get: operation(`get_${decl.name}`, tag, `Get one ${decl.name} by identifier`, byQuery, one, missing) };
+  const withId: PathItem = { get: operation(`get_${decl.name}_by_id`, tag, `Get one ${decl.name} by id`, byPath, one, []) };
+  if (adapter.create) {
+    single.post = operation(`post_${decl.name}`, tag, `Create a ${decl.name}`, [], one, ["parameter_missing", "string_parameter_too_long"], { requestBody: body(decl, "post") });
+  }
+  if (adapter.update) {
+    single.put = operation(`put_${decl.name}`, tag, putSummary, byQuery, one, [...missing, ...putErrors], { requestBody: body(decl, putRule) });
+    single.patch = operation(`patch_${decl.name}`, tag, `Update the given properties of a ${decl.name}`, byQuery, one, [...missing, "string_parameter_too_long"], { requestBody: body(decl, "patch") });
+    withId.put = operation(`put_${decl.name}_by_id`, tag, putSummary, byPath, one, putErrors, { requestBody: body(decl, putRule) });
+    withId.patch = operation(`patch_${decl.name}_by_id`, tag, `Update the given properties of a ${decl.name}`, byPath, one, ["string_parameter_too_long"], { requestBody: body(decl, "patch") });
+  }
+  if (adapter.remove) {
+    single.delete = operation(`delete_${decl.name}`, tag, `Delete a ${decl.name}`, byQuery, one, missing);
+    withId.delete = operation(`delete_${decl.name}_by_id`, tag, `Delete a ${decl.name}`, byPath, one, []);
+  }
+  const paths: Record<string, PathItem> = { [decl.path]: single };
+  if (idProp) paths[`${decl.path}/{id}`] = withId;
+  if (adapter.list) {
+    paths[decl.pluralPath] = {
+      get: operation(`list_${decl.plural}`, tag, `List ${decl.plural}`, listParameters(decl), ref(names.list(decl)), []),
+    };
+  }
+  return paths;
+}
+
+/**
+ * The query parameters of a list, as parseListParams accepts them: paging, sort_by (the S
+ * properties), sort_order, match_all, text search (FT), location search (when the declaration
+ * has it), and an equality filter per F property. A filter carries `x-service-filter-property`.
+ */
+export function listParameters(decl: ResourceDeclaration): JsonSchema[] {
+  const q = (name: string, schema: JsonSchema, description: string, more: JsonSchema = {}) => ({ name, in: "query", required: false, description, schema, ...more });
+  const params: JsonSchema[] = [
+    q("limit", { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, "Maximum number of results."),
+    q("offset", { type: "integer", minimum: 0, default: 0 }, "Results to skip."),
+  ];
+  const sortable = sortKeys(decl);
+  if (sortable.length > 0) params.push(q("sort_by", { type: "string", enum: sortable }, "Property to sort by (an x-service-sort-by-property)."));
+  params.push(q("sort_order", { type: "string", enum: ["asc", "desc"], default: "asc" }, "Sort direction."));
+  const fulltext = fulltextProperties(decl);
+  params.push(q("match_all", { type: "boolean", default: false }, "With several search terms: true requires all of them, false any."));
+  if (fulltext.length > 0) {
+    for (const key of [...fulltext, "*"]) {
+      params.push(q(`search[${key}]`, { type: "string" }, `Text search on ${key === "*" ? `every x-service-fulltext-search property (${fulltext.join(", ")})` : key}; one search key per request.`));
+    }
+  }
+  if (decl.locationSearch) {
+    const ranges: Record<keyof typeof LOCATION_KEYS, JsonSchema> = {
+      latitude: { type: "number", minimum: -90, maximum: 90 },
+      longitude: { type: "number", minimum: -180, maximum: 180 },
+      radius: { type: "number", exclusiveMinimum: 0, maximum: MAX_RADIUS_KM, default: DEFAULT_RADIUS_KM },
+    };
+    for (const [which, [name, legacy]] of Object.entries(LOCATION_KEYS) as Array<[keyof typeof LOCATION_KEYS, readonly [string, string]]>) {
+      const what = which === "radius" ? "Radius in km of the location search" : `Location search point: ${which} (both are required with location search)`;
+      params.push(q(name, ranges[which], `${what}; results are ordered nearest first.`));
+      params.push(q(legacy, ranges[which], `Legacy alias of ${name}.`, { deprecated: true }));
+    }
+  }
+  for (const f of filterParameters(decl)) {
+    params.push(q(f.name, filterSchema(f.prop), `Equality filter on ${f.prop.name}${f.name.endsWith("[id]") ? " (by id)" : ""}.`, { "x-service-filter-property": true }));
+  }
+  return params;
+}
+
+/** A filter's value as the list parser reads it (list-params.ts `filterValue`). */
+function filterSchema(prop: PropertyInfo): JsonSchema {
+  switch (prop.kind) {
+    case "integer":
+    case "reference":
+      return { type: "integer" };
+    case "number":
+      return { type: "number" };
+    case "boolean":
+      return { type: "boolean" };
+    default: {
+      // Keep the value set of an enum (a voucher's status) and a format: filters compare values.
+      const main = mainBranch(propertySchema(prop, "input"));
+      return Object.fromEntries(Object.entries({ type: "string", enum: main.enum, format: main.format }).filter(([, v]) => v !== undefined));
+    }
+  }
+}
+
+/** The non-null branch of a nullable property schema. */
+function mainBranch(s: JsonSchema): JsonSchema {
+  const anyOf = s.anyOf as JsonSchema[] | undefined;
+  return anyOf ? (anyOf.find((b) => b.type !== "null") ?? {}) : s;
+}
+
+/**
+ * A route registered outside the adapters (for example the campaign change log): a list of
+ * `decl` when it has one (`GET /resources/campaign/{id}/change_log`), else a bare GET.
+ * @param path OpenAPI template, for example `/resources/campaign/{id}/change_log`
+ */
+export function extraPath(path: string, decl: ResourceDeclaration | undefined): PathItem {
+  const tag = path.split("/")[2] ?? "resources";
+  const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "integer" } }));
+  const id = path.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "");
+  if (!decl) return { get: operation(`get_${id}`, tag, `GET ${path}`, pathParams, { type: "object" }, []) };
+  // The change log parses its query with the list rules of its entry declaration.
+  const params = listParameters(decl).filter((p) => ["limit", "offset", "sort_by", "sort_order"].includes(p.name as string));
+  const sortOrder = params.find((p) => p.name === "sort_order");
+  if (sortOrder) sortOrder.schema = { type: "string", enum: ["asc", "desc"], default: "desc" };
+  return { get: operation(`get_${id}`, tag, `List the ${decl.plural} of one ${tag}`, [...pathParams, ...params], ref(names.list(decl)), []) };
+}

@@ -1,0 +1,122 @@
+/**
+ * `GET /resources/schema` (spec, "Resources API, generic paths"): the OpenAPI 3.1 document of the
+ * Resources API with `components`, `info`, `openapi`, `paths`, `servers` and `tags`, generated
+ * from the shared declarations and the adapters registered in routes.ts; nothing in it is
+ * written per resource.
+ *
+ * The document is public and read-only: it describes the API, not any chain's data, and a client
+ * (or the /docs page) needs it before it has credentials. Credentials sent anyway are still
+ * checked by the app's authentication middleware, so bad ones are refused as everywhere.
+ *
+ * Routes mounted outside the adapters (the campaign change log, for example) are found in the
+ * app's route table at request time, so one registered by a later change is documented without
+ * an edit here; a test fails when a /resources route is missing from the document.
+ */
+import { changeLogEntryResource } from "@service/shared/resources/change-log";
+import type { ResourceDeclaration } from "@service/shared/resources/meta";
+import type { Context, Hono } from "hono";
+import { NEWEST_API_VERSION } from "../http/api-version.ts";
+import type { AppEnv } from "../http/request-context.ts";
+import type { ResourceAdapter } from "./engine.ts";
+import { resourceComponents, type ComponentEntry, type JsonSchema } from "./schema-components.ts";
+import { adapterPaths, extraPath, HEADER_PARAMETERS } from "./schema-paths.ts";
+import type { WriteMethod } from "./write.ts";
+
+/** Where the document is served. */
+export const SCHEMA_PATH = "/resources/schema";
+
+/** A route of the app as Hono lists it (`app.routes`). */
+export interface RouteInfo {
+  method: string;
+  path: string;
+}
+
+/** Declarations of list-like routes outside the adapters, by the last segment of their path. */
+const EXTRA_DECLARATIONS: Record<string, ResourceDeclaration> = {
+  change_log: changeLogEntryResource as unknown as ResourceDeclaration,
+};
+
+/**
+ * Builds the document.
+ * @param adapters the served resources (routes.ts ADAPTERS)
+ * @param routes the app's routes; every /resources route not served through an adapter is added
+ * @param origin the request's origin, the one entry of `servers`
+ */
+export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes: readonly RouteInfo[], origin: string): JsonSchema {
+  const paths: Record<string, unknown> = {};
+  const tags = new Map<string, string>();
+  const entries: ComponentEntry[] = [];
+
+  for (const adapter of adapters) {
+    const decl = adapter.declaration;
+    Object.assign(paths, adapterPaths(adapter));
+    tags.set(decl.name, decl.description ?? `The ${decl.name} resource (${decl.path}, ${decl.pluralPath}).`);
+    const methods: WriteMethod[] = [];
+    if (adapter.create) methods.push("post");
+    if (adapter.update) methods.push(...(adapter.putIsPatch ? ["patch" as const] : ["put" as const, "patch" as const]));
+    entries.push({ decl, methods, list: adapter.list !== undefined, single: true });
+  }
+
+  for (const path of extraRoutePaths(adapters, routes)) {
+    const decl = EXTRA_DECLARATIONS[path.split("/").pop() ?? ""];
+    paths[path] = extraPath(path, decl);
+    const tag = path.split("/")[2]!;
+    if (!tags.has(tag)) tags.set(tag, `The ${tag} resource: ${path} only.`);
+    if (decl && !entries.some((e) => e.decl.name === decl.name)) entries.push({ decl, methods: [], list: true, single: false });
+  }
+
+  paths[SCHEMA_PATH] = {
+    get: {
+      operationId: "get_schema",
+      summary: "This document",
+      description: "Public: needs no credentials.",
+      security: [],
+      responses: { "200": { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } } },
+    },
+  };
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Service Resources API",
+      version: NEWEST_API_VERSION.join("."),
+      description:
+        "BETA: the Resources API is fully functional but may change. A uniform REST interface to every resource of a " +
+        "chain; properties carry their validation rules and the x-service-* vendor extensions (recursion level, filter, " +
+        "sort, identifier, immutable, full-text search, operations).",
+    },
+    servers: [{ url: origin }],
+    tags: [...tags].map(([name, description]) => ({ name, description })),
+    security: [{ sessionUserId: [], sessionKey: [] }, { bearer: [] }],
+    paths,
+    components: {
+      schemas: resourceComponents(entries),
+      parameters: HEADER_PARAMETERS,
+      securitySchemes: {
+        sessionUserId: { type: "apiKey", in: "header", name: "X-Service-Session-User-ID", description: "Admin session: user id (with X-Service-Session-Key)." },
+        sessionKey: { type: "apiKey", in: "header", name: "X-Service-Session-Key", description: "Admin session: key from POST /auth/login." },
+        bearer: { type: "http", scheme: "bearer", description: "Privileged access: `{access token id}:{token_secret}`." },
+      },
+    },
+  };
+}
+
+/**
+ * The /resources routes not served through an adapter, as OpenAPI templates (`:id` -> `{id}`).
+ * The adapters' own paths and this document's path are left out.
+ */
+export function extraRoutePaths(adapters: readonly ResourceAdapter[], routes: readonly RouteInfo[]): string[] {
+  const own = new Set([SCHEMA_PATH]);
+  for (const { declaration: d } of adapters) for (const p of [d.path, `${d.path}/:id`, d.pluralPath]) own.add(p);
+  const out = new Set<string>();
+  for (const r of routes) {
+    if (!r.path.startsWith("/resources/") || own.has(r.path)) continue;
+    out.add(r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}"));
+  }
+  return [...out];
+}
+
+/** Mounts `GET /resources/schema` on `app`, reading the app's routes when asked. */
+export function registerSchema(app: Hono<AppEnv>, adapters: readonly ResourceAdapter[]): void {
+  app.get(SCHEMA_PATH, (c: Context<AppEnv>) => c.json(buildSchemaDocument(adapters, app.routes, new URL(c.req.url).origin)));
+}
