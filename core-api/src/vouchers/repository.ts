@@ -1,0 +1,169 @@
+/**
+ * Voucher storage (spec, "Voucher", "States and transitions"). Every read and write is confined
+ * to one chain and, unless said otherwise, to live (not deleted) vouchers; a deleted voucher is
+ * gone for the API (544) and never comes back.
+ */
+import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL } from "drizzle-orm";
+import type { CoreDb } from "../db/client.ts";
+import { vouchers } from "../db/schema.ts";
+import type { FilterValue } from "../resources/list-params.ts";
+import { generateVoucherKey } from "./key.ts";
+import { VOUCHER_COLUMNS, type VoucherColumns, type VoucherRow } from "./record.ts";
+import type { VoucherVisibility } from "./visibility.ts";
+
+/** What a new voucher needs besides the columns with defaults (the key is generated here). */
+export type NewVoucher = Omit<typeof vouchers.$inferInsert, "id" | "key" | "createdDate" | "lastModifiedDate" | "deleted">;
+
+/** A list request in API property names (the F and S properties of the declaration). */
+export interface VoucherListQuery {
+  filters: Readonly<Record<string, FilterValue>>;
+  sort?: { property: string; order: "asc" | "desc" };
+  /** direction of the natural (id) order when there is no sort */
+  order: "asc" | "desc";
+  limit: number;
+  offset: number;
+}
+
+const COLUMNS = getTableColumns(vouchers);
+const DUPLICATE_KEY = "vouchers_by_key";
+/** Retries after a key collision: with 381 random bits a second one means a broken generator. */
+const KEY_ATTEMPTS = 3;
+
+/**
+ * Creates a voucher with a fresh key.
+ * @param now created_date and last_modified_date
+ * @param newKey key generator (tests pass one that collides)
+ * @returns the stored row
+ * @throws Error when KEY_ATTEMPTS keys in a row collide with stored ones
+ */
+export async function insertVoucher(db: CoreDb, values: NewVoucher, now: Date, newKey: () => string = generateVoucherKey): Promise<VoucherRow> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [res] = await db.insert(vouchers).values({ ...values, key: newKey(), createdDate: now, lastModifiedDate: now });
+      const [row] = await db.select().from(vouchers).where(eq(vouchers.id, Number(res.insertId)));
+      return row!;
+    } catch (err) {
+      if (!isDuplicateKey(err) || attempt >= KEY_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
+ * The live voucher of chain `chainId` named by `id` or `key`, within `visibility`.
+ * @returns the row, or null when there is none the caller may see
+ */
+export async function findVoucher(
+  db: CoreDb,
+  chainId: number,
+  by: { property: "id" | "key"; value: string | number },
+  visibility: VoucherVisibility = {},
+): Promise<VoucherRow | null> {
+  const match = by.property === "id" ? eq(vouchers.id, Number(by.value)) : eq(vouchers.key, String(by.value));
+  const [row] = await db
+    .select()
+    .from(vouchers)
+    .where(and(...live(chainId, visibility), match))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Vouchers of chain `chainId` by id, deleted ones included (a replaced voucher still shows as
+ * the parent of its replacement).
+ */
+export async function findVouchersByIds(db: CoreDb, chainId: number, ids: readonly number[]): Promise<VoucherRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(vouchers)
+    .where(and(eq(vouchers.chainId, chainId), inArray(vouchers.id, [...ids])));
+}
+
+/**
+ * One page of the chain's live vouchers within `visibility`, with equality filters and a sort.
+ * Ties are broken by id in the same direction, so pages never overlap.
+ * @returns the rows and the total count over all pages
+ */
+export async function listVouchers(
+  db: CoreDb,
+  chainId: number,
+  q: VoucherListQuery,
+  visibility: VoucherVisibility = {},
+): Promise<{ rows: VoucherRow[]; total: number }> {
+  const where = and(...live(chainId, visibility), ...Object.entries(q.filters).map(([prop, value]) => eq(columnOf(prop), value)));
+  const direction = q.sort?.order ?? q.order;
+  const by = direction === "desc" ? desc : asc;
+  const orderBy = q.sort && q.sort.property !== "id" ? [by(columnOf(q.sort.property)), by(vouchers.id)] : [by(vouchers.id)];
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(vouchers).where(where).orderBy(...orderBy).limit(q.limit).offset(q.offset),
+    db.select({ n: count() }).from(vouchers).where(where),
+  ]);
+  return { rows, total: counted?.n ?? 0 };
+}
+
+/**
+ * Updates the live voucher `id` of chain `chainId`. The row is locked and handed to `plan`, which
+ * returns the columns to change or throws (a ServiceError then leaves the row untouched): rules
+ * that depend on the stored state (status order, type fields) see the state being replaced.
+ * @param plan stored row -> column changes (undefined values are left unchanged)
+ * @param now last_modified_date
+ * @returns the row after the update, or null when no live voucher has that id in the chain
+ */
+export async function updateVoucher(
+  db: CoreDb,
+  chainId: number,
+  id: number,
+  plan: (current: VoucherRow) => VoucherColumns,
+  now: Date,
+): Promise<VoucherRow | null> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(vouchers)
+      .where(and(...live(chainId, {}), eq(vouchers.id, id)))
+      .for("update");
+    if (!current) return null;
+    const changes = Object.fromEntries(Object.entries(plan(current)).filter(([, v]) => v !== undefined));
+    await tx
+      .update(vouchers)
+      .set({ ...changes, lastModifiedDate: now })
+      .where(eq(vouchers.id, id));
+    const [stored] = await tx.select().from(vouchers).where(eq(vouchers.id, id));
+    return stored ?? null;
+  });
+}
+
+/**
+ * Soft-deletes the live voucher `id` of chain `chainId`; there is no way back (spec, "States and
+ * transitions").
+ * @param deletedBy admin user id recorded as last_updated_by, or null
+ * @returns the deleted row, or null when no live voucher has that id in the chain
+ */
+export async function deleteVoucher(db: CoreDb, chainId: number, id: number, deletedBy: number | null, now: Date): Promise<VoucherRow | null> {
+  const [res] = await db
+    .update(vouchers)
+    .set({ deleted: true, lastUpdatedBy: deletedBy, lastModifiedDate: now })
+    .where(and(...live(chainId, {}), eq(vouchers.id, id)));
+  if (res.affectedRows === 0) return null;
+  const [row] = await db.select().from(vouchers).where(eq(vouchers.id, id));
+  return row ?? null;
+}
+
+function live(chainId: number, visibility: VoucherVisibility): SQL[] {
+  const conditions = [eq(vouchers.chainId, chainId), eq(vouchers.deleted, false)];
+  if (visibility.userId !== undefined) conditions.push(eq(vouchers.userId, visibility.userId));
+  if (visibility.statuses !== undefined) conditions.push(inArray(vouchers.status, [...visibility.statuses]));
+  return conditions;
+}
+
+function columnOf(property: string) {
+  const entry = VOUCHER_COLUMNS.get(property);
+  if (!entry) throw new Error(`voucher: no column for ${property}`);
+  return COLUMNS[entry.column];
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  return code === "ER_DUP_ENTRY" && `${e.message ?? ""} ${e.cause?.message ?? ""}`.includes(DUPLICATE_KEY);
+}
