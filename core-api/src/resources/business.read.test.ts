@@ -125,7 +125,7 @@ describe("GET /resources/business", () => {
 
   it("answers 544 for unknown resource paths and methods a path does not offer", async () => {
     expect(errorOf(await w.call("GET", "/resources/nothing"))).toEqual({ status: 404, code: 544, name: "resource_not_found" });
-    expect(errorOf(await w.call("GET", "/resources/chain"))).toMatchObject({ code: 544 });
+    expect(errorOf(await w.call("GET", "/resources/chains"))).toMatchObject({ code: 544 });
     expect(errorOf(await w.call("POST", "/resources/businesses", { name: "x" }))).toMatchObject({ status: 404, code: 544 });
     expect(errorOf(await w.call("DELETE", "/resources/businesses"))).toMatchObject({ code: 544 });
     expect(errorOf(await w.call("POST", `/resources/business/${shopId}`, { name: "x" }))).toMatchObject({ code: 544 });

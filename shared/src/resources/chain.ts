@@ -3,18 +3,30 @@
  * no plural; W (writable through PUT/PATCH, super-user only) is `ops: W`, a property without W
  * and not read-only is `ops: []` (readable, never written through the API).
  *
- * Decisions where the spec is silent: `app`, `authentication_point` and `last_updated_by` are
- * references (objects with `id`); `currency` is an open object.
+ * Decisions where the spec is silent:
+ * - `app`, `authentication_point` and `last_updated_by` are references (objects with `id`); `app`
+ *   is the chain's first app (lowest id) and `authentication_point` is null (not modelled yet).
+ * - `currency` renders as `{id, code, name}` (ISO 4217, from the currencies table) and is written
+ *   as an object with the `id` of a known currency (other keys are ignored); it is null until set.
+ * - PUT behaves like PATCH: only the properties sent change. A chain's settings are many and
+ *   mostly independent, so a replacement that resets every omitted setting would be a trap.
+ * - `name` is 1-255 characters; URLs are absolute http(s) URLs (other schemes, such as
+ *   `javascript:`, are refused); `competition_win_rate_multiplier` is >= 0.
+ * - `allowed_ip_ranges` lists the chain's live ranges ([] when there are none).
  */
 import { z } from "zod";
 import { defineResource, field, reference, type Operation } from "./meta.ts";
 
 const W: Operation[] = ["put", "patch"];
 const NO: Operation[] = [];
+const httpUrl = (max: number) => z.url({ protocol: /^https?$/ }).max(max);
 
 export const chainResource = defineResource({
   name: "chain",
   plural: "chains",
+  description:
+    "The chain named by X-Service-Chain-ID (singular: no list, POST or DELETE). PUT and PATCH change only the properties sent " +
+    "and need super-user access; currency is written as {id}.",
   fields: z.object({
     allowed_business_formats: field(z.array(z.string()).nullable(), { level: 3, ops: W }),
     allowed_ip_ranges: field(z.array(reference()).nullable(), { level: 3, readOnly: true, immutable: true, reference: "allowed_ip_range" }),
@@ -30,9 +42,9 @@ export const chainResource = defineResource({
     calculate_basket_on_total_value_in_store: field(z.boolean(), { level: 3, ops: NO }),
     calculate_basket_on_total_value_online: field(z.boolean(), { level: 3, ops: NO }),
     chain_stores_user_signature: field(z.boolean(), { level: 3, ops: W }),
-    competition_win_rate_multiplier: field(z.number(), { level: 3, ops: W, description: "scalar on competition win chance" }),
+    competition_win_rate_multiplier: field(z.number().min(0), { level: 3, ops: W, description: "scalar on competition win chance" }),
     created_date: field(z.iso.datetime(), { level: 2, readOnly: true, immutable: true }),
-    currency: field(z.looseObject({}), { level: 2, ops: W }),
+    currency: field(z.looseObject({ id: z.int() }), { level: 2, ops: W, description: "{id, code, name}; written as {id}" }),
     deleted: field(z.boolean(), { level: 1, readOnly: true }),
     dummy_email_domain: field(z.hostname().max(128), { level: 2, ops: W }),
     email_address: field(z.email().max(255).nullable(), { level: 2, ops: W }),
@@ -43,20 +55,20 @@ export const chainResource = defineResource({
     geo_codes_user_address_info: field(z.boolean(), { level: 3, ops: W }),
     wallet_issuer_id: field(z.string().max(128), { level: 3, ops: W }),
     id: field(z.int(), { level: 0, readOnly: true, identifier: true }),
-    image_url: field(z.url().max(1024), { level: 2, ops: W }),
+    image_url: field(httpUrl(1024), { level: 2, ops: W }),
     ip_whitelist_super_user_exemption: field(z.boolean(), { level: 3, ops: W }),
     jwt_audience: field(z.string().max(255).nullable(), { level: 3, ops: W, description: "audience expected for shopper access tokens" }),
     jwt_issuer: field(z.string().max(255).nullable(), { level: 3, ops: W, description: "issuer expected for shopper access tokens" }),
-    jwt_jwks_url: field(z.url().max(512).nullable(), { level: 3, ops: W, description: "key-set URL used to validate shopper access tokens" }),
+    jwt_jwks_url: field(httpUrl(512).nullable(), { level: 3, ops: W, description: "key-set URL used to validate shopper access tokens" }),
     language: field(z.string().max(32).nullable(), { level: 2, ops: W, description: "IETF/W3C language code" }),
     last_modified_date: field(z.iso.datetime(), { level: 2, readOnly: true, immutable: true }),
     last_updated_by: field(reference().nullable(), { level: 2, readOnly: true, reference: "admin_user" }),
-    name: field(z.string().max(255), { level: 1, ops: W }),
+    name: field(z.string().min(1).max(255), { level: 1, ops: W }),
     non_payment_state: field(z.boolean(), { level: 3, readOnly: true }),
     outlier_analysis_enabled: field(z.boolean(), { level: 3, ops: W }),
-    password_reset_url: field(z.url().max(1024), { level: 3, ops: W }),
+    password_reset_url: field(httpUrl(1024), { level: 3, ops: W }),
     phone_number: field(z.string().max(32).nullable(), { level: 2, ops: W }),
-    receipt_logo_url: field(z.url().max(1024).nullable(), { level: 2, ops: W }),
+    receipt_logo_url: field(httpUrl(1024).nullable(), { level: 2, ops: W }),
     receipts_service_active: field(z.boolean(), { level: 3, ops: NO }),
     redeem_basket_voucher_on_negative_value_basket: field(z.boolean(), { level: 3, ops: NO }),
     regenerate_vouchers_on_partial_redemption: field(z.boolean(), { level: 3, ops: W, description: "non-return partial redemptions regenerate the remaining value" }),
