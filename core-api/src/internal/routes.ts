@@ -8,8 +8,11 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { addBusiness } from "./add-business.ts";
+import { addCampaign } from "./add-campaign.ts";
 import { alterBusiness } from "./alter-business.ts";
+import { alterCampaign } from "./alter-campaign.ts";
 import { getBusinesses } from "./get-businesses.ts";
+import { getCampaign } from "./get-campaign.ts";
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Handler = (c: Context<AppEnv>) => Promise<Response>;
@@ -26,6 +29,9 @@ const CALLS: Array<[path: string, method: Method, handler: Handler]> = [
   ["/internal/add-business", "POST", addBusiness],
   ["/internal/alter-business", "PUT", alterBusiness],
   ["/internal/get-businesses", "GET", getBusinesses],
+  ["/internal/add-campaign", "POST", addCampaign],
+  ["/internal/alter-campaign", "PUT", alterCampaign],
+  ["/internal/get-campaign", "GET", getCampaign],
 ];
 
 /** Mounts every internal call on `app`. */

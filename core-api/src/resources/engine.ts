@@ -41,6 +41,14 @@ export interface ResourceAdapter {
   update?(scope: ResourceScope, target: ResourceRecord, values: WriteValues): Promise<ResourceRecord | null>;
   /** deletes `target`; returns the resource as it is after deletion, or null when it vanished meanwhile */
   remove?(scope: ResourceScope, target: ResourceRecord): Promise<ResourceRecord | null>;
+  /**
+   * The target of a single-resource request that names none (no path id, no query): for a
+   * singular resource identified by the request itself (Chain: X-Service-Chain-ID). Without it
+   * such a request is parameter_missing (441).
+   */
+  impliedTarget?(scope: ResourceScope): Identifier;
+  /** PUT changes only the properties sent, like PATCH, instead of replacing (Chain: a settings resource) */
+  putIsPatch?: boolean;
 }
 
 /**
@@ -53,7 +61,7 @@ export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter
   const method = c.req.method.toUpperCase();
   if (method === "GET") {
     const scope = await scopeFor(c, adapter, "get");
-    const target = await findTarget(scope, adapter, identifierOf(adapter.declaration, pathId, queryParams(c)));
+    const target = await findTarget(scope, adapter, targetOf(adapter, scope, pathId, queryParams(c)));
     return c.json(okBody(render(adapter, scope, target)));
   }
   if (method === "POST" && pathId === undefined && adapter.create) {
@@ -66,17 +74,18 @@ export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter
   }
   if ((method === "PUT" || method === "PATCH") && adapter.update) {
     const scope = await scopeFor(c, adapter, "update");
-    const by = identifierOf(adapter.declaration, pathId, queryParams(c));
+    const by = targetOf(adapter, scope, pathId, queryParams(c));
     const { body, source } = await readBody(c);
     const target = await findTarget(scope, adapter, by);
-    const values = validateWrite(adapter.declaration, method.toLowerCase() as WriteMethod, body, { source, targetId: target.id });
+    const writeMethod: WriteMethod = method === "PUT" && adapter.putIsPatch ? "patch" : (method.toLowerCase() as WriteMethod);
+    const values = validateWrite(adapter.declaration, writeMethod, body, { source, targetId: target.id });
     const updated = await adapter.update(scope, target, values);
     if (!updated) throw new ServiceError("resource_not_found");
     return c.json(okBody(render(adapter, scope, updated)));
   }
   if (method === "DELETE" && adapter.remove) {
     const scope = await scopeFor(c, adapter, "delete");
-    const target = await findTarget(scope, adapter, identifierOf(adapter.declaration, pathId, queryParams(c)));
+    const target = await findTarget(scope, adapter, targetOf(adapter, scope, pathId, queryParams(c)));
     const deleted = await adapter.remove(scope, target);
     if (!deleted) throw new ServiceError("resource_not_found");
     return c.json(okBody(render(adapter, scope, deleted)));
@@ -133,12 +142,21 @@ export function identifierOf(decl: ResourceDeclaration, pathId: string | undefin
   return { property, value };
 }
 
+/** The request's target: the adapter's implied one when the request names none, else `identifierOf`. */
+function targetOf(adapter: ResourceAdapter, scope: ResourceScope, pathId: string | undefined, query: Params): Identifier {
+  if (pathId === undefined && adapter.impliedTarget && Object.keys(query).length === 0) return adapter.impliedTarget(scope);
+  return identifierOf(adapter.declaration, pathId, query);
+}
+
 function identifierValue(decl: ResourceDeclaration, property: string, raw: string): string | number | undefined {
-  const kind = decl.properties.get(property)?.kind;
-  if (kind === "integer") {
+  const prop = decl.properties.get(property);
+  if (prop?.kind === "integer") {
     const s = raw.trim();
     return /^\d{1,15}$/.test(s) ? Number(s) : undefined;
   }
+  // A string id (an AccessToken's UUID) must have its declared format: any other value names no
+  // resource, so it never reaches the adapter's lookup.
+  if (property === "id" && prop && !prop.schema.safeParse(raw).success) return undefined;
   return raw;
 }
 

@@ -32,7 +32,8 @@ export interface ListQuery {
   location?: { latitude: number; longitude: number; radiusKm: number };
 }
 
-const LOCATION_KEYS = {
+/** Location parameters by what they give: the spec's name first, then its legacy alias. */
+export const LOCATION_KEYS = {
   latitude: ["location[latitude]", "search_lat"],
   longitude: ["location[longitude]", "search_long"],
   radius: ["location[radius_km]", "search_radius_km"],
@@ -106,13 +107,36 @@ function location(l: Partial<Record<keyof typeof LOCATION_KEYS, number>>): ListQ
   return { latitude, longitude, radiusKm };
 }
 
-/** `chain=1` and `chain[id]=1` both filter a reference by id. */
+/** Kinds a filter can compare by equality. */
+const FILTER_KINDS = new Set<PropertyInfo["kind"]>(["string", "integer", "number", "boolean", "date-time", "reference"]);
+
+/**
+ * The filter parameters a list accepts: every F property by name, a reference also as
+ * `name[id]` (`chain=1` and `chain[id]=1` both filter a reference by id). The parser and the
+ * schema document (resources/schema.ts) both read this list.
+ */
+export function filterParameters(decl: ResourceDeclaration): Array<{ name: string; prop: PropertyInfo }> {
+  const out: Array<{ name: string; prop: PropertyInfo }> = [];
+  for (const prop of decl.properties.values()) {
+    if (!prop.filter || !FILTER_KINDS.has(prop.kind)) continue;
+    out.push({ name: prop.name, prop });
+    if (prop.kind === "reference") out.push({ name: `${prop.name}[id]`, prop });
+  }
+  return out;
+}
+
+/** The values sort_by accepts: the S properties. */
+export function sortKeys(decl: ResourceDeclaration): string[] {
+  return [...decl.properties.values()].filter((p) => p.sort).map((p) => p.name);
+}
+
+/** The FT properties; `search[*]` searches them all, `search[{name}]` one of them. */
+export function fulltextProperties(decl: ResourceDeclaration): string[] {
+  return [...decl.properties.values()].filter((p) => p.fulltext).map((p) => p.name);
+}
+
 function filterOf(decl: ResourceDeclaration, key: string): { prop: PropertyInfo } | undefined {
-  const m = /^([a-z0-9_]+)\[id\]$/.exec(key);
-  const prop = decl.properties.get(m ? m[1]! : key);
-  if (!prop || !prop.filter) return undefined;
-  if (m && prop.kind !== "reference") return undefined;
-  return { prop };
+  return filterParameters(decl).find((f) => f.name === key);
 }
 
 function filterValue(prop: PropertyInfo, key: string, value: string): FilterValue {
@@ -133,12 +157,9 @@ function filterValue(prop: PropertyInfo, key: string, value: string): FilterValu
 }
 
 function sortProperty(decl: ResourceDeclaration, value: string): string {
-  const prop = decl.properties.get(value);
-  if (!prop || !prop.sort) {
-    const allowed = [...decl.properties.values()].filter((p) => p.sort).map((p) => p.name);
-    throw new ServiceError("parameter_invalid", `sort_by must be one of ${allowed.join(", ")}.`);
-  }
-  return prop.name;
+  const allowed = sortKeys(decl);
+  if (!allowed.includes(value)) throw new ServiceError("parameter_invalid", `sort_by must be one of ${allowed.join(", ")}.`);
+  return value;
 }
 
 function sortOrder(value: string): "asc" | "desc" {
@@ -149,7 +170,7 @@ function sortOrder(value: string): "asc" | "desc" {
 
 function searchProperties(decl: ResourceDeclaration, key: string): string[] {
   const name = key.slice("search[".length, -1);
-  const fulltext = [...decl.properties.values()].filter((p) => p.fulltext).map((p) => p.name);
+  const fulltext = fulltextProperties(decl);
   if (name === "*") {
     if (fulltext.length === 0) throw new ServiceError("parameter_invalid", "This resource has no text search.");
     return fulltext;

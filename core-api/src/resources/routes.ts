@@ -6,11 +6,19 @@
  */
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
+import { accessTokenAdapter } from "./access-token.ts";
+import { allowedIpRangeAdapter } from "./allowed-ip-range.ts";
 import { businessAdapter } from "./business.ts";
+import { chainAdapter } from "./chain.ts";
+import { CAMPAIGN_CHANGE_LOG_PATH, serveCampaignChangeLog } from "./change-log.ts";
+import { contentPageAdapter } from "./content-page.ts";
 import { servePlural, serveSingular, type ResourceAdapter } from "./engine.ts";
+import { registerSchema } from "./schema.ts";
+import { serviceClientAdapter } from "./service-client.ts";
+import { voucherAdapter } from "./voucher.ts";
 
 /** The resources served, in the order of the spec. */
-export const ADAPTERS: readonly ResourceAdapter[] = [businessAdapter];
+export const ADAPTERS: readonly ResourceAdapter[] = [businessAdapter, voucherAdapter, accessTokenAdapter, serviceClientAdapter, contentPageAdapter, allowedIpRangeAdapter, chainAdapter];
 
 /** Mounts every resource on `app`. */
 export function registerResources(app: Hono<AppEnv>): void {
@@ -20,4 +28,8 @@ export function registerResources(app: Hono<AppEnv>): void {
     app.all(`${path}/:id`, (c) => serveSingular(c, adapter, c.req.param("id")));
     app.all(pluralPath, (c) => servePlural(c, adapter));
   }
+  // The Campaign resource offers only its change log (spec, "Campaign"); its other paths are 544.
+  app.all(CAMPAIGN_CHANGE_LOG_PATH, serveCampaignChangeLog);
+  // The OpenAPI document of all of the above (public); it reads the routes at request time.
+  registerSchema(app, ADAPTERS);
 }

@@ -39,9 +39,8 @@ export function validateWrite(decl: ResourceDeclaration, method: WriteMethod, bo
     const prop = decl.properties.get(key);
     if (!prop) throw new ServiceError("parameter_invalid", `Unknown property ${key}.`);
     if (key === "id" && method !== "post" && opts.targetId !== undefined && sameId(value, opts.targetId)) continue;
-    if (prop.readOnly) throw new ServiceError("parameter_invalid", `${key} is read-only.`);
-    if (prop.immutable && method !== "post") throw new ServiceError("parameter_invalid", `${key} cannot be changed.`);
-    if (!prop.writeOps.has(method)) throw new ServiceError("parameter_invalid", `${key} cannot be sent with ${method.toUpperCase()}.`);
+    const refused = refusalOf(prop, method);
+    if (refused) throw new ServiceError("parameter_invalid", refused);
     given.push([prop, value]);
   }
 
@@ -49,7 +48,7 @@ export function validateWrite(decl: ResourceDeclaration, method: WriteMethod, bo
   for (const [prop, raw] of given) values[prop.name] = validateValue(prop, opts.source === "form" ? fromForm(prop, raw) : raw);
 
   if (method === "post" || method === "put") {
-    const missing = [...decl.properties.values()].filter((p) => p.requiredOnPost && p.writeOps.has(method) && !(p.name in values));
+    const missing = requiredProperties(decl, method).filter((p) => !(p.name in values));
     if (missing.length > 0) {
       throw new ServiceError("parameter_missing", `Missing required ${missing.map((p) => p.name).join(", ")}.`);
     }
@@ -60,6 +59,29 @@ export function validateWrite(decl: ResourceDeclaration, method: WriteMethod, bo
     }
   }
   return values;
+}
+
+/**
+ * Why `prop` may not be sent with `method`, or undefined when it may. The one rule of which
+ * properties a write body accepts: validateWrite applies it and the schema document
+ * (resources/schema.ts) lists request bodies from it, so the two cannot drift.
+ */
+export function refusalOf(prop: PropertyInfo, method: WriteMethod): string | undefined {
+  if (prop.readOnly) return `${prop.name} is read-only.`;
+  if (prop.immutable && method !== "post") return `${prop.name} cannot be changed.`;
+  if (!prop.writeOps.has(method)) return `${prop.name} cannot be sent with ${method.toUpperCase()}.`;
+  return undefined;
+}
+
+/** The properties a `method` body accepts (see refusalOf), in declaration order. */
+export function writableProperties(decl: ResourceDeclaration, method: WriteMethod): PropertyInfo[] {
+  return [...decl.properties.values()].filter((p) => refusalOf(p, method) === undefined);
+}
+
+/** The properties a `method` body must carry: the req-post ones it accepts, on POST and PUT (441 when missing). */
+export function requiredProperties(decl: ResourceDeclaration, method: WriteMethod): PropertyInfo[] {
+  if (method === "patch") return [];
+  return writableProperties(decl, method).filter((p) => p.requiredOnPost);
 }
 
 /**

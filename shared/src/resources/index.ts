@@ -4,13 +4,31 @@
  */
 import { businessResource } from "./business.ts";
 import { chainResource } from "./chain.ts";
+import { voucherResource } from "./voucher.ts";
+import { accessTokenResource } from "./access-token.ts";
+import { serviceClientResource } from "./service-client.ts";
+import { contentPageResource } from "./content-page.ts";
+import { allowedIpRangeResource } from "./allowed-ip-range.ts";
 import type { ResourceDeclaration } from "./meta.ts";
 
 export * from "./meta.ts";
 export { businessResource, type Business } from "./business.ts";
 export { chainResource, type Chain } from "./chain.ts";
+export { voucherResource, VOUCHER_STATUSES, VOUCHER_TYPES, type Voucher, type VoucherStatus, type VoucherType } from "./voucher.ts";
+export { accessTokenResource, type AccessToken } from "./access-token.ts";
+export { serviceClientResource, type ServiceClient } from "./service-client.ts";
+export { contentPageResource, type ContentPage, type Zone } from "./content-page.ts";
+export { allowedIpRangeResource, type AllowedIpRange } from "./allowed-ip-range.ts";
+// The change log entry is served only under /resources/campaign/{id}/change_log, not as a
+// resource of its own, so it is exported here but not listed in RESOURCES.
+export { changeLogEntryResource, type ChangeLogEntry } from "./change-log.ts";
 
 export const RESOURCES: ReadonlyMap<string, ResourceDeclaration> = new Map<string, ResourceDeclaration>([
   [businessResource.name, businessResource as unknown as ResourceDeclaration],
   [chainResource.name, chainResource as unknown as ResourceDeclaration],
+  [voucherResource.name, voucherResource as unknown as ResourceDeclaration],
+  [accessTokenResource.name, accessTokenResource as unknown as ResourceDeclaration],
+  [serviceClientResource.name, serviceClientResource as unknown as ResourceDeclaration],
+  [contentPageResource.name, contentPageResource as unknown as ResourceDeclaration],
+  [allowedIpRangeResource.name, allowedIpRangeResource as unknown as ResourceDeclaration],
 ]);

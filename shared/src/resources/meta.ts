@@ -183,7 +183,8 @@ export function describeProperty(resource: string, name: string, schema: z.ZodTy
     throw new Error(`${resource}.${name}: declare the field with field(schema, {...})`);
   }
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-  const branches = json.anyOf ?? [json];
+  // zod writes a plain nullable primitive as `type: ["number", "null"]`, constrained ones as anyOf.
+  const branches = json.anyOf ?? (Array.isArray(json.type) ? json.type.map((type) => ({ ...json, type })) : [json]);
   const nullable = branches.some((b) => b.type === "null");
   const main = branches.find((b) => b.type !== "null") ?? {};
   const readOnly = meta.readOnly === true;
@@ -212,7 +213,7 @@ export function describeProperty(resource: string, name: string, schema: z.ZodTy
 }
 
 interface JsonSchema {
-  type?: string;
+  type?: string | string[];
   format?: string;
   default?: unknown;
   anyOf?: JsonSchema[];
