@@ -1,0 +1,91 @@
+/**
+ * Command-line flags and environment for the demo and the benchmark (handbook, "Configuration").
+ * Flags win over the environment: `--admin-user x` or `--admin-user=x`; a flag without a value
+ * is `true`.
+ */
+
+export type Flags = Map<string, string | true>;
+
+/** Default base URLs of the two services (handbook: CORE_API_PORT 8080, CONNECTOR_PORT 8081). */
+export const DEFAULT_CORE_API_URL = "http://127.0.0.1:8080";
+export const DEFAULT_CONNECTOR_URL = "http://127.0.0.1:8081";
+
+/**
+ * Parses `--name value`, `--name=value` and bare `--name` flags.
+ * @param argv arguments after the script name (default `process.argv.slice(2)`)
+ * @throws Error for a positional argument, which no script here takes
+ */
+export function parseFlags(argv: string[] = process.argv.slice(2)): Flags {
+  const flags: Flags = new Map();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) throw new Error(`unexpected argument: ${arg}`);
+    const eq = arg.indexOf("=");
+    if (eq > 0) {
+      flags.set(arg.slice(2, eq), arg.slice(eq + 1));
+    } else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) {
+      flags.set(arg.slice(2), argv[++i]!);
+    } else {
+      flags.set(arg.slice(2), true);
+    }
+  }
+  return flags;
+}
+
+/** A string flag, else the environment variable `envName`, else `fallback`. */
+export function stringOption(flags: Flags, flag: string, envName: string | null, fallback?: string): string | undefined {
+  const v = flags.get(flag);
+  if (typeof v === "string") return v;
+  const env = envName ? process.env[envName] : undefined;
+  return env !== undefined && env !== "" ? env : fallback;
+}
+
+/**
+ * A numeric flag (or environment variable), else `fallback`.
+ * @throws Error when the value is not a finite number
+ */
+export function numberOption(flags: Flags, flag: string, envName: string | null, fallback: number): number {
+  const raw = stringOption(flags, flag, envName);
+  if (raw === undefined) return fallback;
+  const n = Number(raw.replace(/_/g, ""));
+  if (!Number.isFinite(n)) throw new Error(`--${flag} must be a number, got ${raw}`);
+  return n;
+}
+
+/** Whether the bare flag `--flag` (or `--flag=true`) was given. */
+export function booleanOption(flags: Flags, flag: string): boolean {
+  const v = flags.get(flag);
+  return v === true || v === "true" || v === "1";
+}
+
+/** Base URLs of the running services, without a trailing slash. */
+export function serviceUrls(flags: Flags): { coreApiUrl: string; connectorUrl: string } {
+  const trim = (u: string) => u.replace(/\/+$/, "");
+  return {
+    coreApiUrl: trim(stringOption(flags, "core-api-url", "CORE_API_URL", DEFAULT_CORE_API_URL)!),
+    connectorUrl: trim(stringOption(flags, "connector-url", "CONNECTOR_URL", DEFAULT_CONNECTOR_URL)!),
+  };
+}
+
+/**
+ * The credentials `npm start` prints: the demo admin and the connector's integration token.
+ * @throws Error naming the missing variable / flag when `required` lists it
+ */
+export function seedCredentials(
+  flags: Flags,
+  required: Array<"admin" | "token"> = ["admin", "token"],
+): { adminUser: string; adminPassword: string; token: string } {
+  const adminUser = stringOption(flags, "admin-user", "SEED_ADMIN_USERNAME") ?? "";
+  const adminPassword = stringOption(flags, "admin-password", "SEED_ADMIN_PASSWORD") ?? "";
+  const token = stringOption(flags, "token", "SEED_INTEGRATION_TOKEN") ?? "";
+  if (required.includes("admin") && (!adminUser || !adminPassword)) {
+    throw new Error(
+      "admin credentials missing: set SEED_ADMIN_USERNAME and SEED_ADMIN_PASSWORD (npm start prints them) " +
+        "or pass --admin-user and --admin-password",
+    );
+  }
+  if (required.includes("token") && !token) {
+    throw new Error("integration token missing: set SEED_INTEGRATION_TOKEN (npm start prints it) or pass --token");
+  }
+  return { adminUser, adminPassword, token };
+}
