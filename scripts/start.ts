@@ -48,6 +48,8 @@ if (service !== "connector") {
       adminUsername: env.SEED_ADMIN_USERNAME ?? "admin@demo.example",
       adminPassword: env.SEED_ADMIN_PASSWORD ?? generated(18),
       appHostname: env.SEED_APP_HOSTNAME ?? "shop.localhost",
+      shopperUsername: env.SEED_SHOPPER_USERNAME ?? "shopper@demo.example",
+      shopperPassword: env.SEED_SHOPPER_PASSWORD ?? generated(18),
     });
     if (seeded) {
       printed.push(
@@ -55,6 +57,8 @@ if (service !== "connector") {
         `  admin username  ${seeded.adminUsername}`,
         `  admin password  ${seeded.adminPassword}${env.SEED_ADMIN_PASSWORD ? " (from SEED_ADMIN_PASSWORD)" : "  (generated: shown only now)"}`,
         `  app hostname    ${seeded.appHostname}`,
+        `  shopper username  ${seeded.shopperUsername}  (log in with X-Service-App-Hostname: ${seeded.appHostname})`,
+        `  shopper password  ${seeded.shopperPassword}${env.SEED_SHOPPER_PASSWORD ? " (from SEED_SHOPPER_PASSWORD)" : "  (generated: shown only now)"}`,
       );
     }
   } finally {

@@ -9,12 +9,15 @@
 import { errorBody } from "@service/shared";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { clientIpOf, parseTrustedProxies } from "./auth/client-ip.ts";
 import { authenticate } from "./auth/context.ts";
+import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
 import { parseApiVersion } from "./http/api-version.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { registerInternalCalls } from "./internal/routes.ts";
+import { registerDocs } from "./resources/docs.ts";
 import { registerResources } from "./resources/routes.ts";
 
 /** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
@@ -25,6 +28,9 @@ export type { AppDeps } from "./http/request-context.ts";
 /** Builds the core API application around its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? (() => new Date());
+  const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
+  // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
+  const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch });
   const app = new Hono<AppEnv>();
 
   app.use(
@@ -39,8 +45,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", async (c, next) => {
     const now = clock();
     const version = parseApiVersion(c.req.header("x-service-api-version"));
-    const auth = await authenticate(c, deps.db, now);
-    c.set("ctx", { deps, db: deps.db, auth, version, now });
+    const clientIp = clientIpOf(c, deps.clientAddress, trustedProxies);
+    const auth = await authenticate(c, { db: deps.db, now, clientIp, shopperTokens });
+    c.set("ctx", { deps, db: deps.db, auth, version, now, clientIp });
     await next();
   });
 
@@ -48,6 +55,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.delete("/auth/logout", logout);
   registerInternalCalls(app);
   registerResources(app);
+  registerDocs(app, deps.docsScript);
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;

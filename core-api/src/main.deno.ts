@@ -3,6 +3,7 @@
  * core-api/src/main.deno.ts`. Same app, same configuration variables as on Node; the database
  * must already be migrated (`npm run migrate`).
  */
+import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
 import { loadCoreConfig } from "./config.ts";
 import { openCoreDatabase } from "./db/client.ts";
@@ -17,7 +18,8 @@ declare const Deno: {
 
 const config = loadCoreConfig(Deno.env.toObject());
 const database = openCoreDatabase(config.databaseUrl, config.dbName);
-const app = createApp({ db: database.db, config });
+// Deno.serve hands its ServeHandlerInfo (remoteAddr) to app.fetch as the Hono env.
+const app = createApp({ db: database.db, config, clientAddress: (c) => getConnInfo(c).remote.address });
 Deno.serve(
   {
     port: config.port,

@@ -4,11 +4,13 @@
  * "Configuration"); `npm start` imports startCoreApi instead.
  */
 import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { createApp } from "./app.ts";
 import { loadCoreConfig, type CoreConfig } from "./config.ts";
 import { openCoreDatabase } from "./db/client.ts";
+import { loadScalarBundle } from "./resources/docs-asset.node.ts";
 
 export interface RunningService {
   /** base URL, for example http://127.0.0.1:8080 */
@@ -22,7 +24,12 @@ export interface RunningService {
  */
 export async function startCoreApi(config: CoreConfig): Promise<RunningService> {
   const database = openCoreDatabase(config.databaseUrl, config.dbName);
-  const app = createApp({ db: database.db, config });
+  const app = createApp({
+    db: database.db,
+    config,
+    docsScript: loadScalarBundle,
+    clientAddress: (c) => getConnInfo(c).remote.address,
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });

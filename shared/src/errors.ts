@@ -74,6 +74,8 @@ export const ERRORS = {
   phone_number_already_exists: e(555, 409, "The phone number is already in use in a chain that requires unique phone numbers."),
   user_already_exists: e(null, 400, "A user with this username, member number or authentication point identifier already exists."),
   too_many_duplicate_objects: e(null, 409, "update_if_exists matches several users."),
+  /** Not a spec name (the spec leaves rate limits open): login refused after repeated failures (core-api auth/throttle.ts). */
+  too_many_login_attempts: e(null, 429, "Too many failed login attempts; try again later."),
 } as const satisfies Record<string, ErrorDefinition>;
 
 /** The name of an error of the catalogue, for example `parameter_invalid`. */

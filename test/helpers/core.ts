@@ -13,6 +13,7 @@ import { openCoreDatabase, type CoreDb } from "../../core-api/src/db/client.ts";
 import { migrateCoreDatabase } from "../../core-api/src/db/migrate.node.ts";
 import { createAdmin, createChain, grantAccess } from "../../core-api/src/db/seed.ts";
 import type { AccessLevels } from "../../core-api/src/auth/permissions.ts";
+import type { AppDeps } from "../../core-api/src/http/request-context.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./databases.ts";
 
 export interface TestAdmin {
@@ -39,13 +40,20 @@ export interface TestCore {
 
 let adminSeq = 0;
 
+/** Optional fakes and settings of startCore. */
+export interface StartCoreOptions extends Pick<AppDeps, "clock" | "clientAddress" | "fetch" | "sleep"> {
+  /** extra configuration variables, for example `{ TRUSTED_PROXIES: "10.0.0.0/8" }` */
+  env?: Record<string, string>;
+}
+
 /** Starts a core API on a fresh, migrated database with one chain. */
-export async function startCore(options: { clock?: () => Date } = {}): Promise<TestCore> {
+export async function startCore(options: StartCoreOptions = {}): Promise<TestCore> {
   const dbName = throwawayDatabaseName("core");
   await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
-  const config = loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName });
+  const config = loadCoreConfig({ ...options.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName });
   const database = openCoreDatabase(TEST_DATABASE_URL, dbName);
-  const app = createApp({ db: database.db, config, clock: options.clock });
+  const { env: _env, ...fakes } = options;
+  const app = createApp({ db: database.db, config, ...fakes });
   const chainId = await createChain(database.db, "Test Chain");
   const request = async (path: string, init?: RequestInit) => app.request(path, init);
   const core: TestCore = {

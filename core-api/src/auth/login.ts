@@ -2,49 +2,78 @@
  * `POST /auth/login` and `DELETE /auth/logout` (handbook, "admin login").
  *
  * Login takes `username` and `password` (form or JSON) and returns
- * `results.session_info {session_user_id, session_key, expiry}`.
+ * `results.session_info {session_user_id, session_key, expiry}`:
+ * - without `X-Service-App-Hostname`: an admin (admin_users) session; refused when none of the
+ *   admin's chains accepts the client address (auth/ip-allowlist.ts);
+ * - with `X-Service-App-Hostname`: a session for a shopper (users) of that app's chain, usable only
+ *   through an app of that chain.
+ * Every attempt goes through the brute-force throttle (auth/throttle.ts); an attempt that does not
+ * end in a session counts as a failure, whatever the reason.
  */
 import { okBody } from "@service/shared";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { adminUsers } from "../db/schema.ts";
+import { adminUsers, users } from "../db/schema.ts";
 import { formatDateTime } from "../http/api-version.ts";
 import { readString } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv, RequestContext } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { findAppChain, readAppHostname, UNKNOWN_APP } from "./apps.ts";
+import { addressRefused, adminLoginAllowed } from "./ip-allowlist.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import { createSession, deleteSession } from "./sessions.ts";
+import { createSession, deleteSession, type SessionInfo } from "./sessions.ts";
+import { beginLoginAttempt, loginFailed, loginSucceeded, type ThrottleKeys } from "./throttle.ts";
 
 // Verified against when the username is unknown, so a miss costs as much as a wrong password.
 let dummyHash: Promise<string> | undefined;
+const BAD_CREDENTIALS = "Invalid username or password.";
+
+/** A login's outcome before the throttle has its say: open a session, or refuse with `error`. */
+type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; error: ServiceError };
 
 /**
- * Logs an admin in.
+ * Logs an admin or, with `X-Service-App-Hostname`, a shopper in.
  * @throws ServiceError parameter_missing (441) without username or password;
- *   no_valid_session (6, 401) for an unknown user, a wrong password or an inactive account
+ *   no_valid_session (6, 401) for an unknown user, a wrong password, an inactive account or an
+ *   unknown app hostname; permission_denied_or_non_existent (68, 403) for an admin whose chains all
+ *   refuse the client address; too_many_login_attempts (429, with Retry-After) while the account or
+ *   the address is locked after repeated failures. No session is created on any refusal.
  */
 export async function login(c: Context<AppEnv>): Promise<Response> {
-  const { db, deps, now, version } = c.var.ctx;
+  const ctx = c.var.ctx;
   const params = await allParams(c);
   const username = readString(params, "username", { max: 255 });
   const password = params.password === undefined || params.password === null ? undefined : String(params.password);
   if (!username) throw new ServiceError("parameter_missing", "username is required.");
   if (!password) throw new ServiceError("parameter_missing", "password is required.");
 
-  const [user] = await db.select().from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
-  const ok = user
-    ? await verifyPassword(password, user.passwordHash)
-    : await verifyPassword(password, await (dummyHash ??= hashPassword("dummy password")));
-  if (!user || !ok || !user.active) throw new ServiceError("no_valid_session", "Invalid username or password.");
+  const hostname = readAppHostname(c);
+  const { keys, check } = hostname === undefined
+    ? await adminLogin(ctx, username, password)
+    : await shopperLogin(ctx, hostname, username, password);
 
-  const session = await createSession(db, "admin", user.id, now, deps.config.sessionTtlMs);
+  const { db, now } = ctx;
+  const begun = await beginLoginAttempt(db, keys, now);
+  if (begun.refused) {
+    const seconds = Math.ceil(begun.retryAfterMs / 1000);
+    c.header("Retry-After", String(seconds));
+    throw new ServiceError("too_many_login_attempts", `Too many failed login attempts; try again in ${Math.ceil(seconds / 60)} minute(s).`);
+  }
+  const verdict = await check();
+  if (!verdict.ok) {
+    const delayMs = await loginFailed(db, begun.attempt, now);
+    if (delayMs > 0) await (ctx.deps.sleep ?? sleep)(delayMs);
+    throw verdict.error;
+  }
+  const session = await verdict.open();
+  await loginSucceeded(db, begun.attempt, now);
   return c.json(
     okBody({
       session_info: {
         session_user_id: session.session_user_id,
         session_key: session.session_key,
-        expiry: formatDateTime(session.expiry, version),
+        expiry: formatDateTime(session.expiry, ctx.version),
       },
       result_type: "login",
     }),
@@ -52,12 +81,61 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * Ends the caller's session (`X-Service-Session-Key`).
- * @throws ServiceError no_valid_session (6, 401) when no live session is named
+ * Ends the caller's session (`X-Service-Session-Key`), admin or shopper.
+ * @throws ServiceError no_valid_session (6, 401) when no live session is named (a shopper access
+ *   token has no session to end: the app discards it)
  */
 export async function logout(c: Context<AppEnv>): Promise<Response> {
   const { db, auth } = c.var.ctx;
   const key = c.req.header("x-service-session-key");
-  if (auth.kind !== "admin" || !key || !(await deleteSession(db, key.trim()))) throw new ServiceError("no_valid_session");
+  const hasSession = (auth.kind === "admin" || auth.kind === "end_user") && auth.sessionId !== null;
+  if (!hasSession || !key || !(await deleteSession(db, key.trim()))) throw new ServiceError("no_valid_session");
   return c.json(okBody({ result_type: "logout" }));
+}
+
+/** The account of an admin login and the checks it must pass. */
+async function adminLogin(ctx: RequestContext, username: string, password: string) {
+  const { db, deps, now, clientIp } = ctx;
+  const [user] = await db.select().from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
+  // Known accounts are counted by id, so spellings the collation equates (case, ß/ss) share a counter.
+  const keys: ThrottleKeys = { account: user ? `admin:${user.id}` : `admin-name:${fold(username)}`, address: clientIp };
+  const check = async (): Promise<Verdict> => {
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await (dummyHash ??= hashPassword("dummy password"))));
+    if (!user || !ok || !user.active) return { ok: false, error: new ServiceError("no_valid_session", BAD_CREDENTIALS) };
+    // Checked only after the password, so the answer says nothing about the account to a guesser.
+    if (!(await adminLoginAllowed(db, user.id, clientIp))) return { ok: false, error: addressRefused(clientIp, "any chain of this admin") };
+    return { ok: true, open: () => createSession(db, "admin", user.id, now, deps.config.sessionTtlMs) };
+  };
+  return { keys, check };
+}
+
+/** The account of a shopper login through app `hostname` and the checks it must pass. */
+async function shopperLogin(ctx: RequestContext, hostname: string, username: string, password: string) {
+  const { db, deps, now, clientIp } = ctx;
+  const app = await findAppChain(db, hostname);
+  if (!app) {
+    const error = new ServiceError("no_valid_session", UNKNOWN_APP);
+    return { keys: { account: null, address: clientIp }, check: async (): Promise<Verdict> => ({ ok: false, error }) };
+  }
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.chainId, app.chainId), eq(users.username, username)))
+    .limit(1);
+  const keys: ThrottleKeys = { account: user ? `user:${user.id}` : `user-name:${app.chainId}:${fold(username)}`, address: clientIp };
+  const check = async (): Promise<Verdict> => {
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await (dummyHash ??= hashPassword("dummy password"))));
+    if (!user || !user.passwordHash || !ok || !user.active) return { ok: false, error: new ServiceError("no_valid_session", BAD_CREDENTIALS) };
+    return { ok: true, open: () => createSession(db, "end_user", user.id, now, deps.config.sessionTtlMs, app.chainId) };
+  };
+  return { keys, check };
+}
+
+/** A username as the counter of an unknown account sees it (the column's collation ignores case). */
+function fold(username: string): string {
+  return username.normalize("NFKC").toLowerCase();
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

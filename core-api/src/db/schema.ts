@@ -24,6 +24,7 @@ import { chainSettings } from "./tables/chain-settings.ts";
 export * from "./tables/campaigns.ts";
 export * from "./tables/clients.ts";
 export * from "./tables/content-pages.ts";
+export * from "./tables/login-throttle.ts";
 export * from "./tables/users.ts";
 export * from "./tables/vouchers.ts";
 
@@ -176,6 +177,9 @@ export const businessSearchTokens = mysqlTable(
     field: tinyint("field").notNull(),
     token: varchar("token", { length: 64 }).notNull(),
     businessId: int("business_id").notNull(),
+    /** the business's coordinates, copied so a text + location search never leaves this index */
+    latitude: double("latitude"),
+    longitude: double("longitude"),
   },
   (t) => [
     primaryKey({ name: "business_search_tokens_pk", columns: [t.chainId, t.field, t.token, t.businessId] }),

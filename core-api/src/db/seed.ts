@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords.ts";
 import type { AccessLevels } from "../auth/permissions.ts";
 import type { CoreDb } from "./client.ts";
-import { adminChainPermissions, adminUsers, apps, chains } from "./schema.ts";
+import { adminChainPermissions, adminUsers, apps, chains, users } from "./schema.ts";
 
 /** Creates a chain; returns its id. */
 export async function createChain(db: CoreDb, name: string): Promise<number> {
@@ -58,16 +58,36 @@ export async function createAppHostname(db: CoreDb, chainId: number, hostname: s
   return Number(res.insertId);
 }
 
+/**
+ * Creates a shopper (end-user) of chain `chainId` who can log in through the chain's apps with an
+ * argon2id-hashed password; returns the users.id.
+ */
+export async function createShopper(
+  db: CoreDb,
+  shopper: { chainId: number; username: string; password: string; firstName?: string; lastName?: string },
+): Promise<number> {
+  const [res] = await db.insert(users).values({
+    chainId: shopper.chainId,
+    username: shopper.username,
+    passwordHash: await hashPassword(shopper.password),
+    firstName: shopper.firstName ?? null,
+    lastName: shopper.lastName ?? null,
+  });
+  return Number(res.insertId);
+}
+
 export interface DemoSeed {
   chainId: number;
   adminUsername: string;
   adminPassword: string;
   appHostname: string;
+  shopperUsername: string;
+  shopperPassword: string;
 }
 
 /**
  * Seeds the demo chain when the database has no chain yet (handbook: it then gets id 1): a
- * super-user admin and an app hostname.
+ * super-user admin, an app hostname and a shopper of that app.
  * @returns what was created, or null when the database already had a chain
  */
 export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">): Promise<DemoSeed | null> {
@@ -77,5 +97,6 @@ export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">)
   const adminId = await createAdmin(db, { username: seed.adminUsername, password: seed.adminPassword, firstname: "Demo", lastname: "Admin" });
   await grantAccess(db, adminId, chainId, { super_user: true });
   await createAppHostname(db, chainId, seed.appHostname);
+  await createShopper(db, { chainId, username: seed.shopperUsername, password: seed.shopperPassword, firstName: "Demo", lastName: "Shopper" });
   return { chainId, ...seed };
 }

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { AuthContext } from "../auth/context.ts";
 import type { CoreConfig } from "../config.ts";
 import type { CoreDb } from "../db/client.ts";
@@ -9,6 +10,17 @@ export interface AppDeps {
   config: CoreConfig;
   /** current time; tests pass a fixed clock */
   clock?: () => Date;
+  /**
+   * the socket peer's address of a request, from the runtime (getConnInfo in main.node.ts /
+   * main.deno.ts; a fake in tests); absent or undefined: unknown (auth/client-ip.ts)
+   */
+  clientAddress?: (c: Context) => string | undefined;
+  /** outbound HTTP (shopper key sets, auth/jwt.ts); default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** waits `ms` milliseconds (the failed-login delay, auth/throttle.ts); tests pass a fake */
+  sleep?: (ms: number) => Promise<void>;
+  /** the Scalar bundle for /docs, served locally when given (resources/docs.ts); the CDN otherwise */
+  docsScript?: () => Promise<string>;
 }
 
 /** Per-request context handed to every handler. */
@@ -18,6 +30,8 @@ export interface RequestContext {
   auth: AuthContext;
   version: ApiVersion;
   now: Date;
+  /** canonical client address (auth/client-ip.ts); null when unknown */
+  clientIp: string | null;
 }
 
 /** Hono environment of the core API. */

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { canonicalAddress, parseTrustedProxies, resolveClientIp } from "./client-ip.ts";
+
+describe("canonicalAddress", () => {
+  it("reads IPv4, IPv6 and IPv4-mapped IPv6 into one form", () => {
+    expect(canonicalAddress(" 192.0.2.7 ")).toBe("192.0.2.7");
+    expect(canonicalAddress("2001:DB8:0:0::1")).toBe("2001:db8::1");
+    expect(canonicalAddress("::ffff:192.0.2.7")).toBe("192.0.2.7");
+    expect(canonicalAddress("::FFFF:c000:0207")).toBe("192.0.2.7");
+    expect(canonicalAddress("fe80::1%eth0")).toBe("fe80::1");
+  });
+  it("drops the ports proxies sometimes add", () => {
+    expect(canonicalAddress("192.0.2.7:5123")).toBe("192.0.2.7");
+    expect(canonicalAddress("[2001:db8::1]:443")).toBe("2001:db8::1");
+    expect(canonicalAddress("[::ffff:10.0.0.1]")).toBe("10.0.0.1");
+  });
+  it("refuses what is not exactly one address", () => {
+    for (const bad of ["", "unknown", "10.1", "0x7f.0.0.1", "010.0.0.1", "192.0.2.0/24", "1.2.3.4.5", "999.1.1.1", "::g"]) {
+      expect(canonicalAddress(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe("parseTrustedProxies", () => {
+  it("normalises the list and fails loudly on a typo", () => {
+    expect(parseTrustedProxies(["10.1.2.3/8", "::1"])).toEqual(["10.0.0.0/8", "::1/128"]);
+    expect(() => parseTrustedProxies(["10.0.0.0/8", "10.0.0/8"])).toThrow(/TRUSTED_PROXIES.*10\.0\.0\/8/);
+  });
+});
+
+describe("resolveClientIp", () => {
+  const trusted = parseTrustedProxies(["10.0.0.0/8", "2001:db8:ffff::/48"]);
+
+  it("is the socket address when there is no X-Forwarded-For or no trusted proxy", () => {
+    expect(resolveClientIp("203.0.113.9", undefined, trusted)).toBe("203.0.113.9");
+    expect(resolveClientIp("10.0.0.5", "203.0.113.9", [])).toBe("10.0.0.5");
+    expect(resolveClientIp("::ffff:203.0.113.9", undefined, trusted)).toBe("203.0.113.9");
+  });
+
+  it("ignores X-Forwarded-For from a peer that is not a trusted proxy (spoofing)", () => {
+    expect(resolveClientIp("203.0.113.9", "10.9.9.9", trusted)).toBe("203.0.113.9");
+    expect(resolveClientIp("203.0.113.9", "192.0.2.1, 10.0.0.1", trusted)).toBe("203.0.113.9");
+  });
+
+  it("takes the right-most untrusted entry behind trusted proxies", () => {
+    expect(resolveClientIp("10.0.0.1", "198.51.100.4", trusted)).toBe("198.51.100.4");
+    // the client claims 192.0.2.1; the proxies saw 198.51.100.4 and then 10.0.0.2
+    expect(resolveClientIp("10.0.0.1", "192.0.2.1, 198.51.100.4, 10.0.0.2", trusted)).toBe("198.51.100.4");
+    expect(resolveClientIp("::ffff:10.0.0.1", "2001:db8::7, 2001:db8:ffff::1", trusted)).toBe("2001:db8::7");
+    expect(resolveClientIp("10.0.0.1", "::ffff:198.51.100.4", trusted)).toBe("198.51.100.4");
+  });
+
+  it("is the left-most entry when every hop is a trusted proxy", () => {
+    expect(resolveClientIp("10.0.0.1", "10.0.0.3, 10.0.0.2", trusted)).toBe("10.0.0.3");
+  });
+
+  it("is unknown when the trusted part of the chain is malformed or the socket is unknown", () => {
+    expect(resolveClientIp("10.0.0.1", "198.51.100.4, garbage", trusted)).toBeNull();
+    expect(resolveClientIp(undefined, "198.51.100.4", trusted)).toBeNull();
+    expect(resolveClientIp("not-an-ip", undefined, trusted)).toBeNull();
+    // garbage left of the first untrusted hop is never reached
+    expect(resolveClientIp("10.0.0.1", "garbage, 198.51.100.4", trusted)).toBe("198.51.100.4");
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * The client's address (handbook, "client IP"): the socket peer's, unless that peer is one of our
+ * own proxies (`TRUSTED_PROXIES`), in which case `X-Forwarded-For` is believed, read from the right
+ * up to the first address that is not a trusted proxy. Pure: the runtime hands in the socket
+ * address (AppDeps.clientAddress), so Node, Deno and tests all go through the same rules.
+ *
+ * Addresses are compared and stored in one canonical text form (ip-ranges/cidr.ts): an
+ * IPv4-mapped IPv6 address (`::ffff:192.0.2.7`, what a dual-stack socket reports for an IPv4
+ * client) becomes the IPv4 address it carries, IPv6 is RFC 5952 lower case, a zone is dropped.
+ */
+import type { Context } from "hono";
+import { formatCidr, parseCidr } from "../ip-ranges/cidr.ts";
+import { ipInRanges } from "../ip-ranges/in-ranges.ts";
+
+/**
+ * The canonical text of one address, tolerating the port forms some proxies write into
+ * X-Forwarded-For (`192.0.2.7:5123`, `[2001:db8::1]:443`).
+ * @returns for example `192.0.2.7` for `::ffff:192.0.2.7`; null when `text` is not one IPv4 or IPv6
+ *   address (IPv4 must be four decimal parts: `10.1` or `0x7f.1` are refused, see cidr.ts)
+ */
+export function canonicalAddress(text: string): string | null {
+  let t = text.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(t);
+  if (bracketed) t = bracketed[1]!;
+  else if (/^[\d.]+:\d{1,5}$/.test(t)) t = t.slice(0, t.lastIndexOf(":"));
+  t = t.replace(/%[0-9a-z._~-]+$/i, "");
+  if (t === "" || t.includes("/")) return null;
+  const parsed = parseCidr(t);
+  return parsed ? formatCidr(parsed).replace(/\/\d+$/, "") : null;
+}
+
+/**
+ * Validates the TRUSTED_PROXIES list once, at start-up.
+ * @param cidrs CIDRs or bare addresses, for example `["10.0.0.0/8", "::1"]`
+ * @returns the same ranges in canonical form
+ * @throws Error naming the first malformed entry (a typo must not silently trust nobody, or everybody)
+ */
+export function parseTrustedProxies(cidrs: readonly string[]): string[] {
+  return cidrs.map((cidr) => {
+    const parsed = parseCidr(cidr);
+    if (!parsed) throw new Error(`invalid configuration TRUSTED_PROXIES: "${cidr}" is not a CIDR range or address`);
+    return formatCidr(parsed);
+  });
+}
+
+/**
+ * The client address of a request.
+ *
+ * Only the socket peer is a fact; every X-Forwarded-For entry was written by whoever sent it. So
+ * the header counts only when the peer is a trusted proxy, and then only as far as the chain of
+ * trusted proxies reaches: walking from the right, the first entry that is not a trusted proxy is
+ * the client (entries further left were written by that client and prove nothing). When every
+ * entry is a trusted proxy, the left-most is the client.
+ * @param peer the socket's remote address as the runtime reports it; undefined when unknown
+ * @param forwardedFor the X-Forwarded-For header (several headers arrive joined by ", ")
+ * @param trustedProxies canonical CIDRs (parseTrustedProxies)
+ * @returns the canonical address, or null when unknown: no socket address, or a malformed entry in
+ *   the trusted part of the chain (callers treat unknown as "not inside any allowed range")
+ */
+export function resolveClientIp(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trustedProxies: readonly string[],
+): string | null {
+  const socket = peer === undefined ? null : canonicalAddress(peer);
+  if (socket === null) return null;
+  if (forwardedFor === undefined || trustedProxies.length === 0 || !ipInRanges(socket, trustedProxies)) return socket;
+  const hops = forwardedFor.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  let client = socket;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = canonicalAddress(hops[i]!);
+    if (hop === null) return null;
+    client = hop;
+    if (!ipInRanges(hop, trustedProxies)) return hop;
+  }
+  return client;
+}
+
+/**
+ * The client address of Hono request `c`: the runtime's socket address (`clientAddress`, see
+ * AppDeps) run through resolveClientIp.
+ * @returns null when the runtime cannot tell (for example `app.request()` in a test without a fake)
+ */
+export function clientIpOf(
+  c: Context,
+  clientAddress: ((c: Context) => string | undefined) | undefined,
+  trustedProxies: readonly string[],
+): string | null {
+  let peer: string | undefined;
+  try {
+    peer = clientAddress?.(c);
+  } catch {
+    // getConnInfo throws when the request did not come through the runtime's server (app.request).
+    peer = undefined;
+  }
+  return resolveClientIp(peer, c.req.header("x-forwarded-for"), trustedProxies);
+}

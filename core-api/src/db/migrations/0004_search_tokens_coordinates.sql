@@ -1,0 +1,2 @@
+ALTER TABLE `business_search_tokens` ADD `latitude` double;--> statement-breakpoint
+ALTER TABLE `business_search_tokens` ADD `longitude` double;
