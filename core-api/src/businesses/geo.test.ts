@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { cellRangesWithin, distanceKm, geoCell } from "./geo.ts";
+import { CELL_DEGREES, cellCover, cellRangesWithin, distanceKm, geoCell } from "./geo.ts";
 
 const inRanges = (cell: number, ranges: Array<[number, number]>) => ranges.some(([a, b]) => cell >= a && cell <= b);
+const COLUMNS = Math.round(360 / CELL_DEGREES);
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+function random(seed: number) {
+  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+}
 
 describe("distanceKm", () => {
   it("matches known distances", () => {
@@ -14,9 +20,9 @@ describe("distanceKm", () => {
   });
 });
 
-describe("cellRangesWithin", () => {
-  // Property: every point within the radius lies in a covered cell, for centres all over the globe,
-  // including near the poles and across the antimeridian.
+describe("cellCover", () => {
+  // Properties, for centres all over the globe (poles, antimeridian, large circles): every point
+  // within the radius lies in a covered cell, and every point of an inner cell lies within it.
   const centres: Array<[number, number, number]> = [
     [52.3791, 4.9003, 25],
     [0, 179.95, 30],
@@ -25,28 +31,51 @@ describe("cellRangesWithin", () => {
     [-89.5, 0, 80],
     [60, 0, 500],
     [0.05, 0.05, 1],
+    [47.1, 8.2, 0.3],
+    [52.3, 5.0, 2500],
   ];
   for (const [lat, lon, r] of centres) {
-    it(`covers every point within ${r} km of (${lat}, ${lon})`, () => {
-      const ranges = cellRangesWithin(lat, lon, r);
-      let seed = 42;
-      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-      let checked = 0;
+    it(`covers every point within ${r} km of (${lat}, ${lon}) and keeps inner cells inside`, () => {
+      const { inner, boundary } = cellCover(lat, lon, r);
+      const all = cellRangesWithin(lat, lon, r);
+      const rand = random(42);
+      let within = 0;
       for (let i = 0; i < 20000; i++) {
         const pLat = Math.max(-90, Math.min(90, lat + (rand() - 0.5) * 2 * (r / 100)));
-        const pLon = ((lon + (rand() - 0.5) * 2 * (r / 5) + 540) % 360) - 180;
-        if (distanceKm(lat, lon, pLat, pLon) > r) continue;
-        checked++;
-        expect(inRanges(geoCell(pLat, pLon)!, ranges)).toBe(true);
+        const pLon = ((lon + (rand() - 0.5) * 2 * Math.min(180, r / 5) + 540) % 360) - 180;
+        const cell = geoCell(pLat, pLon)!;
+        if (distanceKm(lat, lon, pLat, pLon) <= r) {
+          within++;
+          expect(inRanges(cell, all)).toBe(true);
+          expect(inRanges(cell, inner) || inRanges(cell, boundary)).toBe(true);
+        } else {
+          expect(inRanges(cell, inner)).toBe(false);
+        }
       }
-      expect(checked).toBeGreaterThan(100);
+      expect(within).toBeGreaterThan(100);
+      // Corners of every inner cell lie within the radius.
+      for (const [a, b] of inner.slice(0, 50)) {
+        for (const cell of [a, b]) {
+          const south = Math.floor(cell / COLUMNS) * CELL_DEGREES - 90;
+          const west = (cell % COLUMNS) * CELL_DEGREES - 180;
+          for (const [cLat, cLon] of [[south, west], [south + CELL_DEGREES, west], [south, west + CELL_DEGREES], [south + CELL_DEGREES, west + CELL_DEGREES]]) {
+            expect(distanceKm(lat, lon, cLat!, cLon!)).toBeLessThanOrEqual(r);
+          }
+        }
+      }
     });
   }
 
-  it("keeps a 25 km search around Amsterdam to a few small ranges", () => {
-    const ranges = cellRangesWithin(52.3791, 4.9003, 25);
-    expect(ranges.length).toBeLessThanOrEqual(7);
-    const cells = ranges.reduce((n, [a, b]) => n + b - a + 1, 0);
-    expect(cells).toBeLessThan(60);
+  it("keeps a 25 km search around Amsterdam to a few dozen ranges, most of the area inner", () => {
+    const { inner, boundary } = cellCover(52.3791, 4.9003, 25);
+    const size = (rs: Array<[number, number]>) => rs.reduce((n, [a, b]) => n + b - a + 1, 0);
+    expect(inner.length + boundary.length).toBeLessThanOrEqual(80);
+    expect(size(inner)).toBeGreaterThan(2 * size(boundary));
+  });
+
+  it("takes the whole latitude band for a circle spanning more grid rows than it lists", () => {
+    const { inner, boundary } = cellCover(50, 10, 5000);
+    expect(inner).toEqual([]);
+    expect(boundary).toHaveLength(1);
   });
 });

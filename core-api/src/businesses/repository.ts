@@ -53,7 +53,7 @@ export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: 
       // for a single simple INSERT), starting at insertId.
       const firstId = Number(res.insertId);
       const ids = rows.map((_, i) => firstId + i);
-      const tokens = rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v.name, v.ownerCode));
+      const tokens = rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v));
       for (let i = 0; i < tokens.length; i += 5000) {
         await tx.insert(businessSearchTokens).values(tokens.slice(i, i + 5000));
       }
@@ -94,8 +94,13 @@ export async function updateBusiness(
         .where(eq(businesses.id, id));
       if (next.name !== current.name || next.ownerCode !== current.ownerCode) {
         await tx.delete(businessSearchTokens).where(eq(businessSearchTokens.businessId, id));
-        const tokens = tokenRows(chainId, id, next.name, next.ownerCode);
+        const tokens = tokenRows(chainId, id, next);
         if (tokens.length) await tx.insert(businessSearchTokens).values(tokens);
+      } else if (next.latitude !== current.latitude || next.longitude !== current.longitude) {
+        await tx
+          .update(businessSearchTokens)
+          .set({ latitude: next.latitude, longitude: next.longitude })
+          .where(eq(businessSearchTokens.businessId, id));
       }
       const [stored] = await tx.select().from(businesses).where(eq(businesses.id, id));
       return stored ?? null;
@@ -164,10 +169,16 @@ export async function chainExists(db: CoreDb, chainId: number): Promise<boolean>
   return (rows[0] as unknown as unknown[]).length > 0;
 }
 
-function tokenRows(chainId: number, businessId: number, name: string | null | undefined, ownerCode: string | null | undefined) {
+/** The word-index rows of a business; each carries the business's coordinates (see schema). */
+function tokenRows(
+  chainId: number,
+  businessId: number,
+  b: { name?: string | null; ownerCode?: string | null; latitude?: number | null; longitude?: number | null },
+) {
+  const coords = { latitude: b.latitude ?? null, longitude: b.longitude ?? null };
   return [
-    ...tokenize(name).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.name, token })),
-    ...tokenize(ownerCode).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.owner_code, token })),
+    ...tokenize(b.name).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.name, token, ...coords })),
+    ...tokenize(b.ownerCode).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.owner_code, token, ...coords })),
   ];
 }
 

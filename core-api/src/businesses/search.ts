@@ -3,17 +3,20 @@
  * get-businesses and `GET /resources/businesses` (spec, "List parameters", "Location search",
  * get-businesses).
  *
- * Two plans:
- * - index plan: when the query needs nothing but the search itself (no row filter, ordering by
- *   distance / relevance / id), candidates come from the location index
- *   (chain_id, geo_cell, latitude, longitude) and the word index alone, are ordered and cut to
- *   the page there, and only the page's rows are read;
- * - row plan: otherwise the same candidate set is joined to the rows to filter and sort.
- * Both count the total with a window function in the same statement.
+ * Searches without row filters (the common, hot case) never read a business row before the page:
+ * - location: the total counts grid cells wholly inside the circle straight from the location
+ *   index (chain_id, geo_cell, latitude, longitude) and computes distances only in the cells on
+ *   its edge; the page (nearest first) is found within a small circle grown until it holds the
+ *   page, so it does not sort every match (geo.ts);
+ * - text: the word index (chain_id, field, token, business_id) answers alone;
+ * - text + location: the word index carries each business's coordinates, so one range scan of
+ *   the words filters by distance too.
+ * Anything else (equality filters, sorting by a date) joins the rows: the row plan.
+ * Deleted businesses have no grid cell and no words, so the index plans skip them for free.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { cellRangesWithin, EARTH_RADIUS_KM } from "./geo.ts";
+import { cellCover, cellRangesWithin, EARTH_RADIUS_KM, type CellRange } from "./geo.ts";
 import { findBusinessesByIds, TOKEN_FIELD, type BusinessRow } from "./repository.ts";
 import { escapeLike } from "./text.ts";
 
@@ -36,7 +39,7 @@ export interface BusinessSearch {
     towncity?: string;
     isShutDown?: boolean;
   };
-  /** order after distance and relevance; id ascending breaks the remaining ties */
+  /** order after distance and relevance; id breaks the remaining ties (ascending unless sorting by id desc) */
   sort?: { column: SortColumn; order: "asc" | "desc" };
   /** order text matches by relevance (more matched terms, name before owner_code) */
   orderByRelevance?: boolean;
@@ -56,14 +59,13 @@ export interface BusinessSearchResult {
   total: number;
 }
 
+type Location = NonNullable<BusinessSearch["location"]>;
+type Text = NonNullable<BusinessSearch["text"]>;
+type PageRow = { id: number; distance_km: number | null };
+
 /** Relevance weight of a term matched in a field. */
 const FIELD_WEIGHT: Record<TextField, number> = { name: 2, owner_code: 1 };
-
-const SORT_SQL: Record<SortColumn, SQL> = {
-  id: sql`b.id`,
-  created_date: sql`b.created_date`,
-  last_modified_date: sql`b.last_modified_date`,
-};
+const LOCATION_INDEX = sql`businesses b FORCE INDEX (businesses_location_search)`;
 
 /**
  * Runs a business search.
@@ -71,101 +73,158 @@ const SORT_SQL: Record<SortColumn, SQL> = {
  */
 export async function searchBusinesses(db: CoreDb, q: BusinessSearch): Promise<BusinessSearchResult> {
   const text = q.text && q.text.terms.length > 0 ? q.text : undefined;
-  const distance = q.location ? distanceSql(q.location.latitude, q.location.longitude) : undefined;
-  const matches = text ? textMatchSql(q.chainId, text) : undefined;
-  const rowFilters = filterSql(q.filters);
-  const sortNeedsRow = q.sort !== undefined && q.sort.column !== "id";
-  const indexPlan = (distance || matches) && rowFilters.length === 0 && !sortNeedsRow;
+  const filters = filterSql(q.filters);
+  const indexOnly = filters.length === 0 && (q.sort === undefined || q.sort.column === "id");
+  const descending = q.sort?.column === "id" && q.sort.order === "desc";
+  let page: { rows: PageRow[]; total: number };
+  if (indexOnly && q.location && !text) page = await locationPage(db, q.chainId, q.location, q.limit, q.offset, descending);
+  else if (indexOnly && text) page = await wordsPage(db, q, text, descending);
+  else page = await rowPage(db, q, text, filters);
 
-  // Text-only index plan: the word index alone answers (it holds the chain and no deleted business).
-  const wordsOnly = indexPlan && !distance;
-  const idCol = wordsOnly ? sql`m.business_id` : sql`b.id`;
+  const found = await findBusinessesByIds(db, page.rows.map((r) => r.id));
+  const distances = new Map(page.rows.map((r) => [r.id, r.distance_km === null ? null : Number(r.distance_km)]));
+  return { hits: found.map((row) => ({ row, distanceKm: distances.get(row.id) ?? null })), total: page.total };
+}
 
+/** Location only: total from the cells, page from a circle grown until it holds it. */
+async function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, offset: number, descending: boolean) {
+  const total = await countWithin(db, chainId, at);
+  const wanted = offset + limit;
+  // Density guess: the page's share of the circle's area, with room to spare; doubled until the
+  // smaller circle holds the page. Every business outside it is farther than all inside.
+  let radius = total <= wanted ? at.radiusKm : Math.min(at.radiusKm, Math.max(0.2, at.radiusKm * Math.sqrt(wanted / total) * 1.5));
+  for (;;) {
+    const rows = await nearest(db, chainId, { ...at, radiusKm: radius }, wanted, descending);
+    if (rows.length >= wanted || radius >= at.radiusKm) return { rows: rows.slice(offset), total };
+    radius = Math.min(at.radiusKm, radius * 2);
+  }
+}
+
+/** Number of live businesses of the chain within the circle. */
+async function countWithin(db: CoreDb, chainId: number, at: Location): Promise<number> {
+  const { inner, boundary } = cellCover(at.latitude, at.longitude, at.radiusKm);
+  const parts: SQL[] = [];
+  if (inner.length) parts.push(sql`(SELECT COUNT(*) FROM ${LOCATION_INDEX} WHERE b.chain_id = ${chainId} AND ${cellsSql(inner)})`);
+  if (boundary.length) {
+    parts.push(sql`(SELECT COUNT(*) FROM ${LOCATION_INDEX} WHERE b.chain_id = ${chainId} AND ${cellsSql(boundary)}
+      AND ${distanceSql(at, sql`b`)} <= ${at.radiusKm})`);
+  }
+  if (!parts.length) return 0;
+  return Number((await one<{ n: number }>(db, sql`SELECT ${sql.join(parts, sql` + `)} AS n`))?.n ?? 0);
+}
+
+/** The `limit` nearest live businesses of the chain within the circle, nearest first. */
+async function nearest(db: CoreDb, chainId: number, at: Location, limit: number, descending: boolean): Promise<PageRow[]> {
+  const distance = distanceSql(at, sql`b`);
+  return rows<PageRow>(
+    db,
+    sql`SELECT b.id, ${distance} AS distance_km FROM ${LOCATION_INDEX}
+      WHERE b.chain_id = ${chainId} AND ${cellsSql(cellRangesWithin(at.latitude, at.longitude, at.radiusKm))}
+        AND ${distance} <= ${at.radiusKm}
+      ORDER BY distance_km ASC, b.id ${descending ? sql`DESC` : sql`ASC`} LIMIT ${limit}`,
+  );
+}
+
+/** Text, with or without location, from the word index alone. */
+async function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: boolean) {
+  const matches = textMatchSql(q.chainId, text, q.location);
   const order: SQL[] = [];
-  if (distance) order.push(sql`distance_km ASC`);
-  if (matches && q.orderByRelevance) order.push(sql`relevance DESC`);
-  if (q.sort && q.sort.column !== "id") order.push(sql`${SORT_SQL[q.sort.column]} ${q.sort.order === "desc" ? sql`DESC` : sql`ASC`}`);
-  order.push(q.sort?.column === "id" && q.sort.order === "desc" ? sql`${idCol} DESC` : sql`${idCol} ASC`);
+  if (q.location) order.push(sql`distance_km ASC`);
+  if (q.orderByRelevance) order.push(sql`relevance DESC`);
+  order.push(descending ? sql`business_id DESC` : sql`business_id ASC`);
+  const page = await rows<PageRow & { business_id: number; total: number }>(
+    db,
+    sql`SELECT business_id, business_id AS id, distance_km, COUNT(*) OVER () AS total FROM (${matches}) m
+      ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+  );
+  const total = page.length ? Number(page[0]!.total) : await countOf(db, matches, q.offset);
+  return { rows: page, total };
+}
 
-  const where: SQL[] = wordsOnly ? [sql`1 = 1`] : [sql`b.chain_id = ${q.chainId}`];
-  if (distance && q.location) {
-    const ranges = cellRangesWithin(q.location.latitude, q.location.longitude, q.location.radiusKm);
-    where.push(sql`(${sql.join(ranges.map(([a, z]) => sql`b.geo_cell BETWEEN ${a} AND ${z}`), sql` OR `)})`);
+/** Anything with row filters or a date sort: join the rows. */
+async function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, filters: SQL[]) {
+  const where: SQL[] = [sql`b.chain_id = ${q.chainId}`, sql`b.deleted = 0`, ...filters];
+  const distance = q.location ? distanceSql(q.location, sql`b`) : undefined;
+  if (q.location && distance) {
+    where.push(cellsSql(cellRangesWithin(q.location.latitude, q.location.longitude, q.location.radiusKm)));
     where.push(sql`${distance} <= ${q.location.radiusKm}`);
   }
-  const columns = sql.join(
-    [
-      sql`${idCol} AS id`,
-      distance ? sql`${distance} AS distance_km` : sql`NULL AS distance_km`,
-      matches ? sql`m.relevance AS relevance` : sql`0 AS relevance`,
-      sql`COUNT(*) OVER () AS total_count`,
-    ],
-    sql`, `,
-  );
-  if (!indexPlan) where.push(sql`b.deleted = 0`, ...rowFilters);
-  // The index plan reads only the location index (deleted businesses have no grid cell) or the
-  // word index (deleted businesses have no words), so it touches no row before the page.
-  let from: SQL;
-  let join = sql``;
-  if (wordsOnly) from = sql`(${matches}) m`;
-  else {
-    from = indexPlan ? sql`businesses b FORCE INDEX (businesses_location_search)` : sql`businesses b`;
-    if (matches) join = sql`JOIN (${matches}) m ON m.business_id = b.id`;
+  const matches = text ? textMatchSql(q.chainId, text) : undefined;
+  const from = sql`businesses b ${matches ? sql`JOIN (${matches}) m ON m.business_id = b.id` : sql``}`;
+  const order: SQL[] = [];
+  if (distance) order.push(sql`distance_km ASC`);
+  if (matches && q.orderByRelevance) order.push(sql`m.relevance DESC`);
+  if (q.sort && q.sort.column !== "id") {
+    order.push(sql`${sql.raw(`b.${q.sort.column}`)} ${q.sort.order === "desc" ? sql`DESC` : sql`ASC`}`);
   }
-
-  const statement = sql`SELECT ${columns} FROM ${from} ${join} WHERE ${sql.join(where, sql` AND `)}
-    ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`;
-  const [rows] = (await db.execute(statement)) as unknown as [Array<{ id: number; distance_km: number | null; total_count: number }>];
-
-  const total = rows.length > 0 ? Number(rows[0]!.total_count) : await countOnly(db, from, join, where, q.offset);
-  const found = await findBusinessesByIds(db, rows.map((r) => r.id));
-  const distances = new Map(rows.map((r) => [r.id, r.distance_km === null ? null : Number(r.distance_km)]));
-  return { hits: found.map((row) => ({ row, distanceKm: distances.get(row.id) ?? null })), total };
+  order.push(q.sort?.column === "id" && q.sort.order === "desc" ? sql`b.id DESC` : sql`b.id ASC`);
+  const condition = sql.join(where, sql` AND `);
+  const page = await rows<PageRow>(
+    db,
+    sql`SELECT b.id, ${distance ?? sql`NULL`} AS distance_km FROM ${from} WHERE ${condition}
+      ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+  );
+  const counted = await one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${condition}`);
+  return { rows: page, total: Number(counted?.n ?? 0) };
 }
 
 // A page past the end has no row to carry the window count, so count separately (rare).
-async function countOnly(db: CoreDb, from: SQL, join: SQL, where: SQL[], offset: number): Promise<number> {
+async function countOf(db: CoreDb, matches: SQL, offset: number): Promise<number> {
   if (offset === 0) return 0;
-  const [rows] = (await db.execute(
-    sql`SELECT COUNT(*) AS n FROM ${from} ${join} WHERE ${sql.join(where, sql` AND `)}`,
-  )) as unknown as [Array<{ n: number }>];
-  return Number(rows[0]?.n ?? 0);
-}
-
-/** Haversine distance in km from the search point to the business, as SQL. */
-function distanceSql(lat: number, lon: number): SQL {
-  return sql`(${2 * EARTH_RADIUS_KM} * ASIN(LEAST(1, SQRT(
-    POW(SIN(RADIANS(b.latitude - ${lat}) / 2), 2) +
-    COS(RADIANS(${lat})) * COS(RADIANS(b.latitude)) * POW(SIN(RADIANS(b.longitude - ${lon}) / 2), 2)))))`;
+  return Number((await one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM (${matches}) m`))?.n ?? 0);
 }
 
 /**
- * The businesses matching the text search, one row each: (business_id, relevance).
- * A term matches in a field when every word of the term prefixes some word of the field.
+ * The businesses matching the text search, one row each: (business_id, relevance, distance_km).
+ * A term matches in a field when every word of the term prefixes some word of the field. With a
+ * location, only words of businesses within the circle count (the word index has coordinates).
  */
-function textMatchSql(chainId: number, text: NonNullable<BusinessSearch["text"]>): SQL {
+function textMatchSql(chainId: number, text: Text, at?: Location): SQL {
+  const near = at ? locationFilterSql(at) : sql``;
+  const distance = at ? distanceSql(at, sql`t`) : sql`NULL`;
+  const words = (field: TextField, word: string) =>
+    sql`FROM business_search_tokens t WHERE t.chain_id = ${chainId} AND t.field = ${TOKEN_FIELD[field]}
+      AND t.token LIKE ${`${escapeLike(word)}%`} ${near}`;
   const parts: SQL[] = [];
-  text.terms.forEach((words, termIndex) => {
+  text.terms.forEach((term, termIndex) => {
     for (const field of text.fields) {
-      const code = TOKEN_FIELD[field];
       const weight = FIELD_WEIGHT[field];
-      if (words.length === 1) {
-        parts.push(sql`SELECT DISTINCT business_id, ${termIndex} AS term, ${weight} AS weight
-          FROM business_search_tokens
-          WHERE chain_id = ${chainId} AND field = ${code} AND token LIKE ${`${escapeLike(words[0]!)}%`}`);
+      if (term.length === 1) {
+        parts.push(sql`SELECT DISTINCT t.business_id, ${termIndex} AS term, ${weight} AS weight, ${distance} AS distance_km ${words(field, term[0]!)}`);
       } else {
-        const perWord = words.map(
-          (w, i) => sql`SELECT DISTINCT business_id, ${i} AS word FROM business_search_tokens
-            WHERE chain_id = ${chainId} AND field = ${code} AND token LIKE ${`${escapeLike(w)}%`}`,
-        );
-        parts.push(sql`SELECT business_id, ${termIndex} AS term, ${weight} AS weight
-          FROM (${sql.join(perWord, sql` UNION ALL `)}) w GROUP BY business_id HAVING COUNT(*) = ${words.length}`);
+        const perWord = term.map((w, i) => sql`SELECT DISTINCT t.business_id, ${i} AS word, ${distance} AS distance_km ${words(field, w)}`);
+        parts.push(sql`SELECT business_id, ${termIndex} AS term, ${weight} AS weight, MIN(distance_km) AS distance_km
+          FROM (${sql.join(perWord, sql` UNION ALL `)}) w GROUP BY business_id HAVING COUNT(DISTINCT word) = ${term.length}`);
       }
     }
   });
+  // One term in one field (the usual search) needs no grouping: each business appears once.
+  if (parts.length === 1 && text.terms.length === 1 && text.terms[0]!.length === 1) {
+    return sql`SELECT business_id, weight AS relevance, distance_km FROM (${parts[0]!}) t`;
+  }
   const having = text.matchAll ? sql`HAVING COUNT(DISTINCT term) = ${text.terms.length}` : sql``;
-  return sql`SELECT business_id, SUM(weight) AS relevance FROM (${sql.join(parts, sql` UNION ALL `)}) t
-    GROUP BY business_id ${having}`;
+  return sql`SELECT business_id, SUM(weight) AS relevance, MIN(distance_km) AS distance_km
+    FROM (${sql.join(parts, sql` UNION ALL `)}) t GROUP BY business_id ${having}`;
+}
+
+/** Latitude band and exact distance on the word index's copied coordinates. */
+function locationFilterSql(at: Location): SQL {
+  const dLat = (at.radiusKm / (Math.PI * EARTH_RADIUS_KM)) * 180;
+  return sql`AND t.latitude BETWEEN ${at.latitude - dLat} AND ${at.latitude + dLat}
+    AND ${distanceSql(at, sql`t`)} <= ${at.radiusKm}`;
+}
+
+/** Haversine distance in km from the search point to the row `alias`, as SQL. */
+function distanceSql(at: Location, alias: SQL): SQL {
+  const lat = sql`${alias}.latitude`;
+  const lon = sql`${alias}.longitude`;
+  return sql`(${2 * EARTH_RADIUS_KM} * ASIN(LEAST(1, SQRT(
+    POW(SIN(RADIANS(${lat} - ${at.latitude}) / 2), 2) +
+    COS(RADIANS(${at.latitude})) * COS(RADIANS(${lat})) * POW(SIN(RADIANS(${lon} - ${at.longitude}) / 2), 2)))))`;
+}
+
+function cellsSql(ranges: CellRange[]): SQL {
+  return sql`(${sql.join(ranges.map(([a, z]) => sql`b.geo_cell BETWEEN ${a} AND ${z}`), sql` OR `)})`;
 }
 
 function filterSql(f: BusinessSearch["filters"]): SQL[] {
@@ -179,4 +238,13 @@ function filterSql(f: BusinessSearch["filters"]): SQL[] {
   if (f.towncity !== undefined) out.push(sql`b.towncity = ${f.towncity}`);
   if (f.isShutDown !== undefined) out.push(sql`b.is_shut_down = ${f.isShutDown ? 1 : 0}`);
   return out;
+}
+
+async function rows<T>(db: CoreDb, statement: SQL): Promise<T[]> {
+  const [result] = (await db.execute(statement)) as unknown as [T[]];
+  return result;
+}
+
+async function one<T>(db: CoreDb, statement: SQL): Promise<T | undefined> {
+  return (await rows<T>(db, statement))[0];
 }
