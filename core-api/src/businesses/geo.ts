@@ -43,6 +43,19 @@ const colOf = (lon: number) => {
   return ((c % COLUMNS) + COLUMNS) % COLUMNS;
 };
 
+/** The grid row of a latitude; null when it is missing. */
+export function geoRow(lat: number | null | undefined): number | null {
+  return lat === null || lat === undefined ? null : rowOf(lat);
+}
+
+/** The grid rows a circle of `radiusKm` around latitude `lat` spans, south to north. */
+export function geoRowsWithin(lat: number, radiusKm: number): number[] {
+  const dLat = radiusKm / KM_PER_DEGREE_LAT;
+  const rows: number[] = [];
+  for (let row = rowOf(Math.max(-90, lat - dLat)); row <= rowOf(Math.min(90, lat + dLat)); row++) rows.push(row);
+  return rows;
+}
+
 /** The grid cell of a point; null when either coordinate is missing. */
 export function geoCell(lat: number | null | undefined, lon: number | null | undefined): number | null {
   if (lat === null || lat === undefined || lon === null || lon === undefined) return null;

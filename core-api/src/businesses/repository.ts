@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { geoCell } from "./geo.ts";
+import { geoCell, geoRow } from "./geo.ts";
 import { tokenize } from "./text.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
@@ -99,7 +99,7 @@ export async function updateBusiness(
       } else if (next.latitude !== current.latitude || next.longitude !== current.longitude) {
         await tx
           .update(businessSearchTokens)
-          .set({ latitude: next.latitude, longitude: next.longitude })
+          .set({ latitude: next.latitude, longitude: next.longitude, geoRow: geoRow(next.latitude) })
           .where(eq(businessSearchTokens.businessId, id));
       }
       const [stored] = await tx.select().from(businesses).where(eq(businesses.id, id));
@@ -175,7 +175,7 @@ function tokenRows(
   businessId: number,
   b: { name?: string | null; ownerCode?: string | null; latitude?: number | null; longitude?: number | null },
 ) {
-  const coords = { latitude: b.latitude ?? null, longitude: b.longitude ?? null };
+  const coords = { latitude: b.latitude ?? null, longitude: b.longitude ?? null, geoRow: geoRow(b.latitude) };
   return [
     ...tokenize(b.name).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.name, token, ...coords })),
     ...tokenize(b.ownerCode).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.owner_code, token, ...coords })),

@@ -16,7 +16,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { cellCover, cellRangesWithin, EARTH_RADIUS_KM, type CellRange } from "./geo.ts";
+import { cellCover, cellRangesWithin, EARTH_RADIUS_KM, geoRowsWithin, type CellRange } from "./geo.ts";
 import { findBusinessesByIds, TOKEN_FIELD, type BusinessRow } from "./repository.ts";
 import { escapeLike } from "./text.ts";
 
@@ -65,6 +65,8 @@ type PageRow = { id: number; distance_km: number | null };
 
 /** Relevance weight of a term matched in a field. */
 const FIELD_WEIGHT: Record<TextField, number> = { name: 2, owner_code: 1 };
+/** Up to this many grid rows (about 900 km) a text + location search lists them one by one. */
+const MAX_ROW_LIST = 400;
 const LOCATION_INDEX = sql`businesses b FORCE INDEX (businesses_location_search)`;
 
 /**
@@ -88,16 +90,22 @@ export async function searchBusinesses(db: CoreDb, q: BusinessSearch): Promise<B
 
 /** Location only: total from the cells, page from a circle grown until it holds it. */
 async function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, offset: number, descending: boolean) {
-  const total = await countWithin(db, chainId, at);
   const wanted = offset + limit;
-  // Density guess: the page's share of the circle's area, with room to spare; doubled until the
-  // smaller circle holds the page. Every business outside it is farther than all inside.
-  let radius = total <= wanted ? at.radiusKm : Math.min(at.radiusKm, Math.max(0.2, at.radiusKm * Math.sqrt(wanted / total) * 1.5));
-  for (;;) {
-    const rows = await nearest(db, chainId, { ...at, radiusKm: radius }, wanted, descending);
-    if (rows.length >= wanted || radius >= at.radiusKm) return { rows: rows.slice(offset), total };
-    radius = Math.min(at.radiusKm, radius * 2);
-  }
+  // The count and the page run side by side on two connections. The page starts from a small
+  // circle (2 km, the size a dense city block of stores needs for a page) doubled until it holds
+  // the page: every business outside it is farther than all inside.
+  const [total, rows] = await Promise.all([
+    countWithin(db, chainId, at),
+    (async () => {
+      let radius = Math.min(at.radiusKm, 2 * Math.max(1, Math.sqrt(wanted / 25)));
+      for (;;) {
+        const found = await nearest(db, chainId, { ...at, radiusKm: radius }, wanted, descending);
+        if (found.length >= wanted || radius >= at.radiusKm) return found;
+        radius = Math.min(at.radiusKm, radius * 4);
+      }
+    })(),
+  ]);
+  return { rows: rows.slice(offset), total };
 }
 
 /** Number of live businesses of the chain within the circle. */
@@ -132,13 +140,16 @@ async function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: 
   if (q.location) order.push(sql`distance_km ASC`);
   if (q.orderByRelevance) order.push(sql`relevance DESC`);
   order.push(descending ? sql`business_id DESC` : sql`business_id ASC`);
-  const page = await rows<PageRow & { business_id: number; total: number }>(
-    db,
-    sql`SELECT business_id, business_id AS id, distance_km, COUNT(*) OVER () AS total FROM (${matches}) m
-      ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
-  );
-  const total = page.length ? Number(page[0]!.total) : await countOf(db, matches, q.offset);
-  return { rows: page, total };
+  // Count and page side by side on two connections: each is one scan of the word range.
+  const [page, counted] = await Promise.all([
+    rows<PageRow>(
+      db,
+      sql`SELECT business_id AS id, distance_km FROM (${matches}) m
+        ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    ),
+    one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM (${matches}) m`),
+  ]);
+  return { rows: page, total: Number(counted?.n ?? 0) };
 }
 
 /** Anything with row filters or a date sort: join the rows. */
@@ -159,19 +170,15 @@ async function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, fi
   }
   order.push(q.sort?.column === "id" && q.sort.order === "desc" ? sql`b.id DESC` : sql`b.id ASC`);
   const condition = sql.join(where, sql` AND `);
-  const page = await rows<PageRow>(
-    db,
-    sql`SELECT b.id, ${distance ?? sql`NULL`} AS distance_km FROM ${from} WHERE ${condition}
-      ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
-  );
-  const counted = await one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${condition}`);
+  const [page, counted] = await Promise.all([
+    rows<PageRow>(
+      db,
+      sql`SELECT b.id, ${distance ?? sql`NULL`} AS distance_km FROM ${from} WHERE ${condition}
+        ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    ),
+    one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${condition}`),
+  ]);
   return { rows: page, total: Number(counted?.n ?? 0) };
-}
-
-// A page past the end has no row to carry the window count, so count separately (rare).
-async function countOf(db: CoreDb, matches: SQL, offset: number): Promise<number> {
-  if (offset === 0) return 0;
-  return Number((await one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM (${matches}) m`))?.n ?? 0);
 }
 
 /**
@@ -207,11 +214,17 @@ function textMatchSql(chainId: number, text: Text, at?: Location): SQL {
     FROM (${sql.join(parts, sql` UNION ALL `)}) t GROUP BY business_id ${having}`;
 }
 
-/** Latitude band and exact distance on the word index's copied coordinates. */
+/**
+ * Grid rows and exact distance on the word index's copied coordinates: with the index
+ * (chain_id, field, geo_row, token) a word prefix is one short range per row of the circle.
+ */
 function locationFilterSql(at: Location): SQL {
-  const dLat = (at.radiusKm / (Math.PI * EARTH_RADIUS_KM)) * 180;
-  return sql`AND t.latitude BETWEEN ${at.latitude - dLat} AND ${at.latitude + dLat}
-    AND ${distanceSql(at, sql`t`)} <= ${at.radiusKm}`;
+  const rows = geoRowsWithin(at.latitude, at.radiusKm);
+  const band =
+    rows.length <= MAX_ROW_LIST
+      ? sql`t.geo_row IN (${sql.join(rows.map((r) => sql`${r}`), sql`, `)})`
+      : sql`t.geo_row BETWEEN ${rows[0]!} AND ${rows[rows.length - 1]!}`;
+  return sql`AND ${band} AND ${distanceSql(at, sql`t`)} <= ${at.radiusKm}`;
 }
 
 /** Haversine distance in km from the search point to the row `alias`, as SQL. */

@@ -14,6 +14,7 @@ import {
   int,
   mysqlTable,
   primaryKey,
+  smallint,
   text,
   tinyint,
   uniqueIndex,
@@ -180,9 +181,13 @@ export const businessSearchTokens = mysqlTable(
     /** the business's coordinates, copied so a text + location search never leaves this index */
     latitude: double("latitude"),
     longitude: double("longitude"),
+    /** the business's location grid row (businesses/geo.ts); null without coordinates */
+    geoRow: smallint("geo_row"),
   },
   (t) => [
     primaryKey({ name: "business_search_tokens_pk", columns: [t.chainId, t.field, t.token, t.businessId] }),
     index("business_search_tokens_by_business").on(t.businessId),
+    // text + location: one short word range per grid row the circle spans
+    index("business_search_tokens_by_row_and_word").on(t.chainId, t.field, t.geoRow, t.token),
   ],
 );
