@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { businessSearchTokens } from "../db/schema.ts";
-import { deleteBusiness, findBusinessesByIds, insertBusiness, updateBusiness } from "./repository.ts";
+import { deleteBusiness, findBusinessesByIds, insertBusiness, updateBusiness, withLcpPrev } from "./repository.ts";
 
 let core: TestCore;
 const NOW = new Date("2026-11-21T10:00:00Z");
@@ -31,5 +31,24 @@ describe("findBusinessesByIds", () => {
     const c = await insertBusiness(core.db, { chainId: core.chainId, name: "C" }, NOW);
     await deleteBusiness(core.db, core.chainId, b.id, null, NOW);
     expect((await findBusinessesByIds(core.db, [c.id, b.id, 999999, a.id])).map((r) => r.name)).toEqual(["C", "A"]);
+  });
+});
+
+describe("withLcpPrev", () => {
+  it("gives each word its longest common prefix with an earlier word", () => {
+    expect(withLcpPrev(["bakkerij", "bakery", "bar", "jumbo", "bakkerij2"])).toEqual([
+      { token: "bakkerij", lcpPrev: 0 },
+      { token: "bakery", lcpPrev: 3 },
+      { token: "bar", lcpPrev: 2 },
+      { token: "jumbo", lcpPrev: 0 },
+      { token: "bakkerij2", lcpPrev: 8 },
+    ]);
+  });
+  it("leaves exactly one word per prefix with lcp_prev below the prefix length", () => {
+    const words = withLcpPrev(["bakkerij", "bakery", "baker", "bar", "b", "ba"]);
+    for (const prefix of ["b", "ba", "bak", "bake", "baker", "bakk", "bar", "x"]) {
+      const firsts = words.filter((w) => w.token.startsWith(prefix) && w.lcpPrev < prefix.length);
+      expect(firsts.length).toBe(words.some((w) => w.token.startsWith(prefix)) ? 1 : 0);
+    }
   });
 });

@@ -176,10 +176,28 @@ function tokenRows(
   b: { name?: string | null; ownerCode?: string | null; latitude?: number | null; longitude?: number | null },
 ) {
   const coords = { latitude: b.latitude ?? null, longitude: b.longitude ?? null, geoRow: geoRow(b.latitude) };
-  return [
-    ...tokenize(b.name).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.name, token, ...coords })),
-    ...tokenize(b.ownerCode).map((token) => ({ chainId, businessId, field: TOKEN_FIELD.owner_code, token, ...coords })),
-  ];
+  const rows = (field: number, text: string | null | undefined) =>
+    withLcpPrev(tokenize(text)).map(({ token, lcpPrev }) => ({ chainId, businessId, field, token, lcpPrev, ...coords }));
+  return [...rows(TOKEN_FIELD.name, b.name), ...rows(TOKEN_FIELD.owner_code, b.ownerCode)];
+}
+
+/**
+ * Each word with the longest common prefix it shares with any earlier word (see the lcp_prev
+ * column): of the words starting with a given prefix, only the first has lcp_prev < its length.
+ */
+export function withLcpPrev(words: string[]): Array<{ token: string; lcpPrev: number }> {
+  // Characters, not UTF-16 units, as SQL's CHAR_LENGTH counts them.
+  const chars = words.map((w) => [...w]);
+  return words.map((token, i) => {
+    let lcpPrev = 0;
+    for (const earlier of chars.slice(0, i)) {
+      const mine = chars[i]!;
+      let n = 0;
+      while (n < mine.length && n < earlier.length && mine[n] === earlier[n]) n++;
+      lcpPrev = Math.max(lcpPrev, n);
+    }
+    return { token, lcpPrev };
+  });
 }
 
 async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {

@@ -67,6 +67,8 @@ type PageRow = { id: number; distance_km: number | null };
 const FIELD_WEIGHT: Record<TextField, number> = { name: 2, owner_code: 1 };
 /** Up to this many grid rows (about 900 km) a text + location search lists them one by one. */
 const MAX_ROW_LIST = 400;
+/** The narrow word index: primary-key rows carry coordinates, so scanning them reads more. */
+const WORD_INDEX = sql`FORCE INDEX (business_search_tokens_by_word)`;
 const LOCATION_INDEX = sql`businesses b FORCE INDEX (businesses_location_search)`;
 
 /**
@@ -135,12 +137,38 @@ async function nearest(db: CoreDb, chainId: number, at: Location, limit: number,
 
 /** Text, with or without location, from the word index alone. */
 async function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: boolean) {
+  const idOrder = descending ? sql`DESC` : sql`ASC`;
+  // Count and page side by side on two connections: each is one scan of the word range.
+  if (text.terms.length === 1 && text.terms[0]!.length === 1 && text.fields.length === 1) {
+    // One word in one field, the usual search: every match has the same relevance, and the only
+    // duplicates are businesses with two words of that prefix, so no derived table is needed.
+    const word = text.terms[0]![0]!;
+    if (!q.location) {
+      // lcp_prev < length keeps exactly one word per business (see the column): a plain count.
+      const range = sql`${wordRangeSql(q.chainId, text.fields[0]!, word, undefined, WORD_INDEX)} AND t.lcp_prev < ${[...word].length}`;
+      const [page, counted] = await Promise.all([
+        rows<PageRow>(db, sql`SELECT t.business_id AS id, NULL AS distance_km ${range}
+          ORDER BY t.business_id ${idOrder} LIMIT ${q.limit} OFFSET ${q.offset}`),
+        one<{ n: number }>(db, sql`SELECT COUNT(*) AS n ${range}`),
+      ]);
+      return { rows: page, total: Number(counted?.n ?? 0) };
+    }
+    const range = wordRangeSql(q.chainId, text.fields[0]!, word, q.location);
+    const [page, counted] = await Promise.all([
+      rows<PageRow>(
+        db,
+        sql`SELECT t.business_id AS id, MIN(${distanceSql(q.location, sql`t`)}) AS distance_km ${range} GROUP BY t.business_id
+          ORDER BY distance_km ASC, t.business_id ${idOrder} LIMIT ${q.limit} OFFSET ${q.offset}`,
+      ),
+      one<{ n: number }>(db, sql`SELECT COUNT(DISTINCT t.business_id) AS n ${range}`),
+    ]);
+    return { rows: page, total: Number(counted?.n ?? 0) };
+  }
   const matches = textMatchSql(q.chainId, text, q.location);
   const order: SQL[] = [];
   if (q.location) order.push(sql`distance_km ASC`);
   if (q.orderByRelevance) order.push(sql`relevance DESC`);
-  order.push(descending ? sql`business_id DESC` : sql`business_id ASC`);
-  // Count and page side by side on two connections: each is one scan of the word range.
+  order.push(sql`business_id ${idOrder}`);
   const [page, counted] = await Promise.all([
     rows<PageRow>(
       db,
@@ -187,11 +215,8 @@ async function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, fi
  * location, only words of businesses within the circle count (the word index has coordinates).
  */
 function textMatchSql(chainId: number, text: Text, at?: Location): SQL {
-  const near = at ? locationFilterSql(at) : sql``;
   const distance = at ? distanceSql(at, sql`t`) : sql`NULL`;
-  const words = (field: TextField, word: string) =>
-    sql`FROM business_search_tokens t WHERE t.chain_id = ${chainId} AND t.field = ${TOKEN_FIELD[field]}
-      AND t.token LIKE ${`${escapeLike(word)}%`} ${near}`;
+  const words = (field: TextField, word: string) => wordRangeSql(chainId, field, word, at);
   const parts: SQL[] = [];
   text.terms.forEach((term, termIndex) => {
     for (const field of text.fields) {
@@ -205,13 +230,18 @@ function textMatchSql(chainId: number, text: Text, at?: Location): SQL {
       }
     }
   });
-  // One term in one field (the usual search) needs no grouping: each business appears once.
-  if (parts.length === 1 && text.terms.length === 1 && text.terms[0]!.length === 1) {
-    return sql`SELECT business_id, weight AS relevance, distance_km FROM (${parts[0]!}) t`;
-  }
   const having = text.matchAll ? sql`HAVING COUNT(DISTINCT term) = ${text.terms.length}` : sql``;
   return sql`SELECT business_id, SUM(weight) AS relevance, MIN(distance_km) AS distance_km
     FROM (${sql.join(parts, sql` UNION ALL `)}) t GROUP BY business_id ${having}`;
+}
+
+/**
+ * `FROM business_search_tokens t WHERE ...`: the words of `field` starting with `word` in the
+ * chain, and with a location only those of businesses within the circle.
+ */
+function wordRangeSql(chainId: number, field: TextField, word: string, at?: Location, index?: SQL): SQL {
+  return sql`FROM business_search_tokens t ${index ?? sql``} WHERE t.chain_id = ${chainId} AND t.field = ${TOKEN_FIELD[field]}
+    AND t.token LIKE ${`${escapeLike(word)}%`} ${at ? locationFilterSql(at) : sql``}`;
 }
 
 /**

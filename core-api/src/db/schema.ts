@@ -183,11 +183,20 @@ export const businessSearchTokens = mysqlTable(
     longitude: double("longitude"),
     /** the business's location grid row (businesses/geo.ts); null without coordinates */
     geoRow: smallint("geo_row"),
+    /**
+     * Longest common prefix (characters) of this word with the business's earlier words of the
+     * same field, in binary order: of the words matching a prefix of length L, exactly one per
+     * business has lcp_prev < L, so counting matches needs no DISTINCT (businesses/search.ts).
+     */
+    lcpPrev: tinyint("lcp_prev").notNull().default(0),
   },
   (t) => [
     primaryKey({ name: "business_search_tokens_pk", columns: [t.chainId, t.field, t.token, t.businessId] }),
     index("business_search_tokens_by_business").on(t.businessId),
-    // text + location: one short word range per grid row the circle spans
-    index("business_search_tokens_by_row_and_word").on(t.chainId, t.field, t.geoRow, t.token),
+    // text only: the narrowest index holding word and business (the primary key's rows carry coordinates)
+    index("business_search_tokens_by_word").on(t.chainId, t.field, t.token, t.lcpPrev),
+    // text + location: one short word range per grid row the circle spans, coordinates included
+    // so the distance is computed from the index alone
+    index("business_search_tokens_by_row_and_word").on(t.chainId, t.field, t.geoRow, t.token, t.latitude, t.longitude),
   ],
 );
