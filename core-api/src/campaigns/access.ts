@@ -6,10 +6,11 @@
  * caller has no read access on its chain (another chain's campaign, a deleted chain): those cases
  * are indistinguishable. A caller who can read the campaign but lacks the level the call needs
  * (write for alter-campaign) gets 68 permission_denied_or_non_existent: that reveals nothing the
- * caller could not already see through get-campaign.
+ * caller could not already see through get-campaign. Admins and privileged chain-scope tokens
+ * hold levels (auth/context.ts chainLevelsOf); shoppers and read_businesses tokens hold none.
  */
-import { requireSession, type AuthContext } from "../auth/context.ts";
-import { loadAccessLevels, type AccessLevel } from "../auth/permissions.ts";
+import { chainLevelsOf, requireSession, type AuthContext } from "../auth/context.ts";
+import type { AccessLevel } from "../auth/permissions.ts";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { findLiveCampaign, type CampaignRow } from "./repository.ts";
@@ -27,9 +28,9 @@ export async function requireCampaignAccess(
   campaignId: number,
   level: AccessLevel,
 ): Promise<CampaignRow> {
-  const caller = requireSession(auth);
+  requireSession(auth);
   const campaign = await findLiveCampaign(db, campaignId);
-  const levels = campaign ? await loadAccessLevels(db, caller.userId, campaign.chainId) : null;
+  const levels = campaign ? await chainLevelsOf(db, auth, campaign.chainId) : null;
   if (!campaign || !levels || (!levels.read && !levels[level])) throw new ServiceError("campaign_id_not_found");
   if (!levels[level]) throw new ServiceError("permission_denied_or_non_existent");
   return campaign;

@@ -30,7 +30,8 @@ export interface NewCampaign {
 
 /** Who changes a campaign, through which call: recorded as changed_by and change_endpoint. */
 export interface ChangeAuthor {
-  adminId: number;
+  /** null when a privileged token (no admin) made the change */
+  adminId: number | null;
   /** canonical path such as `internal/add-campaign` */
   endpoint: string;
 }

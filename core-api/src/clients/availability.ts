@@ -19,8 +19,9 @@ export const SUPER_USER_WRITES: Partial<Record<EngineOperation, AccessLevel>> = 
 };
 
 /**
- * Refuses every caller that is not a logged-in admin. Today resolveScope admits admins only; this
- * keeps the two resources closed when privileged and end-user callers reach the engine.
+ * Refuses every caller that is not a logged-in admin. The availability table
+ * (resources/availability.ts) already refuses the others before the adapter runs; this second
+ * check keeps the two resources closed should the table ever be edited by mistake.
  * @throws ServiceError resource_not_found (544, HTTP 404) for any other kind of caller
  */
 export function requireAdminCaller(scope: Pick<ResourceScope, "auth">): void {

@@ -19,7 +19,7 @@ import { okBody } from "@service/shared";
 import { ADD_BUSINESS_TEXT_PARAMS } from "@service/shared/internal/business-params";
 import type { AddBusinessResults } from "@service/shared/internal/add-business";
 import type { Context } from "hono";
-import { requireChainAccess, requireSession } from "../auth/context.ts";
+import { actorAdminIdOf, requireChainAccess, requireSession } from "../auth/context.ts";
 import {
   findBusinessById,
   findBusinessByOwnerCode,
@@ -39,7 +39,7 @@ import { readRequiredInteger } from "./required-param.ts";
 /** Handles add-business; see the module comment for parameters, order of checks and errors. */
 export async function addBusiness(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, now, version } = c.var.ctx;
-  const admin = requireSession(auth);
+  requireSession(auth);
   const params = await allParams(c);
   if (!isGiven(params, "chain_id") || !isGiven(params, "name")) {
     throw new ServiceError("http_vars_missing", "chain_id and name are required.");
@@ -57,7 +57,7 @@ export async function addBusiness(c: Context<AppEnv>): Promise<Response> {
     outOfRange: { latitude: "latitude_value_error", longitude: "longitude_value_error" },
   });
 
-  const audit = { lastUpdatedBy: admin.userId };
+  const audit = { lastUpdatedBy: actorAdminIdOf(auth) };
   const updated = existing ? await updateBusiness(db, chainId, existing.id, { ...changes, ...audit }, now) : null;
   // A business deleted between the look-up and the update no longer exists: create one instead.
   const row = updated ?? (await insertBusiness(db, { ...changes, name: changes.name!, chainId, ...audit }, now));

@@ -19,7 +19,7 @@
 import { okBody } from "@service/shared";
 import type { AddCampaignResults } from "@service/shared/internal/add-campaign";
 import type { Context } from "hono";
-import { requireChainAccess, requireSession } from "../auth/context.ts";
+import { actorAdminIdOf, requireChainAccess, requireSession } from "../auth/context.ts";
 import { readCampaignFields } from "../campaigns/fields.ts";
 import { renderCampaign } from "../campaigns/record.ts";
 import { createCampaign } from "../campaigns/repository.ts";
@@ -35,7 +35,7 @@ export const ADD_CAMPAIGN_ENDPOINT = "internal/add-campaign";
 /** Handles add-campaign; see the module comment for parameters, order of checks and errors. */
 export async function addCampaign(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, now, version } = c.var.ctx;
-  const admin = requireSession(auth);
+  requireSession(auth);
   const params = await allParams(c);
   if (!isGiven(params, "chain_id") || !isGiven(params, "title")) {
     throw new ServiceError("http_vars_missing", "chain_id and title are required.");
@@ -53,7 +53,7 @@ export async function addCampaign(c: Context<AppEnv>): Promise<Response> {
       activeDateFrom: fields.activeDateFrom ?? null,
       activeDateUntil: fields.activeDateUntil ?? null,
     },
-    { adminId: admin.userId, endpoint: ADD_CAMPAIGN_ENDPOINT },
+    { adminId: actorAdminIdOf(auth), endpoint: ADD_CAMPAIGN_ENDPOINT },
     now,
   );
   const results: AddCampaignResults = { campaign: renderCampaign(row, version), result_type: "add-campaign" };

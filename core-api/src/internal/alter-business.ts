@@ -18,7 +18,7 @@ import { okBody } from "@service/shared";
 import type { AlterBusinessResults } from "@service/shared/internal/alter-business";
 import { ALTER_BUSINESS_TEXT_PARAMS } from "@service/shared/internal/business-params";
 import type { Context } from "hono";
-import { requireChainAccess, requireSession } from "../auth/context.ts";
+import { actorAdminIdOf, requireChainAccess, requireSession } from "../auth/context.ts";
 import { findBusinessesByIds, updateBusiness } from "../businesses/repository.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
@@ -30,7 +30,7 @@ import { readRequiredInteger } from "./required-param.ts";
 /** Handles alter-business; see the module comment for parameters, order of checks and errors. */
 export async function alterBusiness(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, now, version } = c.var.ctx;
-  const admin = requireSession(auth);
+  requireSession(auth);
   const params = await allParams(c);
   const businessId = readRequiredInteger(params, "business_id", "business_id_invalid");
   const [current] = await findBusinessesByIds(db, [businessId]);
@@ -41,7 +41,7 @@ export async function alterBusiness(c: Context<AppEnv>): Promise<Response> {
     current,
     outOfRange: { latitude: "business_latitude_invalid", longitude: "business_longitude_invalid" },
   });
-  const row = await updateBusiness(db, current.chainId, businessId, { ...changes, lastUpdatedBy: admin.userId }, now);
+  const row = await updateBusiness(db, current.chainId, businessId, { ...changes, lastUpdatedBy: actorAdminIdOf(auth) }, now);
   if (!row) throw new ServiceError("permission_denied_or_non_existent");
   const results: AlterBusinessResults = { business: renderAlteredBusiness(row, version), result_type: "alter-business" };
   return c.json(okBody(results));

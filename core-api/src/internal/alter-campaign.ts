@@ -20,7 +20,7 @@
 import { okBody } from "@service/shared";
 import type { AlterCampaignResults } from "@service/shared/internal/alter-campaign";
 import type { Context } from "hono";
-import { requireSession } from "../auth/context.ts";
+import { actorAdminIdOf, requireSession } from "../auth/context.ts";
 import { requireCampaignAccess } from "../campaigns/access.ts";
 import { readCampaignFields, readCampaignId } from "../campaigns/fields.ts";
 import { renderCampaign } from "../campaigns/record.ts";
@@ -35,13 +35,13 @@ export const ALTER_CAMPAIGN_ENDPOINT = "internal/alter-campaign";
 /** Handles alter-campaign; see the module comment for parameters, order of checks and errors. */
 export async function alterCampaign(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, now, version } = c.var.ctx;
-  const admin = requireSession(auth);
+  requireSession(auth);
   const params = await allParams(c);
   const campaignId = readCampaignId(params);
   await requireCampaignAccess(db, auth, campaignId, "write");
 
   const fields = readCampaignFields(params);
-  const row = await storeChanges(db, campaignId, fields, { adminId: admin.userId, endpoint: ALTER_CAMPAIGN_ENDPOINT }, now);
+  const row = await storeChanges(db, campaignId, fields, { adminId: actorAdminIdOf(auth), endpoint: ALTER_CAMPAIGN_ENDPOINT }, now);
   // Deleted between the access check and the locked read: it no longer exists.
   if (!row) throw new ServiceError("campaign_id_not_found");
   const results: AlterCampaignResults = { campaign: renderCampaign(row, version), result_type: "alter-campaign" };

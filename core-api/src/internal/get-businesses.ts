@@ -26,7 +26,8 @@ export async function getBusinesses(c: Context<AppEnv>): Promise<Response> {
   requireSession(auth);
   const params = await allParams(c);
   const chainId = readRequiredInteger(params, "chain_id", "chain_id_invalid");
-  await requireChainAccess(db, auth, chainId, "read");
+  // A read_businesses token may use this call too (spec, "AccessToken": Scope).
+  await requireChainAccess(db, auth, chainId, "read_businesses");
   const query = readBusinessQuery(params, chainId);
   const hits = query ? (await searchBusinesses(db, query)).hits : [];
   const results: GetBusinessesResults = {

@@ -24,8 +24,8 @@ const WRONG_METHOD: Record<Method, ErrorName> = {
   DELETE: "http_request_method_non_DELETE_not_allowed",
 };
 
-/** The internal calls: path under /internal (or /auth), method, handler. */
-const CALLS: Array<[path: string, method: Method, handler: Handler]> = [
+/** The internal calls: path under /internal (or /auth), method, handler (exported for the generated tests). */
+export const CALLS: Array<[path: string, method: Method, handler: Handler]> = [
   ["/internal/add-business", "POST", addBusiness],
   ["/internal/alter-business", "PUT", alterBusiness],
   ["/internal/get-businesses", "GET", getBusinesses],

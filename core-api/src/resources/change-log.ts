@@ -36,6 +36,7 @@ import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { parseListParams } from "./list-params.ts";
 import { parseRecursionLevel, renderResource } from "./render.ts";
+import { CHANGE_LOG_RESOURCE } from "./availability.ts";
 import { resolveScope, type ResourceScope } from "./scope.ts";
 
 /** The route of the campaign change log. */
@@ -54,7 +55,11 @@ export async function serveCampaignChangeLog(c: Context<AppEnv>): Promise<Respon
   }
   const ctx = c.get("ctx");
   const level = parseRecursionLevel(c.req.header("x-service-response-recursion-level"));
-  const scope = await resolveScope(ctx, c.req.header("x-service-chain-id"), "read", level);
+  // Admins with READ only (availability table): tokens and shoppers get 544 like a missing campaign.
+  const scope = await resolveScope(ctx, c.req.header("x-service-chain-id"), "read", level, {
+    resource: CHANGE_LOG_RESOURCE,
+    operation: "get",
+  });
   const campaignId = pathId(c.req.param("id"));
   const page = readChangeLogQuery(queryParams(c));
 

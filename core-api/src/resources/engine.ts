@@ -3,8 +3,10 @@
  * handbook, "One source of truth for resources"): GET one / list, POST, PUT, PATCH, DELETE driven
  * by a resource's shared declaration, with a per-resource adapter for storage.
  *
- * Order of checks on every request: authentication and access to the header chain, then the
- * request's parameters and body, then the target resource; nothing is written unless all pass.
+ * Order of checks on every request: authentication, the availability table for the caller's kind
+ * (resources/availability.ts: a refused caller gets 544 before anything else is read), access to
+ * the chain (scope.ts), then the request's parameters and body, then the target resource; nothing
+ * is written unless all pass.
  */
 import { okBody } from "@service/shared";
 import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/index";
@@ -164,12 +166,18 @@ async function scopeFor(c: Context<AppEnv>, adapter: ResourceAdapter, op: Engine
   const ctx = c.get("ctx");
   const level = adapter.access?.[op] ?? DEFAULT_ACCESS[op];
   const responseLevel = parseRecursionLevel(c.req.header("x-service-response-recursion-level"));
-  return resolveScope(ctx, c.req.header("x-service-chain-id"), level, responseLevel);
+  // The availability table is consulted inside, before any parameter or body is read.
+  return resolveScope(ctx, c.req.header("x-service-chain-id"), level, responseLevel, {
+    resource: adapter.declaration.name,
+    operation: op,
+  });
 }
 
 async function findTarget(scope: ResourceScope, adapter: ResourceAdapter, by: Identifier): Promise<ResourceRecord> {
   const found = await adapter.findOne(scope, by);
-  if (!found) throw new ServiceError("resource_not_found", `No ${adapter.declaration.name} with ${by.property} ${by.value}.`);
+  // The catalogue's description, never the value asked for: another chain's id and an id that
+  // does not exist must answer byte for byte alike (tenant isolation).
+  if (!found) throw new ServiceError("resource_not_found");
   return found;
 }
 
@@ -200,5 +208,11 @@ function requireScopeChain(decl: ResourceDeclaration, scope: ResourceScope, valu
 }
 
 function render(adapter: ResourceAdapter, scope: ResourceScope, record: ResourceRecord): Record<string, unknown> {
-  return renderResource(adapter.declaration, record, scope.level, { version: scope.version, resources: RESOURCES });
+  // End-users never see the declaration's omitFor.end_user properties (spec, "Resource-specific behaviour").
+  const omitted = scope.audience === "end_user" ? adapter.declaration.omitFor?.end_user : undefined;
+  return renderResource(adapter.declaration, record, scope.level, {
+    version: scope.version,
+    resources: RESOURCES,
+    ...(omitted ? { omit: new Set<string>(omitted) } : {}),
+  });
 }

@@ -93,12 +93,16 @@ export const voucherAdapter: ResourceAdapter = {
 };
 
 /**
- * Who the scope is for. The engine's scopes are admin scopes today; when end-user scopes exist,
- * they map to `{ kind: "end_user", userId }` here (the compiler flags this line when the
- * audience type widens) and the end-user rules of vouchers/visibility.ts apply.
+ * Who the scope is for: an end-user sees and may touch only their own vouchers
+ * (vouchers/visibility.ts); admins and privileged chain-scope callers see the whole chain.
  */
 function viewerOf(scope: ResourceScope): VoucherViewer {
-  return { kind: scope.audience };
+  if (scope.audience === "end_user") {
+    // resolveScope always sets userId for end-users; a missing one must never widen visibility.
+    if (scope.userId === null) throw new ServiceError("resource_not_found");
+    return { kind: "end_user", userId: scope.userId };
+  }
+  return { kind: "admin" };
 }
 
 /**

@@ -1,0 +1,119 @@
+/**
+ * Privileged authentication (spec, "Authentication": Privileged; "AccessToken": Scope): a service
+ * client sends `Authorization: Bearer {access_token_uuid}:{token_secret}`.
+ *
+ * Decisions (the spec leaves them open; handbook, "Decisions the spec leaves open"):
+ * - The token is verified against the database on EVERY request (clients/verify.ts, no cache), so
+ *   a deactivated or deleted token, or a disabled or deleted client, fails its very next request
+ *   with access_token_invalid (266, HTTP 401).
+ * - An Authorization header that cannot be a valid credential (another scheme, several schemes or
+ *   tokens, no colon, an id that is not a UUID, an empty secret) is also 266: it names no token.
+ *   Every verification failure (unknown id, wrong secret, revoked) has one and the same body, so a
+ *   caller cannot tell whether a token id exists.
+ * - Scope `chain:{id}` grants every admin access level on that chain except super_user: the spec's
+ *   super-user-only writes (AccessToken, ServiceClient, AllowedIpRange writes, Chain PUT/PATCH) name
+ *   a super-user ADMIN, which a service client is not, so a token can never widen its own access.
+ * - Scope `read_businesses:{id}` grants only reads of that chain's businesses (Resources GET and
+ *   get-businesses).
+ * - Chain IP allowlists apply to admins (spec: "admin login requests"); they do not apply to tokens.
+ */
+import { and, eq } from "drizzle-orm";
+import { verifyAccessToken } from "../clients/verify.ts";
+import type { ScopeField } from "../clients/scope.ts";
+import type { CoreDb } from "../db/client.ts";
+import { chains } from "../db/schema.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { looksLikeJwt } from "./jwt.ts";
+import { ACCESS_LEVELS, type AccessLevels } from "./permissions.ts";
+
+/** The authentication context of a verified privileged request. */
+export interface PrivilegedAuth {
+  kind: "privileged";
+  /** the access token's UUID (lower case) */
+  tokenId: string;
+  serviceClientId: number;
+  /** the chain the token was issued in (its scopes may name other chains) */
+  chainId: number;
+  scopes: ScopeField[];
+}
+
+/** What an Authorization header holds. */
+export type BearerCredential =
+  | { kind: "none" }
+  | { kind: "jwt"; token: string }
+  | { kind: "privileged"; tokenId: string; secret: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** One description for every failed verification: unknown id and wrong secret must read alike. */
+const REFUSED = "The access token is unknown, inactive or deleted, or its service client is disabled or deleted.";
+
+/**
+ * Classifies the `Authorization` header.
+ * @param header the raw header value; undefined or blank means no credential
+ * @returns none, a shopper JWT (auth/jwt.ts validates it), or a privileged `uuid:secret` pair
+ * @throws ServiceError access_token_invalid (266, HTTP 401) for a header that cannot be a valid
+ *   credential: another scheme, several schemes or tokens, a token that is neither a JWT nor
+ *   `{uuid}:{secret}`, an id that is not a UUID, or an empty secret; the description says which
+ */
+export function parseAuthorization(header: string | undefined): BearerCredential {
+  if (header === undefined || header.trim() === "") return { kind: "none" };
+  const match = /^Bearer +(\S+)$/i.exec(header.trim());
+  if (!match) throw malformed("use exactly one `Bearer {access_token_id}:{token_secret}` credential");
+  const token = match[1]!;
+  if (looksLikeJwt(token)) return { kind: "jwt", token };
+  const sep = token.indexOf(":");
+  if (sep < 0) throw malformed("the bearer token must be {access_token_id}:{token_secret}");
+  const tokenId = token.slice(0, sep);
+  const secret = token.slice(sep + 1);
+  if (!UUID.test(tokenId)) throw malformed("the access token id must be a UUID");
+  if (secret === "") throw malformed("the token secret is empty");
+  return { kind: "privileged", tokenId, secret };
+}
+
+/**
+ * Verifies a privileged credential against the database (no cache).
+ * @returns the privileged context: token, client, the token's chain and its scope fields
+ * @throws ServiceError access_token_invalid (266, HTTP 401), one body for an unknown id, a wrong
+ *   secret, an inactive or deleted token and a disabled or deleted client
+ */
+export async function authenticatePrivileged(db: CoreDb, tokenId: string, secret: string): Promise<PrivilegedAuth> {
+  const v = await verifyAccessToken(db, tokenId, secret);
+  if (!v.valid) throw new ServiceError(v.code, REFUSED);
+  return { kind: "privileged", tokenId: v.tokenId, serviceClientId: v.serviceClientId, chainId: v.chainId, scopes: v.scopes };
+}
+
+/** What a token's scopes grant on one chain. */
+export interface PrivilegedGrant {
+  /** the admin-equivalent levels of a `chain:{id}` scope (super_user false), or null without one */
+  levels: AccessLevels | null;
+  /** a `read_businesses:{id}` scope (or a chain scope, which includes it) */
+  readBusinesses: boolean;
+}
+
+/**
+ * What `auth`'s scopes grant on chain `chainId`. A deleted or missing chain grants nothing, as
+ * for admins (auth/permissions.ts).
+ * @returns `{levels: null, readBusinesses: false}` when no scope names the chain
+ */
+export async function privilegedGrant(db: CoreDb, auth: PrivilegedAuth, chainId: number): Promise<PrivilegedGrant> {
+  const names = (key: string) => auth.scopes.some((s) => s.key === key && s.value === String(chainId));
+  const chain = names("chain");
+  const readBusinesses = chain || names("read_businesses");
+  if (!readBusinesses || !(await chainIsLive(db, chainId))) return { levels: null, readBusinesses: false };
+  if (!chain) return { levels: null, readBusinesses };
+  const levels = Object.fromEntries(ACCESS_LEVELS.map((l) => [l, l !== "super_user"])) as AccessLevels;
+  return { levels, readBusinesses };
+}
+
+async function chainIsLive(db: CoreDb, chainId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: chains.id })
+    .from(chains)
+    .where(and(eq(chains.id, chainId), eq(chains.deleted, false)))
+    .limit(1);
+  return row !== undefined;
+}
+
+function malformed(why: string): ServiceError {
+  return new ServiceError("access_token_invalid", `Malformed Authorization header: ${why}.`);
+}

@@ -1,0 +1,162 @@
+/**
+ * Test world of the authorization tests: chain A (the core's chain) with a super-user admin, a
+ * privileged chain-scope token, a read_businesses token and a logged-in shopper; chain B with one
+ * object of every kind (business, voucher, content page, IP range, service client, access token,
+ * campaign), seeded directly so nothing depends on the requests under test.
+ */
+import { eq } from "drizzle-orm";
+import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
+import { insertBusiness } from "../businesses/repository.ts";
+import { seedClient, seedToken } from "../clients/test-support.ts";
+import { insertContentPage } from "../content-pages/repository.ts";
+import { createAppHostname, createShopper } from "../db/seed.ts";
+import {
+  accessTokens,
+  allowedIpRanges,
+  businesses,
+  campaigns,
+  chains,
+  contentPages,
+  modelChangeLogs,
+  serviceClients,
+  users,
+  vouchers,
+} from "../db/schema.ts";
+import { insertIpRange } from "../ip-ranges/repository.ts";
+import { seedCampaign, seedUser, seedVoucher } from "../vouchers/test-support.ts";
+
+export const APP_A = "a.shop.example.test";
+export const APP_B = "b.shop.example.test";
+
+/** Chain B's objects: ids and the other identifiers. */
+export interface ChainBObjects {
+  chainId: number;
+  businessId: number;
+  ownerCode: string;
+  voucherId: number;
+  voucherKey: string;
+  contentPageId: number;
+  contentPageName: string;
+  ipRangeId: number;
+  cidr: string;
+  serviceClientId: number;
+  accessTokenId: string;
+  campaignId: number;
+}
+
+export interface TwoChains {
+  core: TestCore;
+  now: Date;
+  chainA: number;
+  /** super-user admin of chain A (headers carry X-Service-Chain-ID A) */
+  adminA: TestAdmin;
+  /** super-user admin of chain B */
+  adminB: TestAdmin;
+  /** `Authorization` headers */
+  tokenA: Record<string, string>;
+  readBusinessesA: Record<string, string>;
+  tokenAId: string;
+  clientAId: number;
+  /** shopper of chain A: session headers plus X-Service-App-Hostname of A's app */
+  shopperA: Record<string, string>;
+  shopperAId: number;
+  b: ChainBObjects;
+}
+
+/** Bearer headers of a token. */
+export const bearer = (id: string, secret: string) => ({ Authorization: `Bearer ${id}:${secret}` });
+
+/** Builds the world on a fresh core (clock fixed at 2026-01-01T10:00:00Z). */
+export async function startTwoChains(): Promise<TwoChains> {
+  const now = new Date("2026-01-01T10:00:00Z");
+  const core = await startCore({ clock: () => now });
+  const chainA = core.chainId;
+  const chainB = await core.createChain("Chain B");
+  const adminA = await core.admin({ super_user: true });
+  const adminB = await core.admin({ super_user: true }, chainB);
+
+  const clientA = await seedClient(core.db, chainA, now, { name: "Client A" });
+  const tokenA = await seedToken(core.db, chainA, clientA.id, now);
+  const readA = await seedToken(core.db, chainA, clientA.id, now, `read_businesses:${chainA}`);
+
+  await createAppHostname(core.db, chainA, APP_A);
+  await createAppHostname(core.db, chainB, APP_B);
+  const shopperAId = await createShopper(core.db, { chainId: chainA, username: "shopper-a@example.com", password: "shop-secret" });
+  const login = await core.json("/auth/login", {
+    method: "POST",
+    headers: { "content-type": "application/json", "X-Service-App-Hostname": APP_A },
+    body: JSON.stringify({ username: "shopper-a@example.com", password: "shop-secret" }),
+  });
+  if (login.status !== 200) throw new Error(`shopper login: ${JSON.stringify(login.body)}`);
+  const info = login.body.results.session_info;
+
+  const business = await insertBusiness(core.db, { chainId: chainB, name: "B Store", ownerCode: "B-OWNER-1" }, now);
+  const campaignId = await seedCampaign(core.db, chainB, { title: "B campaign" });
+  const userB = await seedUser(core.db, chainB);
+  const voucher = await seedVoucher(core.db, { chainId: chainB, campaignId, userId: userB }, now);
+  const page = await insertContentPage(
+    core.db,
+    chainB,
+    { name: "b-page", displayName: null, order: 0, parentName: null, zones: null, lastUpdatedBy: null },
+    now,
+  );
+  // B's super-user admin stays usable (positive controls) although app.request() has no address.
+  await core.db.update(chains).set({ ipWhitelistSuperUserExemption: true }).where(eq(chains.id, chainB));
+  const range = await insertIpRange(core.db, { chainId: chainB, cidr: "10.9.0.0/16", notes: null, lastUpdatedBy: null }, now);
+  const clientB = await seedClient(core.db, chainB, now, { name: "Client B" });
+  const tokenB = await seedToken(core.db, chainB, clientB.id, now);
+
+  return {
+    core,
+    now,
+    chainA,
+    adminA,
+    adminB,
+    tokenA: bearer(tokenA.row.id, tokenA.secret),
+    readBusinessesA: bearer(readA.row.id, readA.secret),
+    tokenAId: tokenA.row.id,
+    clientAId: clientA.id,
+    shopperA: {
+      "X-Service-Session-User-ID": String(info.session_user_id),
+      "X-Service-Session-Key": info.session_key,
+      "X-Service-App-Hostname": APP_A,
+    },
+    shopperAId,
+    b: {
+      chainId: chainB,
+      businessId: business.id,
+      ownerCode: "B-OWNER-1",
+      voucherId: voucher.id,
+      voucherKey: voucher.key,
+      contentPageId: page.id,
+      contentPageName: "b-page",
+      ipRangeId: range.id,
+      cidr: "10.9.0.0/16",
+      serviceClientId: clientB.id,
+      accessTokenId: tokenB.row.id,
+      campaignId,
+    },
+  };
+}
+
+/**
+ * Every stored row of chain `chainId` (the chain itself, its businesses, vouchers, content pages,
+ * IP ranges, clients, tokens, campaigns, change logs and users) as one JSON string: equal before
+ * and after a test means nothing of the chain was written.
+ */
+export async function chainChecksum(core: TestCore, chainId: number): Promise<string> {
+  const db = core.db;
+  const parts = await Promise.all([
+    db.select().from(chains).where(eq(chains.id, chainId)),
+    db.select().from(businesses).where(eq(businesses.chainId, chainId)).orderBy(businesses.id),
+    db.select().from(vouchers).where(eq(vouchers.chainId, chainId)).orderBy(vouchers.id),
+    db.select().from(contentPages).where(eq(contentPages.chainId, chainId)).orderBy(contentPages.id),
+    db.select().from(allowedIpRanges).where(eq(allowedIpRanges.chainId, chainId)).orderBy(allowedIpRanges.id),
+    db.select().from(serviceClients).where(eq(serviceClients.chainId, chainId)).orderBy(serviceClients.id),
+    db.select().from(accessTokens).where(eq(accessTokens.chainId, chainId)).orderBy(accessTokens.id),
+    db.select().from(campaigns).where(eq(campaigns.chainId, chainId)).orderBy(campaigns.id),
+    db.select().from(modelChangeLogs).where(eq(modelChangeLogs.chainId, chainId)).orderBy(modelChangeLogs.id),
+    db.select().from(users).where(eq(users.chainId, chainId)).orderBy(users.id),
+  ]);
+  return JSON.stringify(parts);
+}
