@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { businessSearchTokens } from "../db/schema.ts";
-import { deleteBusiness, findBusinessesByIds, insertBusiness, updateBusiness, withLcpPrev } from "./repository.ts";
+import { deleteBusiness, findBusinessesByIds, insertBusiness, updateBusiness } from "./repository.ts";
+import { withLcpPrev } from "./word-index.ts";
 
 let core: TestCore;
 const NOW = new Date("2026-11-21T10:00:00Z");

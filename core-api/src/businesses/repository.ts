@@ -7,7 +7,7 @@ import type { CoreDb } from "../db/client.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
-import { tokenize } from "./text.ts";
+import { addWords, removeWords, tokenRows } from "./word-index.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 /** Writable columns of a business (camelCase drizzle names). */
@@ -17,7 +17,7 @@ export type BusinessValues = Omit<
 >;
 export type BusinessChanges = Partial<Omit<BusinessValues, "chainId">>;
 
-export const TOKEN_FIELD = { name: 1, owner_code: 2 } as const;
+export { TOKEN_FIELD } from "./word-index.ts";
 
 const DUPLICATE_OWNER_CODE = "businesses_unique_owner_code_per_chain";
 
@@ -53,10 +53,7 @@ export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: 
       // for a single simple INSERT), starting at insertId.
       const firstId = Number(res.insertId);
       const ids = rows.map((_, i) => firstId + i);
-      const tokens = rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v));
-      for (let i = 0; i < tokens.length; i += 5000) {
-        await tx.insert(businessSearchTokens).values(tokens.slice(i, i + 5000));
-      }
+      await addWords(tx, rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v)));
       const stored = await tx.select().from(businesses).where(inArray(businesses.id, ids));
       const byId = new Map(stored.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id)!);
@@ -93,9 +90,8 @@ export async function updateBusiness(
         .set({ ...given, geoCell: geoCell(next.latitude, next.longitude), lastModifiedDate: now })
         .where(eq(businesses.id, id));
       if (next.name !== current.name || next.ownerCode !== current.ownerCode) {
-        await tx.delete(businessSearchTokens).where(eq(businessSearchTokens.businessId, id));
-        const tokens = tokenRows(chainId, id, next);
-        if (tokens.length) await tx.insert(businessSearchTokens).values(tokens);
+        await removeWords(tx, id);
+        await addWords(tx, tokenRows(chainId, id, next));
       } else if (next.latitude !== current.latitude || next.longitude !== current.longitude) {
         await tx
           .update(businessSearchTokens)
@@ -127,7 +123,7 @@ export async function deleteBusiness(
       .set({ deleted: true, deletedBy, lastUpdatedBy: deletedBy, geoCell: null, lastModifiedDate: now })
       .where(and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false)));
     if (res.affectedRows === 0) return false;
-    await tx.delete(businessSearchTokens).where(eq(businessSearchTokens.businessId, id));
+    await removeWords(tx, id);
     return true;
   });
 }
@@ -167,37 +163,6 @@ export async function findBusinessesByIds(db: CoreDb, ids: number[]): Promise<Bu
 export async function chainExists(db: CoreDb, chainId: number): Promise<boolean> {
   const rows = await db.execute(sql`SELECT 1 FROM chains WHERE id = ${chainId} AND deleted = 0 LIMIT 1`);
   return (rows[0] as unknown as unknown[]).length > 0;
-}
-
-/** The word-index rows of a business; each carries the business's coordinates (see schema). */
-function tokenRows(
-  chainId: number,
-  businessId: number,
-  b: { name?: string | null; ownerCode?: string | null; latitude?: number | null; longitude?: number | null },
-) {
-  const coords = { latitude: b.latitude ?? null, longitude: b.longitude ?? null, geoRow: geoRow(b.latitude) };
-  const rows = (field: number, text: string | null | undefined) =>
-    withLcpPrev(tokenize(text)).map(({ token, lcpPrev }) => ({ chainId, businessId, field, token, lcpPrev, ...coords }));
-  return [...rows(TOKEN_FIELD.name, b.name), ...rows(TOKEN_FIELD.owner_code, b.ownerCode)];
-}
-
-/**
- * Each word with the longest common prefix it shares with any earlier word (see the lcp_prev
- * column): of the words starting with a given prefix, only the first has lcp_prev < its length.
- */
-export function withLcpPrev(words: string[]): Array<{ token: string; lcpPrev: number }> {
-  // Characters, not UTF-16 units, as SQL's CHAR_LENGTH counts them.
-  const chars = words.map((w) => [...w]);
-  return words.map((token, i) => {
-    let lcpPrev = 0;
-    for (const earlier of chars.slice(0, i)) {
-      const mine = chars[i]!;
-      let n = 0;
-      while (n < mine.length && n < earlier.length && mine[n] === earlier[n]) n++;
-      lcpPrev = Math.max(lcpPrev, n);
-    }
-    return { token, lcpPrev };
-  });
 }
 
 async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {

@@ -18,6 +18,8 @@ import { sql, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { cellCover, cellRangesWithin, EARTH_RADIUS_KM, geoRowsWithin, type CellRange } from "./geo.ts";
 import { findBusinessesByIds, TOKEN_FIELD, type BusinessRow } from "./repository.ts";
+import { prefixPage } from "./prefix-search.ts";
+import { one, rows } from "./query.ts";
 import { escapeLike } from "./text.ts";
 
 export type TextField = keyof typeof TOKEN_FIELD;
@@ -62,13 +64,15 @@ export interface BusinessSearchResult {
 type Location = NonNullable<BusinessSearch["location"]>;
 type Text = NonNullable<BusinessSearch["text"]>;
 type PageRow = { id: number; distance_km: number | null };
+/** A plan's page and total, queried side by side on two connections. */
+export type PlannedPage = { rows: Promise<PageRow[]>; total: Promise<number> };
+
+const countOf = (counted: Promise<{ n: number } | undefined>) => counted.then((c) => Number(c?.n ?? 0));
 
 /** Relevance weight of a term matched in a field. */
 const FIELD_WEIGHT: Record<TextField, number> = { name: 2, owner_code: 1 };
 /** Up to this many grid rows (about 900 km) a text + location search lists them one by one. */
 const MAX_ROW_LIST = 400;
-/** The narrow word index: primary-key rows carry coordinates, so scanning them reads more. */
-const WORD_INDEX = sql`FORCE INDEX (business_search_tokens_by_word)`;
 const LOCATION_INDEX = sql`businesses b FORCE INDEX (businesses_location_search)`;
 
 /**
@@ -80,34 +84,37 @@ export async function searchBusinesses(db: CoreDb, q: BusinessSearch): Promise<B
   const filters = filterSql(q.filters);
   const indexOnly = filters.length === 0 && (q.sort === undefined || q.sort.column === "id");
   const descending = q.sort?.column === "id" && q.sort.order === "desc";
-  let page: { rows: PageRow[]; total: number };
-  if (indexOnly && q.location && !text) page = await locationPage(db, q.chainId, q.location, q.limit, q.offset, descending);
-  else if (indexOnly && text) page = await wordsPage(db, q, text, descending);
-  else page = await rowPage(db, q, text, filters);
+  let plan: PlannedPage;
+  if (indexOnly && q.location && !text) plan = locationPage(db, q.chainId, q.location, q.limit, q.offset, descending);
+  else if (indexOnly && text) plan = wordsPage(db, q, text, descending);
+  else plan = rowPage(db, q, text, filters);
 
-  const found = await findBusinessesByIds(db, page.rows.map((r) => r.id));
-  const distances = new Map(page.rows.map((r) => [r.id, r.distance_km === null ? null : Number(r.distance_km)]));
-  return { hits: found.map((row) => ({ row, distanceKm: distances.get(row.id) ?? null })), total: page.total };
+  // The page's rows are read as soon as the page is known, while the total is still counting.
+  const [hits, total] = await Promise.all([
+    plan.rows.then(async (page) => {
+      const found = await findBusinessesByIds(db, page.map((r) => r.id));
+      const distances = new Map(page.map((r) => [r.id, r.distance_km === null ? null : Number(r.distance_km)]));
+      return found.map((row) => ({ row, distanceKm: distances.get(row.id) ?? null }));
+    }),
+    plan.total,
+  ]);
+  return { hits, total };
 }
 
 /** Location only: total from the cells, page from a circle grown until it holds it. */
-async function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, offset: number, descending: boolean) {
+function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, offset: number, descending: boolean): PlannedPage {
   const wanted = offset + limit;
-  // The count and the page run side by side on two connections. The page starts from a small
-  // circle (2 km, the size a dense city block of stores needs for a page) doubled until it holds
-  // the page: every business outside it is farther than all inside.
-  const [total, rows] = await Promise.all([
-    countWithin(db, chainId, at),
-    (async () => {
-      let radius = Math.min(at.radiusKm, 2 * Math.max(1, Math.sqrt(wanted / 25)));
-      for (;;) {
-        const found = await nearest(db, chainId, { ...at, radiusKm: radius }, wanted, descending);
-        if (found.length >= wanted || radius >= at.radiusKm) return found;
-        radius = Math.min(at.radiusKm, radius * 4);
-      }
-    })(),
-  ]);
-  return { rows: rows.slice(offset), total };
+  // The page starts from a small circle (2 km, what a dense city needs for a page) grown until it
+  // holds the page: every business outside it is farther than all inside.
+  const page = async () => {
+    let radius = Math.min(at.radiusKm, 2 * Math.max(1, Math.sqrt(wanted / 25)));
+    for (;;) {
+      const found = await nearest(db, chainId, { ...at, radiusKm: radius }, wanted, descending);
+      if (found.length >= wanted || radius >= at.radiusKm) return found.slice(offset);
+      radius = Math.min(at.radiusKm, radius * 4);
+    }
+  };
+  return { rows: page(), total: countWithin(db, chainId, at) };
 }
 
 /** Number of live businesses of the chain within the circle. */
@@ -136,52 +143,40 @@ async function nearest(db: CoreDb, chainId: number, at: Location, limit: number,
 }
 
 /** Text, with or without location, from the word index alone. */
-async function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: boolean) {
+function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: boolean): PlannedPage {
   const idOrder = descending ? sql`DESC` : sql`ASC`;
-  // Count and page side by side on two connections: each is one scan of the word range.
   if (text.terms.length === 1 && text.terms[0]!.length === 1 && text.fields.length === 1) {
     // One word in one field, the usual search: every match has the same relevance, and the only
     // duplicates are businesses with two words of that prefix, so no derived table is needed.
     const word = text.terms[0]![0]!;
-    if (!q.location) {
-      // lcp_prev < length keeps exactly one word per business (see the column): a plain count.
-      const range = sql`${wordRangeSql(q.chainId, text.fields[0]!, word, undefined, WORD_INDEX)} AND t.lcp_prev < ${[...word].length}`;
-      const [page, counted] = await Promise.all([
-        rows<PageRow>(db, sql`SELECT t.business_id AS id, NULL AS distance_km ${range}
-          ORDER BY t.business_id ${idOrder} LIMIT ${q.limit} OFFSET ${q.offset}`),
-        one<{ n: number }>(db, sql`SELECT COUNT(*) AS n ${range}`),
-      ]);
-      return { rows: page, total: Number(counted?.n ?? 0) };
-    }
+    if (!q.location) return prefixPage(db, q.chainId, TOKEN_FIELD[text.fields[0]!], word, q.limit, q.offset, descending);
     const range = wordRangeSql(q.chainId, text.fields[0]!, word, q.location);
-    const [page, counted] = await Promise.all([
-      rows<PageRow>(
+    return {
+      rows: rows<PageRow>(
         db,
         sql`SELECT t.business_id AS id, MIN(${distanceSql(q.location, sql`t`)}) AS distance_km ${range} GROUP BY t.business_id
           ORDER BY distance_km ASC, t.business_id ${idOrder} LIMIT ${q.limit} OFFSET ${q.offset}`,
       ),
-      one<{ n: number }>(db, sql`SELECT COUNT(DISTINCT t.business_id) AS n ${range}`),
-    ]);
-    return { rows: page, total: Number(counted?.n ?? 0) };
+      total: countOf(one<{ n: number }>(db, sql`SELECT COUNT(DISTINCT t.business_id) AS n ${range}`)),
+    };
   }
   const matches = textMatchSql(q.chainId, text, q.location);
   const order: SQL[] = [];
   if (q.location) order.push(sql`distance_km ASC`);
   if (q.orderByRelevance) order.push(sql`relevance DESC`);
   order.push(sql`business_id ${idOrder}`);
-  const [page, counted] = await Promise.all([
-    rows<PageRow>(
+  return {
+    rows: rows<PageRow>(
       db,
       sql`SELECT business_id AS id, distance_km FROM (${matches}) m
         ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
     ),
-    one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM (${matches}) m`),
-  ]);
-  return { rows: page, total: Number(counted?.n ?? 0) };
+    total: countOf(one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM (${matches}) m`)),
+  };
 }
 
 /** Anything with row filters or a date sort: join the rows. */
-async function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, filters: SQL[]) {
+function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, filters: SQL[]): PlannedPage {
   const where: SQL[] = [sql`b.chain_id = ${q.chainId}`, sql`b.deleted = 0`, ...filters];
   const distance = q.location ? distanceSql(q.location, sql`b`) : undefined;
   if (q.location && distance) {
@@ -198,15 +193,14 @@ async function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, fi
   }
   order.push(q.sort?.column === "id" && q.sort.order === "desc" ? sql`b.id DESC` : sql`b.id ASC`);
   const condition = sql.join(where, sql` AND `);
-  const [page, counted] = await Promise.all([
-    rows<PageRow>(
+  return {
+    rows: rows<PageRow>(
       db,
       sql`SELECT b.id, ${distance ?? sql`NULL`} AS distance_km FROM ${from} WHERE ${condition}
         ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
     ),
-    one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${condition}`),
-  ]);
-  return { rows: page, total: Number(counted?.n ?? 0) };
+    total: countOf(one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${condition}`)),
+  };
 }
 
 /**
@@ -239,8 +233,8 @@ function textMatchSql(chainId: number, text: Text, at?: Location): SQL {
  * `FROM business_search_tokens t WHERE ...`: the words of `field` starting with `word` in the
  * chain, and with a location only those of businesses within the circle.
  */
-function wordRangeSql(chainId: number, field: TextField, word: string, at?: Location, index?: SQL): SQL {
-  return sql`FROM business_search_tokens t ${index ?? sql``} WHERE t.chain_id = ${chainId} AND t.field = ${TOKEN_FIELD[field]}
+function wordRangeSql(chainId: number, field: TextField, word: string, at?: Location): SQL {
+  return sql`FROM business_search_tokens t WHERE t.chain_id = ${chainId} AND t.field = ${TOKEN_FIELD[field]}
     AND t.token LIKE ${`${escapeLike(word)}%`} ${at ? locationFilterSql(at) : sql``}`;
 }
 
@@ -281,13 +275,4 @@ function filterSql(f: BusinessSearch["filters"]): SQL[] {
   if (f.towncity !== undefined) out.push(sql`b.towncity = ${f.towncity}`);
   if (f.isShutDown !== undefined) out.push(sql`b.is_shut_down = ${f.isShutDown ? 1 : 0}`);
   return out;
-}
-
-async function rows<T>(db: CoreDb, statement: SQL): Promise<T[]> {
-  const [result] = (await db.execute(statement)) as unknown as [T[]];
-  return result;
-}
-
-async function one<T>(db: CoreDb, statement: SQL): Promise<T | undefined> {
-  return (await rows<T>(db, statement))[0];
 }

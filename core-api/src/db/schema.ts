@@ -200,3 +200,20 @@ export const businessSearchTokens = mysqlTable(
     index("business_search_tokens_by_row_and_word").on(t.chainId, t.field, t.geoRow, t.token, t.latitude, t.longitude),
   ],
 );
+
+/**
+ * How many words of each (word, lcp_prev) the word index holds per chain and field, kept in step
+ * with business_search_tokens by every write (businesses/repository.ts): the total of a prefix
+ * search is the sum over the prefix's few distinct words instead of a count over every match.
+ */
+export const businessSearchWordCounts = mysqlTable(
+  "business_search_word_counts",
+  {
+    chainId: int("chain_id").notNull(),
+    field: tinyint("field").notNull(),
+    token: varchar("token", { length: 64 }).notNull(),
+    lcpPrev: tinyint("lcp_prev").notNull(),
+    n: int("n").notNull(),
+  },
+  (t) => [primaryKey({ name: "business_search_word_counts_pk", columns: [t.chainId, t.field, t.token, t.lcpPrev] })],
+);
