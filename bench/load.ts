@@ -55,7 +55,7 @@ export async function ensureBenchAdmin(db: CoreDb, chainId: number): Promise<{ u
 
 /** Deletes every store of chain `chainId` and its words, in chunks (for `--reload`). */
 export async function wipeStores(db: CoreDb, chainId: number): Promise<void> {
-  for (const table of [sql`business_search_word_counts`, sql`business_search_tokens`, sql`businesses`]) {
+  for (const table of [sql`business_geo_cell_counts`, sql`business_search_word_counts`, sql`business_search_tokens`, sql`businesses`]) {
     for (;;) {
       const [res] = (await db.execute(sql`DELETE FROM ${table} WHERE chain_id = ${chainId} LIMIT 50000`)) as unknown as [
         { affectedRows: number },

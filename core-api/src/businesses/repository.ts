@@ -7,6 +7,7 @@ import type { CoreDb } from "../db/client.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
+import { adjustCellCounts } from "./cell-counts.ts";
 import { addWords, removeWords, tokenRows } from "./word-index.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
@@ -54,6 +55,7 @@ export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: 
       const firstId = Number(res.insertId);
       const ids = rows.map((_, i) => firstId + i);
       await addWords(tx, rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v)));
+      await adjustCellCounts(tx, rows.map((v) => ({ chainId: v.chainId, cell: geoCell(v.latitude, v.longitude), delta: 1 })));
       const stored = await tx.select().from(businesses).where(inArray(businesses.id, ids));
       const byId = new Map(stored.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id)!);
@@ -85,10 +87,14 @@ export async function updateBusiness(
       // it would blank the grid cell or the search words below.
       const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as BusinessChanges;
       const next = { ...current, ...given };
-      await tx
-        .update(businesses)
-        .set({ ...given, geoCell: geoCell(next.latitude, next.longitude), lastModifiedDate: now })
-        .where(eq(businesses.id, id));
+      const cell = geoCell(next.latitude, next.longitude);
+      await tx.update(businesses).set({ ...given, geoCell: cell, lastModifiedDate: now }).where(eq(businesses.id, id));
+      if (cell !== current.geoCell) {
+        await adjustCellCounts(tx, [
+          { chainId, cell: current.geoCell, delta: -1 },
+          { chainId, cell, delta: 1 },
+        ]);
+      }
       if (next.name !== current.name || next.ownerCode !== current.ownerCode) {
         await removeWords(tx, id);
         await addWords(tx, tokenRows(chainId, id, next));
@@ -118,12 +124,15 @@ export async function deleteBusiness(
   now: Date,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [res] = await tx
+    const live = and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false));
+    const [current] = await tx.select({ geoCell: businesses.geoCell }).from(businesses).where(live).for("update");
+    if (!current) return false;
+    await tx
       .update(businesses)
       .set({ deleted: true, deletedBy, lastUpdatedBy: deletedBy, geoCell: null, lastModifiedDate: now })
-      .where(and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false)));
-    if (res.affectedRows === 0) return false;
+      .where(live);
     await removeWords(tx, id);
+    await adjustCellCounts(tx, [{ chainId, cell: current.geoCell, delta: -1 }]);
     return true;
   });
 }

@@ -148,6 +148,20 @@ describe("searchBusinesses agrees with a brute-force search", () => {
     expect(Number(extra[0]!.n)).toBe(0);
   });
 
+  it("keeps the per-cell counts equal to the live businesses in each cell", async () => {
+    const [counted] = (await core.db.execute(sql`
+      SELECT COUNT(*) AS mismatches FROM (
+        SELECT chain_id, geo_cell, COUNT(*) AS n FROM businesses WHERE geo_cell IS NOT NULL GROUP BY chain_id, geo_cell
+      ) b
+      LEFT JOIN business_geo_cell_counts c USING (chain_id, geo_cell)
+      WHERE c.n IS NULL OR c.n <> b.n`)) as unknown as [Array<{ mismatches: number }>];
+    expect(Number(counted[0]!.mismatches)).toBe(0);
+    const [stray] = (await core.db.execute(sql`
+      SELECT COALESCE(SUM(c.n), 0) AS n FROM business_geo_cell_counts c
+      WHERE NOT EXISTS (SELECT 1 FROM businesses b WHERE b.chain_id = c.chain_id AND b.geo_cell = c.geo_cell)`)) as unknown as [Array<{ n: number }>];
+    expect(Number(stray[0]!.n)).toBe(0);
+  });
+
   it("finds a moved store at its new place and a renamed one by its new name, never a deleted one", async () => {
     const near = await searchBusinesses(core.db, { chainId: core.chainId, location: location(0.5), text: text("bak jumbo albert slager cafe bar markt baker heijn"), limit: 500, offset: 0 });
     expect(near.hits.map((h) => h.row.id)).toContain(stores.find((s) => s.name === stores[1]!.name)!.id);

@@ -4,9 +4,9 @@
  * get-businesses).
  *
  * Searches without row filters (the common, hot case) never read a business row before the page:
- * - location: the total counts grid cells wholly inside the circle straight from the location
- *   index (chain_id, geo_cell, latitude, longitude) and computes distances only in the cells on
- *   its edge; the page (nearest first) is found within a small circle grown until it holds the
+ * - location: the total adds up the kept per-cell counts of the grid cells wholly inside the
+ *   circle (business_geo_cell_counts) and computes distances only in the cells on its edge, from
+ *   the location index (chain_id, geo_cell, latitude, longitude); the page (nearest first) is found within a small circle grown until it holds the
  *   page, so it does not sort every match (geo.ts);
  * - text: the word index (chain_id, field, token, business_id) answers alone;
  * - text + location: the word index carries each business's coordinates, so one range scan of
@@ -121,7 +121,10 @@ function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, 
 async function countWithin(db: CoreDb, chainId: number, at: Location): Promise<number> {
   const { inner, boundary } = cellCover(at.latitude, at.longitude, at.radiusKm);
   const parts: SQL[] = [];
-  if (inner.length) parts.push(sql`(SELECT COUNT(*) FROM ${LOCATION_INDEX} WHERE b.chain_id = ${chainId} AND ${cellsSql(inner)})`);
+  if (inner.length) {
+    parts.push(sql`(SELECT COALESCE(SUM(c.n), 0) FROM business_geo_cell_counts c
+      WHERE c.chain_id = ${chainId} AND ${cellsSql(inner, sql`c`)})`);
+  }
   if (boundary.length) {
     parts.push(sql`(SELECT COUNT(*) FROM ${LOCATION_INDEX} WHERE b.chain_id = ${chainId} AND ${cellsSql(boundary)}
       AND ${distanceSql(at, sql`b`)} <= ${at.radiusKm})`);
@@ -260,8 +263,8 @@ function distanceSql(at: Location, alias: SQL): SQL {
     COS(RADIANS(${at.latitude})) * COS(RADIANS(${lat})) * POW(SIN(RADIANS(${lon} - ${at.longitude}) / 2), 2)))))`;
 }
 
-function cellsSql(ranges: CellRange[]): SQL {
-  return sql`(${sql.join(ranges.map(([a, z]) => sql`b.geo_cell BETWEEN ${a} AND ${z}`), sql` OR `)})`;
+function cellsSql(ranges: CellRange[], alias: SQL = sql`b`): SQL {
+  return sql`(${sql.join(ranges.map(([a, z]) => sql`${alias}.geo_cell BETWEEN ${a} AND ${z}`), sql` OR `)})`;
 }
 
 function filterSql(f: BusinessSearch["filters"]): SQL[] {

@@ -217,3 +217,18 @@ export const businessSearchWordCounts = mysqlTable(
   },
   (t) => [primaryKey({ name: "business_search_word_counts_pk", columns: [t.chainId, t.field, t.token, t.lcpPrev] })],
 );
+
+/**
+ * How many live businesses with coordinates each location grid cell holds per chain, kept in step
+ * by every write (businesses/repository.ts): a radius search adds up the cells wholly inside the
+ * circle instead of counting their businesses.
+ */
+export const businessGeoCellCounts = mysqlTable(
+  "business_geo_cell_counts",
+  {
+    chainId: int("chain_id").notNull(),
+    geoCell: int("geo_cell").notNull(),
+    n: int("n").notNull(),
+  },
+  (t) => [primaryKey({ name: "business_geo_cell_counts_pk", columns: [t.chainId, t.geoCell] })],
+);
