@@ -4,6 +4,7 @@
  * REST error shape.
  */
 import express, { type ErrorRequestHandler } from "express";
+import { pino } from "pino";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
@@ -15,6 +16,8 @@ export interface ConnectorAppDeps {
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
   config: Pick<ConnectorConfig, "bodyLimitBytes">;
+  /** structured log (pino's call shape); default a pino logger on stdout */
+  logger?: { error(fields: object, message: string): void };
 }
 
 /**
@@ -34,12 +37,12 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   app.use((_req, _res) => {
     throw new ConnectorError(404, "Request does not match any route.");
   });
-  app.use(errorHandler);
+  app.use(errorHandler(deps.logger ?? pino({ name: "connector" })));
   return app;
 }
 
-/** Renders every error as `{message, parameters?}`; unexpected ones as 500 without details. */
-const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
+/** Renders every error as `{message, parameters?}`; unexpected ones as 500 without details, logged. */
+const errorHandler = (log: NonNullable<ConnectorAppDeps["logger"]>): ErrorRequestHandler => (err, req, res, _next) => {
   if (err instanceof ConnectorError) {
     res.status(err.status).json(err.toBody());
     return;
@@ -53,7 +56,7 @@ const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   } else if (typeof (err as { status?: unknown }).status === "number" && (err as { status: number }).status < 500) {
     res.status((err as { status: number }).status).json({ message: String((err as Error).message) });
   } else {
-    console.error("connector: unexpected error", err);
+    log.error({ err, method: req.method, path: req.path }, "connector: unexpected error");
     res.status(500).json({ message: "Internal Error. Details are available in the connector log." });
   }
 };

@@ -9,6 +9,7 @@
 import { errorBody } from "@service/shared";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { pino } from "pino";
 import { clientIpOf, parseTrustedProxies } from "./auth/client-ip.ts";
 import { authenticate } from "./auth/context.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
@@ -28,9 +29,10 @@ export type { AppDeps } from "./http/request-context.ts";
 /** Builds the core API application around its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? (() => new Date());
+  const log = deps.logger ?? pino({ name: "core-api" });
   const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
-  const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch });
+  const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
   const app = new Hono<AppEnv>();
 
   app.use(
@@ -64,7 +66,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.onError((err, c) => {
     if (err instanceof ServiceError) return errorResponse(c, err);
-    console.error("unhandled error", err);
+    log.error({ err, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
     return c.json(
       { result: { code: 0, status: "error" }, error: { code: 0, name: "internal_error", description: "Internal server error." } },
       500,

@@ -41,7 +41,7 @@ export interface TestCore {
 let adminSeq = 0;
 
 /** Optional fakes and settings of startCore. */
-export interface StartCoreOptions extends Pick<AppDeps, "clock" | "clientAddress" | "fetch" | "sleep"> {
+export interface StartCoreOptions extends Pick<AppDeps, "clock" | "clientAddress" | "fetch" | "sleep" | "logger"> {
   /** extra configuration variables, for example `{ TRUSTED_PROXIES: "10.0.0.0/8" }` */
   env?: Record<string, string>;
 }

@@ -48,8 +48,8 @@ afterAll(async () => {
 });
 
 /** A fresh verifier (empty cache) and a probe around it; `status(token)` answers 200 or 401. */
-function fresh() {
-  const probe = probeApp(core.db, new ShopperTokenVerifier(), () => new Date());
+function fresh(logger?: { error: () => void; warn: (fields: object, message: string) => void }) {
+  const probe = probeApp(core.db, new ShopperTokenVerifier({ logger }), () => new Date());
   return async (token: string) => {
     const res = await probe.request("/", { headers: { Authorization: `Bearer ${token}`, "X-Service-App-Hostname": APP } });
     return { status: res.status, body: (await res.json()) as any };
@@ -97,13 +97,13 @@ describe("key sets", () => {
   });
 
   it("that cannot be fetched refuse the token", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const logger = { error: vi.fn(), warn: vi.fn() };
     idp.published = [keyA];
     idp.failWith = 500;
-    const res = await fresh()(await idp.sign(keyA, shopper, new Date()));
+    const res = await fresh(logger)(await idp.sign(keyA, shopper, new Date()));
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ name: "no_valid_session", description: expect.stringMatching(/key set could not be fetched/) });
-    expect(console.warn).toHaveBeenCalled();
+    expect(logger.warn).toHaveBeenCalledWith(expect.objectContaining({ jwksUrl: expect.stringContaining("http") }), "shopper token: key set unusable");
   });
 });
 

@@ -15,6 +15,7 @@
  * seconds while a flood of made-up kids cannot turn into a flood of fetches.
  */
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import type { Logger } from "../http/request-context.ts";
 
 /** Asymmetric JWS algorithms a shopper token may use (RFC 7518, RFC 8037; jose's "Ed25519"). */
 export const SHOPPER_TOKEN_ALGORITHMS = [
@@ -38,6 +39,8 @@ export type ShopperTokenCheck = { ok: true; subject: string } | { ok: false; rea
 export interface ShopperTokenOptions {
   /** outbound HTTP for the key sets (AppDeps.fetch); default globalThis.fetch */
   fetch?: typeof fetch;
+  /** where an unusable key set is reported (AppDeps.logger); not logged without one */
+  logger?: Logger;
   /** least time between two fetches of one key set triggered by an unknown kid, ms (default 30 s) */
   cooldownMs?: number;
   /** refetch a key set at the latest after this long, ms (default 10 min) */
@@ -81,7 +84,7 @@ export class ShopperTokenVerifier {
       });
       return { ok: true, subject: payload.sub! };
     } catch (err) {
-      return { ok: false, reason: describe(err, url) };
+      return { ok: false, reason: describe(err, url, this.#options.logger) };
     }
   }
 
@@ -107,7 +110,7 @@ export function looksLikeJwt(token: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/.test(token);
 }
 
-function describe(err: unknown, url: URL): string {
+function describe(err: unknown, url: URL, logger: Logger | undefined): string {
   if (err instanceof errors.JWTExpired) return "the access token has expired";
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === "nbf") return "the access token is not valid yet (nbf)";
@@ -121,6 +124,6 @@ function describe(err: unknown, url: URL): string {
   if (err instanceof errors.JWSSignatureVerificationFailed) return "the access token's signature is invalid";
   if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return "the access token is malformed";
   // Anything else is the key set itself: unreachable, not JSON, not a key set, timed out.
-  console.warn(`shopper token: key set ${url.href} unusable: ${err instanceof Error ? err.message : String(err)}`);
+  logger?.warn({ jwksUrl: url.href, err }, "shopper token: key set unusable");
   return "the chain's key set could not be fetched";
 }

@@ -21,6 +21,14 @@ export interface AppDeps {
   sleep?: (ms: number) => Promise<void>;
   /** the Scalar bundle for /docs, served locally when given (resources/docs.ts); the CDN otherwise */
   docsScript?: () => Promise<string>;
+  /** structured log (pino's call shape); default a pino logger on stdout */
+  logger?: Logger;
+}
+
+/** The log calls the services make: pino's `(fields, message)` shape. */
+export interface Logger {
+  error(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
 }
 
 /** Per-request context handed to every handler. */
