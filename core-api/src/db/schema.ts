@@ -21,6 +21,7 @@ import {
   varchar,
 } from "drizzle-orm/mysql-core";
 import { chainSettings } from "./tables/chain-settings.ts";
+import { timestamps } from "./tables/columns.ts";
 
 export * from "./tables/campaigns.ts";
 export * from "./tables/clients.ts";
@@ -28,11 +29,6 @@ export * from "./tables/content-pages.ts";
 export * from "./tables/login-throttle.ts";
 export * from "./tables/users.ts";
 export * from "./tables/vouchers.ts";
-
-export const timestamps = {
-  createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-  lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-};
 
 /** A chain: the top-level retail organisation every other object belongs to. */
 export const chains = mysqlTable("chains", {

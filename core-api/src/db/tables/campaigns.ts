@@ -2,8 +2,8 @@
  * Campaigns (minimal home so that change logs arise) and the model change log
  * (spec, "Change log entry").
  */
-import { sql } from "drizzle-orm";
 import { boolean, datetime, index, int, mysqlTable, text, varchar } from "drizzle-orm/mysql-core";
+import { timestamps } from "./columns.ts";
 
 export const campaigns = mysqlTable(
   "campaigns",
@@ -16,8 +16,7 @@ export const campaigns = mysqlTable(
     activeDateUntil: datetime("active_date_until", { mode: "date" }),
     deleted: boolean("deleted").notNull().default(false),
     lastUpdatedBy: int("last_updated_by"),
-    createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-    lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
+    ...timestamps,
   },
   (t) => [index("campaigns_by_chain").on(t.chainId, t.id)],
 );
@@ -37,8 +36,7 @@ export const modelChangeLogs = mysqlTable(
     changeEndpoint: varchar("change_endpoint", { length: 255 }),
     /** JSON `{field: {from, to}}` in the field's native types, never reformatted */
     diff: text("diff").notNull(),
-    createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-    lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
+    ...timestamps,
   },
   (t) => [
     index("model_change_logs_by_model_created").on(t.chainId, t.modelClass, t.modelId, t.createdDate),

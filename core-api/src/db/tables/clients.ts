@@ -3,12 +3,8 @@
  * allowed IP ranges for admin login (spec, "AllowedIpRange").
  */
 import { sql } from "drizzle-orm";
-import { boolean, char, datetime, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
-
-const timestamps = {
-  createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-  lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-};
+import { boolean, char, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { timestamps } from "./columns.ts";
 
 export const serviceClients = mysqlTable(
   "service_clients",

@@ -2,7 +2,8 @@
  * Content pages (spec, "Content Page"): a hierarchy per chain through `parent_id`.
  */
 import { sql } from "drizzle-orm";
-import { boolean, datetime, index, int, mysqlTable, text, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { boolean, index, int, mysqlTable, text, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { timestamps } from "./columns.ts";
 
 export const contentPages = mysqlTable(
   "content_pages",
@@ -19,8 +20,7 @@ export const contentPages = mysqlTable(
     zones: text("zones"),
     deleted: boolean("deleted").notNull().default(false),
     lastUpdatedBy: int("last_updated_by"),
-    createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-    lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
+    ...timestamps,
   },
   (t) => [
     uniqueIndex("content_pages_unique_name_per_chain").on(t.chainId, t.activeName),

@@ -1,8 +1,8 @@
 /**
  * End-users (shoppers) of a chain and the currencies vouchers and chains refer to.
  */
-import { sql } from "drizzle-orm";
-import { boolean, char, datetime, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { boolean, char, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { timestamps } from "./columns.ts";
 
 /** A shopper of a chain. Usernames are unique within a chain (an admin may share one). */
 export const users = mysqlTable(
@@ -17,8 +17,7 @@ export const users = mysqlTable(
     lastName: varchar("last_name", { length: 255 }),
     memberNumber: varchar("member_number", { length: 64 }),
     active: boolean("active").notNull().default(true),
-    createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-    lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
+    ...timestamps,
   },
   (t) => [
     uniqueIndex("users_unique_username_per_chain").on(t.chainId, t.username),

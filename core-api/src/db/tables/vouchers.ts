@@ -3,6 +3,7 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, boolean, char, datetime, double, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { timestamps } from "./columns.ts";
 
 const ref = (name: string) => int(name);
 
@@ -47,8 +48,7 @@ export const vouchers = mysqlTable(
     dbRedeemedDate: datetime("db_redeemed_date", { mode: "date" }),
     deleted: boolean("deleted").notNull().default(false),
     lastUpdatedBy: int("last_updated_by"),
-    createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
-    lastModifiedDate: datetime("last_modified_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
+    ...timestamps,
   },
   (t) => [
     uniqueIndex("vouchers_by_key").on(t.key),
