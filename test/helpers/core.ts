@@ -15,6 +15,7 @@ import { createAdmin, createChain, grantAccess } from "../../core-api/src/db/see
 import type { AccessLevels } from "../../core-api/src/auth/permissions.ts";
 import type { AppDeps } from "../../core-api/src/http/request-context.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./databases.ts";
+import { countStatements, type StatementCounter } from "./statements.ts";
 
 export interface TestAdmin {
   id: number;
@@ -35,6 +36,8 @@ export interface TestCore {
   /** a new admin with `levels` on `chainId` (default the core's chain), logged in */
   admin(levels: Partial<AccessLevels>, chainId?: number): Promise<TestAdmin>;
   createChain(name?: string): Promise<number>;
+  /** the SQL statements the core's pool has sent (reset it before the request under test) */
+  statements: StatementCounter;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,7 @@ export async function startCore(options: StartCoreOptions = {}): Promise<TestCor
   const { env: _env, ...fakes } = options;
   const app = createApp({ db: database.db, config, ...fakes });
   const chainId = await createChain(database.db, "Test Chain");
+  const statements = countStatements(database.pool);
   const request = async (path: string, init?: RequestInit) => app.request(path, init);
   const core: TestCore = {
     db: database.db,
@@ -90,6 +94,7 @@ export async function startCore(options: StartCoreOptions = {}): Promise<TestCor
       };
     },
     createChain: (name = "Other Chain") => createChain(database.db, name),
+    statements,
     async close() {
       await database.close();
       await dropDatabase(dbName);
