@@ -158,6 +158,9 @@ async function refuseAll(method: SpecWriteMethod, path: string, cases: RefusedCa
       problems.push(`${label}: expected ${want.status} ${want.code} ${c.expected}, got ${res.status} ${JSON.stringify(res.body)}`);
     } else if (!String(error.description).includes(c.field)) {
       problems.push(`${label}: the description does not name ${c.field}: ${error.description}`);
+    } else if (c.kind === "read-only" && !String(error.description).includes("read-only")) {
+      // Same code as a method outside ops: only the description tells the client no method can write it.
+      problems.push(`${label}: the description does not say read-only: ${error.description}`);
     }
     const after = await databaseFingerprint(w.core.db, w.core.dbName);
     if (after !== before) problems.push(`${label}: the database changed`);
