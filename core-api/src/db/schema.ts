@@ -14,7 +14,7 @@ export * from "./tables/clients.ts";
 export * from "./tables/content-pages.ts";
 export * from "./tables/currencies.ts";
 export * from "./tables/ip-ranges.ts";
+export * from "./tables/login-sessions.ts";
 export * from "./tables/login-throttle.ts";
-export * from "./tables/sessions.ts";
 export * from "./tables/users.ts";
 export * from "./tables/vouchers.ts";
