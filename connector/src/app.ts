@@ -4,11 +4,11 @@
  * REST error shape.
  */
 import express, { type ErrorRequestHandler } from "express";
-import { pino } from "pino";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
 import { ConnectorError } from "./http/errors.ts";
+import { defaultLogger, type Logger } from "./logger.ts";
 import { CUSTOMER_ROUTE_PREFIX, customerRoutes } from "./routes/customer.ts";
 
 export interface ConnectorAppDeps {
@@ -16,8 +16,8 @@ export interface ConnectorAppDeps {
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
   config: Pick<ConnectorConfig, "bodyLimitBytes">;
-  /** structured log (pino's call shape); default a pino logger on stdout */
-  logger?: { error(fields: object, message: string): void };
+  /** structured log (logger.ts); default a pino logger on stdout */
+  logger?: Logger;
 }
 
 /**
@@ -37,12 +37,12 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   app.use((_req, _res) => {
     throw new ConnectorError(404, "Request does not match any route.");
   });
-  app.use(errorHandler(deps.logger ?? pino({ name: "connector" })));
+  app.use(errorHandler(deps.logger ?? defaultLogger()));
   return app;
 }
 
 /** Renders every error as `{message, parameters?}`; unexpected ones as 500 without details, logged. */
-const errorHandler = (log: NonNullable<ConnectorAppDeps["logger"]>): ErrorRequestHandler => (err, req, res, _next) => {
+const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
   if (err instanceof ConnectorError) {
     res.status(err.status).json(err.toBody());
     return;

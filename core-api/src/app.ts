@@ -9,7 +9,6 @@
 import { errorBody } from "@service/shared";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { pino } from "pino";
 import { clientIpOf, parseTrustedProxies } from "./auth/client-ip.ts";
 import { authenticate } from "./auth/context.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
@@ -18,6 +17,7 @@ import { parseApiVersion } from "./http/api-version.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { registerInternalCalls } from "./internal/routes.ts";
+import { defaultLogger } from "./logger.ts";
 import { registerDocs } from "./resources/docs.ts";
 import { registerResources } from "./resources/routes.ts";
 
@@ -29,7 +29,7 @@ export type { AppDeps } from "./http/request-context.ts";
 /** Builds the core API application around its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? (() => new Date());
-  const log = deps.logger ?? pino({ name: "core-api" });
+  const log = deps.logger ?? defaultLogger();
   const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
   const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });

@@ -19,6 +19,13 @@ export const numericId = z.union([
   z.string().regex(/^[1-9][0-9]{0,17}$/, "must be a positive integer").transform(Number),
 ]);
 
+/**
+ * An identifier of the user_info (user_id, or get-user's id): a numeric id, or blank. Blank ("",
+ * spaces) reads as null, "unknown to the sender", so the update skips it exactly as it skips a
+ * blank member_number (an identifier is never cleared).
+ */
+const userIdentifier = z.union([numericId, z.string().trim().length(0).transform(() => null)]).nullable().optional();
+
 /** Optional text: absent = leave unchanged; null or "" = clear. */
 const text = (max: number) => z.string().trim().max(max).nullable().optional();
 const flag = z.boolean().nullable().optional();
@@ -37,8 +44,8 @@ const flag = z.boolean().nullable().optional();
  * as the user info reads return them; the nested form wins.
  */
 export const userInfoInputSchema = z.object({
-  id: numericId.nullable().optional(),
-  user_id: numericId.nullable().optional(),
+  id: userIdentifier,
+  user_id: userIdentifier,
   member_number: z.union([z.string().trim().max(64), z.number().int().nonnegative().transform(String)])
     .nullable().optional(),
   username: z.union([z.literal(""), z.email().max(255)]).nullable().optional(),

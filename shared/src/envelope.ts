@@ -16,9 +16,9 @@ export const successEnvelope = <T extends z.ZodType>(results: T) =>
  * `{"result":{"code":<int>,"status":"error"},"error":{"code":<int>,"name":"<name>","description":"<text>"}}`.
  */
 export const errorEnvelope = z.object({
-  result: z.object({ code: z.number().int().nullable(), status: z.literal("error") }),
+  result: z.object({ code: z.number().int(), status: z.literal("error") }),
   error: z.object({
-    code: z.number().int().nullable(),
+    code: z.number().int(),
     name: z.string(),
     description: z.string(),
   }),

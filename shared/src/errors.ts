@@ -4,19 +4,25 @@
  * Every row of the spec's error table is here, keyed by its name. Where the spec leaves the HTTP
  * status open (266, 424, 544, 547, 555, too_many_duplicate_objects) the handbook's decision is
  * used: 401 / 403 / 404 / 400 / 409 / 409. Code 13 has two names (one per required method).
- * `user_already_exists` and `too_many_duplicate_objects` have no numeric code in the spec; their
- * `code` is null and the error body carries null for it.
+ *
+ * Every error body carries an integer code (handbook, "error body"). Where the spec gives none
+ * (`user_already_exists` and `too_many_duplicate_objects`, "-" in its table) or the error is not
+ * the spec's (`too_many_login_attempts`), the code is ours: OUR_CODES_FROM and up, a range the
+ * spec does not use, so a client can tell our codes from the spec's.
  */
 export interface ErrorDefinition {
-  /** Numeric error code of the spec, or null where the spec gives "-". */
-  readonly code: number | null;
+  /** Numeric error code: the spec's, or ours (>= OUR_CODES_FROM) where the spec gives none. */
+  readonly code: number;
   /** HTTP status of the response carrying this error. */
   readonly status: number;
   /** Default human-readable description. */
   readonly description: string;
 }
 
-const e = (code: number | null, status: number, description: string): ErrorDefinition => ({
+/** Our own error codes start here; the spec's highest is 555. */
+export const OUR_CODES_FROM = 900;
+
+const e = (code: number, status: number, description: string): ErrorDefinition => ({
   code,
   status,
   description,
@@ -72,10 +78,12 @@ export const ERRORS = {
   resource_not_found: e(544, 404, "The resource does not exist, belongs to another chain, or is not available for this authentication type."),
   invalid_phone_number: e(547, 400, "The phone number cannot be parsed or validated."),
   phone_number_already_exists: e(555, 409, "The phone number is already in use in a chain that requires unique phone numbers."),
-  user_already_exists: e(null, 400, "A user with this username, member number or authentication point identifier already exists."),
-  too_many_duplicate_objects: e(null, 409, "update_if_exists matches several users."),
-  /** Not a spec name (the spec leaves rate limits open): login refused after repeated failures (core-api auth/throttle.ts). */
-  too_many_login_attempts: e(null, 429, "Too many failed login attempts; try again later."),
+  /** Spec code "-": 901 is ours. */
+  user_already_exists: e(901, 400, "A user with this username, member number or authentication point identifier already exists."),
+  /** Spec code "-": 902 is ours. */
+  too_many_duplicate_objects: e(902, 409, "update_if_exists matches several users."),
+  /** Not a spec name (the spec leaves rate limits open), so 903 is ours: login refused after repeated failures (core-api auth/throttle.ts). */
+  too_many_login_attempts: e(903, 429, "Too many failed login attempts; try again later."),
 } as const satisfies Record<string, ErrorDefinition>;
 
 /** The name of an error of the catalogue, for example `parameter_invalid`. */

@@ -152,6 +152,32 @@ describe("update: identification", () => {
     expect(res.body.addresses[0]).toMatchObject({ telephone: "+3120", street: [] });
   });
 
+  it("skips an empty user_id (or id) as it skips an empty member_number: the next key finds, the link stays", async () => {
+    const created = await h.call("POST", UPDATE, { user_info: { user_id: 4004, member_number: "M4004", username: "dora@example.com" }, create_if_not_exists: true });
+    expect(created.status).toBe(200);
+    const variants = [
+      { user_id: "", member_number: "M4004" },
+      { user_id: "  ", id: "", member_number: "M4004" },
+      { user_id: "", member_number: " ", username: "dora@example.com" },
+    ];
+    for (const [i, user_info] of variants.entries()) {
+      const res = await h.call("POST", UPDATE, { user_info: { ...user_info, last_name: `Empty ${i}` } });
+      expect(res.status, JSON.stringify(user_info)).toBe(200);
+      expect(res.body).toMatchObject({ id: created.body.id, lastname: `Empty ${i}` });
+      expect(res.body.extension_attributes.service_data).toMatchObject({ user_id: 4004, member_number: "M4004" });
+    }
+    const [svc] = await h.rows("service_customer_data", `customer_id = ${created.body.id}`);
+    expect(svc).toMatchObject({ user_id: 4004, member_number: "M4004" });
+
+    // A new customer sent an empty user_id has none, like one sent an empty member_number.
+    const fresh = await h.call("POST", UPDATE, { user_info: { user_id: "", member_number: "", username: "emil@example.com" }, create_if_not_exists: true });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.extension_attributes.service_data).toMatchObject({ user_id: null, member_number: null });
+    // Only blank is skipped: a user_id that is not a number is still refused.
+    const bad = await h.call("POST", UPDATE, { user_info: { user_id: "abc", member_number: "M4004" } });
+    expect(bad).toMatchObject({ status: 400, body: { parameters: { fieldName: "user_info.user_id" } } });
+  });
+
   it("clears values given as null or empty and keeps absent ones", async () => {
     const res = await h.call("POST", UPDATE, {
       user_info: { user_id: 1001, birthday: null, gender: "", address_housenumber_extension: null, mailing_list: { mailing_list_subscribed: false } },

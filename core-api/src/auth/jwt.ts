@@ -15,7 +15,7 @@
  * seconds while a flood of made-up kids cannot turn into a flood of fetches.
  */
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
-import type { Logger } from "../http/request-context.ts";
+import type { Logger } from "../logger.ts";
 
 /** Asymmetric JWS algorithms a shopper token may use (RFC 7518, RFC 8037; jose's "Ed25519"). */
 export const SHOPPER_TOKEN_ALGORITHMS = [

@@ -42,7 +42,8 @@ const sessionsOf = async (userId: number, kind = "admin") =>
 
 function expectLocked(res: { status: number; body: any }) {
   expect(res.status).toBe(429);
-  expect(res.body.error).toMatchObject({ code: null, name: "too_many_login_attempts" });
+  expect(res.body.error).toMatchObject({ code: 903, name: "too_many_login_attempts" });
+  expect(res.body.result.code).toBe(903);
   expect(res.body.error.description).toMatch(/try again in \d+ minute/);
 }
 

@@ -27,7 +27,10 @@ export type SortColumn = "id" | "created_date" | "last_modified_date";
 
 export interface BusinessSearch {
   chainId: number;
-  /** text search: terms as parsed by parseSearchTerms; a business matches a term when one of `fields` does */
+  /**
+   * text search: terms as read by searchTermsOf; a business matches a term when one of `fields`
+   * does. No terms (a text without a letter or digit) matches no business.
+   */
   text?: { terms: string[][]; fields: TextField[]; matchAll: boolean };
   /** location search; radius in kilometres */
   location?: { latitude: number; longitude: number; radiusKm: number };
@@ -77,10 +80,12 @@ const LOCATION_INDEX = sql`businesses b FORCE INDEX (businesses_location_search)
 
 /**
  * Runs a business search.
- * @returns the page of hits in order, with the total count
+ * @returns the page of hits in order, with the total count; none for a text search without terms
  */
 export async function searchBusinesses(db: CoreDb, q: BusinessSearch): Promise<BusinessSearchResult> {
-  const text = q.text && q.text.terms.length > 0 ? q.text : undefined;
+  // A search for "!!!" was a search: it matches nothing rather than being ignored (text.ts).
+  if (q.text && q.text.terms.length === 0) return { hits: [], total: 0 };
+  const text = q.text;
   const filters = filterSql(q.filters);
   const indexOnly = filters.length === 0 && (q.sort === undefined || q.sort.column === "id");
   const descending = q.sort?.column === "id" && q.sort.order === "desc";

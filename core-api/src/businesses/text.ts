@@ -6,6 +6,10 @@
  * removed ("Café-Bär 12" -> ["cafe", "bar", "12"]). A term matches a field when some word of the
  * field starts with the term. A term that itself contains separators ("albert-heijn") is a
  * phrase of sub-terms that must all match.
+ *
+ * What a search text means is one rule for both APIs (`search[...]` of the Resources list and
+ * get-businesses' `search[...]` / `name` / `owner_code`), see searchTermsOf: a blank text is no
+ * search, a text without a letter or digit ("!!!") is a search that matches nothing.
  */
 
 /** Longest stored word; longer words are cut (terms too, so prefixes still meet). */
@@ -34,4 +38,19 @@ export function parseSearchTerms(query: string): string[][] {
 /** Escapes LIKE wildcards so a prefix is matched literally: `ab_%` -> `ab\_\%`. */
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/**
+ * The one reading of a search text, for both APIs.
+ * - Blank (absent, empty or only whitespace): no text search; every business is listed, as when
+ *   the parameter is left out (a form sends its empty search box).
+ * - Otherwise its terms (parseSearchTerms). A text with no letter or digit ("!!!", ",") has no
+ *   term: the user did search, and no business has such a word, so it matches nothing
+ *   (searchBusinesses returns no hits for an empty term list).
+ * @returns undefined for a blank text; else the terms, possibly none
+ * @example searchTermsOf("  ") === undefined; searchTermsOf("!!!") -> []; searchTermsOf("ah 12") -> [["ah"], ["12"]]
+ */
+export function searchTermsOf(query: string | null | undefined): string[][] | undefined {
+  if (query === null || query === undefined || query.trim() === "") return undefined;
+  return parseSearchTerms(query);
 }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { AuthContext } from "../auth/context.ts";
 import type { CoreConfig } from "../config.ts";
 import type { CoreDb } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
 import type { ApiVersion } from "./api-version.ts";
 
 /** What the core API needs from outside: one object, so tests pass their own (handbook). */
@@ -21,14 +22,8 @@ export interface AppDeps {
   sleep?: (ms: number) => Promise<void>;
   /** the Scalar bundle for /docs, served locally when given (resources/docs.ts); the CDN otherwise */
   docsScript?: () => Promise<string>;
-  /** structured log (pino's call shape); default a pino logger on stdout */
+  /** structured log (logger.ts); default a pino logger on stdout */
   logger?: Logger;
-}
-
-/** The log calls the services make: pino's `(fields, message)` shape. */
-export interface Logger {
-  error(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
 }
 
 /** Per-request context handed to every handler. */

@@ -20,7 +20,7 @@ import {
   type BusinessValues,
 } from "../businesses/repository.ts";
 import { searchBusinesses, type BusinessSearch, type SortColumn, type TextField } from "../businesses/search.ts";
-import { parseSearchTerms } from "../businesses/text.ts";
+import { searchTermsOf } from "../businesses/text.ts";
 import { businesses } from "../db/schema.ts";
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { loadChainRecord } from "./chain.ts";
@@ -138,11 +138,11 @@ export function toSearch(chainId: number, q: ListQuery): BusinessSearch {
   for (const [prop, value] of Object.entries(q.filters)) {
     if (prop !== "chain") filters[COLUMNS.get(prop)!] = value;
   }
-  const terms = q.search ? parseSearchTerms(q.search.query) : [];
+  const terms = searchTermsOf(q.search?.query);
   return {
     chainId,
     filters: filters as BusinessSearch["filters"],
-    ...(q.search && terms.length > 0
+    ...(q.search && terms
       ? { text: { terms, fields: q.search.properties as TextField[], matchAll: q.search.matchAll }, orderByRelevance: true }
       : {}),
     ...(q.location ? { location: q.location } : {}),

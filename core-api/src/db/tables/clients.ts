@@ -1,9 +1,7 @@
 /**
- * Service clients and their access tokens (spec, "ServiceClient", "AccessToken"), and the
- * allowed IP ranges for admin login (spec, "AllowedIpRange").
+ * Service clients and their access tokens (spec, "ServiceClient", "AccessToken").
  */
-import { sql } from "drizzle-orm";
-import { boolean, char, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { boolean, char, index, int, mysqlTable, varchar } from "drizzle-orm/mysql-core";
 import { timestamps } from "./columns.ts";
 
 export const serviceClients = mysqlTable(
@@ -45,21 +43,4 @@ export const accessTokens = mysqlTable(
     index("access_tokens_by_chain").on(t.chainId, t.createdDate),
     index("access_tokens_by_client").on(t.serviceClientId),
   ],
-);
-
-export const allowedIpRanges = mysqlTable(
-  "allowed_ip_ranges",
-  {
-    id: int("id").autoincrement().primaryKey(),
-    chainId: int("chain_id").notNull(),
-    /** normalised CIDR (ipaddr.js), for example `192.0.2.0/24` or `2001:db8::/32` */
-    cidr: varchar("cidr", { length: 255 }).notNull(),
-    /** cidr while the range is not deleted: one live entry per range and chain */
-    activeCidr: varchar("active_cidr", { length: 255 }).generatedAlwaysAs(sql`IF(deleted = 0, cidr, NULL)`, { mode: "stored" }),
-    notes: varchar("notes", { length: 255 }),
-    deleted: boolean("deleted").notNull().default(false),
-    lastUpdatedBy: int("last_updated_by"),
-    ...timestamps,
-  },
-  (t) => [uniqueIndex("allowed_ip_ranges_unique_cidr_per_chain").on(t.chainId, t.activeCidr)],
 );

@@ -1,7 +1,7 @@
 /**
- * End-users (shoppers) of a chain and the currencies vouchers and chains refer to.
+ * End-users (shoppers) of a chain.
  */
-import { boolean, char, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { boolean, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
 import { timestamps } from "./columns.ts";
 
 /** A shopper of a chain. Usernames are unique within a chain (an admin may share one). */
@@ -23,15 +23,4 @@ export const users = mysqlTable(
     uniqueIndex("users_unique_username_per_chain").on(t.chainId, t.username),
     index("users_by_member_number").on(t.chainId, t.memberNumber),
   ],
-);
-
-/** ISO 4217 currencies. */
-export const currencies = mysqlTable(
-  "currencies",
-  {
-    id: int("id").autoincrement().primaryKey(),
-    code: char("code", { length: 3 }).notNull(),
-    name: varchar("name", { length: 64 }).notNull(),
-  },
-  (t) => [uniqueIndex("currencies_by_code").on(t.code)],
 );

@@ -1,0 +1,30 @@
+/**
+ * Chains (spec, "Chain (singular resource)"), the top-level organisation every other row belongs
+ * to, and the apps whose hostname (`X-Service-App-Hostname`) names a chain for its shoppers.
+ */
+import { boolean, index, int, mysqlTable, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { chainSettings } from "./chain-settings.ts";
+import { timestamps } from "./columns.ts";
+
+/** A chain: the top-level retail organisation every other object belongs to. */
+export const chains = mysqlTable("chains", {
+  id: int("id").autoincrement().primaryKey(),
+  name: varchar("name", { length: 255 }).notNull(),
+  deleted: boolean("deleted").notNull().default(false),
+  ...chainSettings,
+  lastUpdatedBy: int("last_updated_by"),
+  ...timestamps,
+});
+
+/** Apps map a hostname (`X-Service-App-Hostname`) to the chain whose shoppers use it. */
+export const apps = mysqlTable(
+  "apps",
+  {
+    id: int("id").autoincrement().primaryKey(),
+    chainId: int("chain_id").notNull(),
+    hostname: varchar("hostname", { length: 255 }).notNull(),
+    name: varchar("name", { length: 255 }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("apps_by_hostname").on(t.hostname), index("apps_by_chain").on(t.chainId)],
+);

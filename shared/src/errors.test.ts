@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { errorBody, errorEnvelope } from "./envelope.ts";
+import { ERRORS, OUR_CODES_FROM, type ErrorName } from "./errors.ts";
+
+const entries = Object.entries(ERRORS) as Array<[ErrorName, (typeof ERRORS)[ErrorName]]>;
+
+/** The codes the spec's error table gives ("Errors"), each with the names it lists for it. */
+const SPEC_CODES = [3, 6, 13, 15, 68, 76, 98, 99, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 143, 244, 245, 246, 266, 278, 311, 316, 419, 420, 424, 435, 436, 441, 482, 544, 547, 555];
+
+describe("the error catalogue", () => {
+  it("gives every entry a positive integer code and an HTTP error status", () => {
+    expect(entries.length).toBeGreaterThan(SPEC_CODES.length);
+    for (const [name, def] of entries) {
+      expect(Number.isInteger(def.code) && def.code > 0, `${name} code ${def.code}`).toBe(true);
+      expect(Number.isInteger(def.status) && def.status >= 400 && def.status <= 599, `${name} status ${def.status}`).toBe(true);
+      expect(def.description.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  it("uses the spec's codes, and ours only from OUR_CODES_FROM, each once", () => {
+    const ours = entries.filter(([, def]) => !SPEC_CODES.includes(def.code));
+    expect(ours.map(([name]) => name).sort()).toEqual(["too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists"]);
+    for (const [name, def] of ours) expect(def.code, name).toBeGreaterThanOrEqual(OUR_CODES_FROM);
+    expect(new Set(ours.map(([, def]) => def.code)).size).toBe(ours.length);
+    expect(Math.max(...SPEC_CODES)).toBeLessThan(OUR_CODES_FROM);
+  });
+
+  it("carries the integer code in every error body", () => {
+    for (const [name, def] of entries) {
+      const body = errorBody(name);
+      expect(errorEnvelope.parse(body), name).toEqual(body);
+      expect([body.result.code, body.error.code], name).toEqual([def.code, def.code]);
+    }
+  });
+
+  it("gives too_many_login_attempts 903 with HTTP 429", () => {
+    expect(errorBody("too_many_login_attempts").error).toMatchObject({ code: 903, name: "too_many_login_attempts" });
+    expect(ERRORS.too_many_login_attempts.status).toBe(429);
+  });
+});
