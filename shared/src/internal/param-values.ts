@@ -97,5 +97,7 @@ function isOpeningTimesText(s: string): boolean {
  */
 export function openingTimesValue() {
   const asText = chars(OPENING_TIMES_MAX).refine((s) => s === "" || isOpeningTimesText(s), { ...FORMAT, message: "must be opening times JSON" });
-  return z.union([z.string(), openingTimesSchema.transform((o) => JSON.stringify(o))]).pipe(asText);
+  // The text branch's maximum is checked after the union (so too long stays 482); the meta only shows it.
+  const textBranch = z.string().meta({ maxLength: OPENING_TIMES_MAX, description: "the opening times as JSON text" });
+  return z.union([textBranch, openingTimesSchema.transform((o) => JSON.stringify(o))]).pipe(asText);
 }
