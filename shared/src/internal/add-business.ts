@@ -11,11 +11,10 @@ import { z } from "zod";
 import { successEnvelope } from "../envelope.ts";
 import { businessLocationParams, businessName, businessTextParams, placeIdParam, reviewUrlParam } from "./business-fields.ts";
 import { defineCall, param } from "./call.ts";
+import { responseDateTime } from "./param-values.ts";
 
 /** A coordinate as the write calls return it: decimal text such as `"52.3791"`. */
 const decimalText = z.string().regex(/^-?\d+(?:\.\d+)?$/, "must be decimal text");
-/** A datetime as formatted for the request's API version (RFC 3339 UTC from 1.6.8). */
-const dateTime = z.string().regex(/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?$/, "must be a datetime");
 
 /**
  * The business record of add-business: exactly the spec's keys. `format` and `business_format`
@@ -27,7 +26,7 @@ export const internalBusinessSchema = z.strictObject({
   address_3: z.string().nullable(),
   business_format: z.string().nullable(),
   chain_id: z.number().int(),
-  created_date: dateTime,
+  created_date: responseDateTime,
   countrycode: z.string().length(2).nullable(),
   deleted: z.boolean(),
   /** admin user id */
@@ -38,7 +37,7 @@ export const internalBusinessSchema = z.strictObject({
   id: z.number().int(),
   image_url: z.string().nullable(),
   is_shut_down: z.boolean(),
-  last_modified_date: dateTime,
+  last_modified_date: responseDateTime,
   latitude: decimalText.nullable(),
   longitude: decimalText.nullable(),
   name: z.string(),

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { successEnvelope } from "../envelope.ts";
 import { defineCall, param } from "./call.ts";
-import { dateTimeText, text } from "./param-values.ts";
+import { dateTimeText, responseDateTime, text } from "./param-values.ts";
 
 /** Most characters of a campaign title. */
 export const CAMPAIGN_TITLE_MAX = 255;
@@ -26,8 +26,6 @@ export const campaignFieldParams = {
 /** The campaign title: 1-255 characters; 482 when longer, 419 when empty or not text. */
 export const campaignTitle = () => text(CAMPAIGN_TITLE_MAX);
 
-/** A datetime as formatted for the request's API version (RFC 3339 UTC from 1.6.8). */
-const dateTime = z.string().regex(/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?$/, "must be a datetime");
 
 /** The campaign record of the campaign calls; datetimes per `X-Service-API-version`. */
 export const campaignRecordSchema = z.strictObject({
@@ -35,10 +33,10 @@ export const campaignRecordSchema = z.strictObject({
   chain_id: z.int(),
   title: z.string(),
   is_active: z.boolean(),
-  active_date_from: dateTime.nullable(),
-  active_date_until: dateTime.nullable(),
-  created_date: dateTime,
-  last_modified_date: dateTime,
+  active_date_from: responseDateTime.nullable(),
+  active_date_until: responseDateTime.nullable(),
+  created_date: responseDateTime,
+  last_modified_date: responseDateTime,
 });
 export type CampaignRecord = z.infer<typeof campaignRecordSchema>;
 

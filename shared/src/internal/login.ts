@@ -9,10 +9,8 @@
 import { z } from "zod";
 import { successEnvelope } from "../envelope.ts";
 import { defineCall, param } from "./call.ts";
-import { text } from "./param-values.ts";
+import { responseDateTime, text } from "./param-values.ts";
 
-/** A datetime as formatted for the request's API version (RFC 3339 UTC from 1.6.8). */
-const dateTime = z.string().regex(/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?$/, "must be a datetime");
 
 /** `results` of login: the new session. */
 export const loginResultsSchema = z.strictObject({
@@ -22,7 +20,7 @@ export const loginResultsSchema = z.strictObject({
     /** send it as X-Service-Session-Key; shown once */
     session_key: z.string(),
     /** when the session ends, per X-Service-API-version */
-    expiry: dateTime,
+    expiry: responseDateTime,
   }),
   result_type: z.literal("login"),
 });

@@ -101,3 +101,6 @@ export function openingTimesValue() {
   const textBranch = z.string().meta({ maxLength: OPENING_TIMES_MAX, description: "the opening times as JSON text" });
   return z.union([textBranch, openingTimesSchema.transform((o) => JSON.stringify(o))]).pipe(asText);
 }
+
+/** A datetime as the internal calls render it for the request's API version (RFC 3339 UTC from 1.6.8, `YYYY-MM-DD HH:MM:SS` before). */
+export const responseDateTime = z.string().regex(/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?$/, "must be a datetime");
