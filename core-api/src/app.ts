@@ -7,6 +7,7 @@
  *   Deno.serve(app.fetch);
  */
 import { errorBody } from "@service/shared";
+import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { clientIpOf, parseTrustedProxies } from "./auth/client-ip.ts";
@@ -53,8 +54,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
 
-  app.post("/auth/login", login);
-  app.delete("/auth/logout", logout);
+  app.on(loginCall.method, loginCall.path, login);
+  app.on(logoutCall.method, logoutCall.path, logout);
   registerInternalCalls(app);
   registerResources(app);
   registerDocs(app, deps.docsScript);

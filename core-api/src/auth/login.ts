@@ -11,11 +11,12 @@
  * end in a session counts as a failure, whatever the reason.
  */
 import { okBody } from "@service/shared";
+import { loginCall, type LoginResults, type LogoutResults } from "@service/shared/internal/login";
 import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { adminUsers, users } from "../db/schema.ts";
 import { formatDateTime } from "../http/api-version.ts";
-import { readString } from "../http/coerce.ts";
+import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv, RequestContext } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -34,7 +35,9 @@ type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; err
 
 /**
  * Logs an admin or, with `X-Service-App-Hostname`, a shopper in.
- * @throws ServiceError parameter_missing (441) without username or password;
+ * Parameters: `loginCall` (`@service/shared/internal/login`).
+ * @throws ServiceError parameter_missing (441) without username or password; 419 / 482 for a
+ *   username or password that is not text or a username over 255 characters;
  *   no_valid_session (6, 401) for an unknown user, a wrong password, an inactive account or an
  *   unknown app hostname; permission_denied_or_non_existent (68, 403) for an admin whose chains all
  *   refuse the client address; too_many_login_attempts (429, with Retry-After) while the account or
@@ -43,10 +46,7 @@ type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; err
 export async function login(c: Context<AppEnv>): Promise<Response> {
   const ctx = c.var.ctx;
   const params = await allParams(c);
-  const username = readString(params, "username", { max: 255 });
-  const password = params.password === undefined || params.password === null ? undefined : String(params.password);
-  if (!username) throw new ServiceError("parameter_missing", "username is required.");
-  if (!password) throw new ServiceError("parameter_missing", "password is required.");
+  const { username, password } = readCallParams(loginCall, params);
 
   const hostname = readAppHostname(c);
   const { keys, check } = hostname === undefined
@@ -68,16 +68,15 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
   }
   const session = await verdict.open();
   await loginSucceeded(db, begun.attempt, now);
-  return c.json(
-    okBody({
-      session_info: {
-        session_user_id: session.session_user_id,
-        session_key: session.session_key,
-        expiry: formatDateTime(session.expiry, ctx.version),
-      },
-      result_type: "login",
-    }),
-  );
+  const results: LoginResults = {
+    session_info: {
+      session_user_id: session.session_user_id,
+      session_key: session.session_key,
+      expiry: formatDateTime(session.expiry, ctx.version)!,
+    },
+    result_type: "login",
+  };
+  return c.json(okBody(results));
 }
 
 /**
@@ -90,7 +89,8 @@ export async function logout(c: Context<AppEnv>): Promise<Response> {
   const key = c.req.header("x-service-session-key");
   const hasSession = (auth.kind === "admin" || auth.kind === "end_user") && auth.sessionId !== null;
   if (!hasSession || !key || !(await deleteSession(db, key.trim()))) throw new ServiceError("no_valid_session");
-  return c.json(okBody({ result_type: "logout" }));
+  const results: LogoutResults = { result_type: "logout" };
+  return c.json(okBody(results));
 }
 
 /** The account of an admin login and the checks it must pass. */

@@ -40,6 +40,13 @@ describe("readCampaignFields", () => {
     expect(readCampaignFields({ active_date_until: null, is_active: true })).toEqual({ activeDateUntil: null, isActive: true });
   });
 
+  it("stores datetimes to the whole second", () => {
+    expect(readCampaignFields({ active_date_from: "2026-01-01T00:00:00.999Z", active_date_until: "2026-01-01t01:00:00.5+01:00" })).toEqual({
+      activeDateFrom: new Date("2026-01-01T00:00:00Z"),
+      activeDateUntil: new Date("2026-01-01T00:00:00Z"),
+    });
+  });
+
   it.each([
     [{ title: "x".repeat(256) }, "string_parameter_too_long"],
     [{ title: "" }, "parameter_invalid"],

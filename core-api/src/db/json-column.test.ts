@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../http/service-error.ts";
+import { MAX_PARAM_DEPTH } from "../http/json-depth.ts";
 import { fromJsonText, TEXT_MAX_BYTES, toJsonText } from "./json-column.ts";
+
+/** An array nested `levels` deep: [[[...]]]. */
+function nested(levels: number): unknown {
+  let value: unknown = [];
+  for (let i = 1; i < levels; i++) value = [value];
+  return value;
+}
 
 describe("toJsonText / fromJsonText", () => {
   it("round-trips values and keeps null as NULL", () => {
@@ -22,6 +30,13 @@ describe("toJsonText / fromJsonText", () => {
     } catch (e) {
       expect((e as ServiceError).errorName).toBe("parameter_invalid");
       expect((e as ServiceError).message).toContain("zones");
+    }
+  });
+
+  it("refuses a value nested deeper than the request limit with 419 instead of overflowing the stack", () => {
+    expect(toJsonText(nested(MAX_PARAM_DEPTH), "zones")).toBe(`${"[".repeat(MAX_PARAM_DEPTH)}${"]".repeat(MAX_PARAM_DEPTH)}`);
+    for (const levels of [MAX_PARAM_DEPTH + 1, 8_000, 200_000]) {
+      expect(() => toJsonText(nested(levels), "zones"), String(levels)).toThrow(expect.objectContaining({ errorName: "parameter_invalid" }));
     }
   });
 });

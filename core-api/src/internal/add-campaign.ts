@@ -2,7 +2,7 @@
  * `POST /internal/add-campaign`: creates a campaign of a chain and records its creation in the
  * change log (spec, "Campaign", "Change log entry"). Request: multipart/form-data,
  * x-www-form-urlencoded or JSON. Response `results`: `{campaign, result_type: "add-campaign"}`
- * (contract: `@service/shared/internal/add-campaign`).
+ * (contract: `@service/shared/internal/add-campaign`, whose `addCampaignCall` declares every parameter).
  *
  * Parameters: chain_id (integer, mandatory); title (mandatory, max 255); is_active (boolean,
  * default false); active_date_from, active_date_until (RFC 3339 or `YYYY-MM-DD HH:MM:SS` UTC).
@@ -17,17 +17,15 @@
  * `internal/add-campaign`, diff `{field: {from: null, to}}` of every field set.
  */
 import { okBody } from "@service/shared";
-import type { AddCampaignResults } from "@service/shared/internal/add-campaign";
+import { addCampaignCall, type AddCampaignResults } from "@service/shared/internal/add-campaign";
 import type { Context } from "hono";
 import { actorAdminIdOf, requireChainAccess, requireSession } from "../auth/context.ts";
 import { readCampaignFields } from "../campaigns/fields.ts";
 import { renderCampaign } from "../campaigns/record.ts";
 import { createCampaign } from "../campaigns/repository.ts";
-import { isGiven } from "../http/coerce.ts";
+import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
-import { ServiceError } from "../http/service-error.ts";
-import { readRequiredInteger } from "./required-param.ts";
 
 /** change_endpoint of the entries this call records. */
 export const ADD_CAMPAIGN_ENDPOINT = "internal/add-campaign";
@@ -37,13 +35,11 @@ export async function addCampaign(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, now, version } = c.var.ctx;
   requireSession(auth);
   const params = await allParams(c);
-  if (!isGiven(params, "chain_id") || !isGiven(params, "title")) {
-    throw new ServiceError("http_vars_missing", "chain_id and title are required.");
-  }
-  const chainId = readRequiredInteger(params, "chain_id", "chain_id_invalid");
+  requireParams(addCampaignCall, params);
+  const { chain_id: chainId } = readCallParams(addCampaignCall, params, ["chain_id"]);
   await requireChainAccess(db, auth, chainId, "write");
 
-  const fields = readCampaignFields(params);
+  const fields = readCampaignFields(params, addCampaignCall);
   const row = await createCampaign(
     db,
     {

@@ -3,7 +3,8 @@
  * `business_id`. Request: multipart/form-data, x-www-form-urlencoded or JSON; every parameter but
  * business_id is optional, an absent one leaves its field unchanged and an empty text clears a
  * nullable field (not `name`). Response `results`: `{business, result_type: "alter-business"}`
- * (contract: `@service/shared/internal/alter-business`).
+ * (contract: `@service/shared/internal/alter-business`, whose `alterBusinessCall` declares every
+ * parameter).
  *
  * Checks, in order (nothing is written unless all pass):
  * - a valid admin session, else 6 no_valid_session (401);
@@ -15,32 +16,28 @@
  * - owner_code free among the chain's live businesses, else 311 business_already_exists.
  */
 import { okBody } from "@service/shared";
-import type { AlterBusinessResults } from "@service/shared/internal/alter-business";
-import { ALTER_BUSINESS_TEXT_PARAMS } from "@service/shared/internal/business-params";
+import { alterBusinessCall, type AlterBusinessResults } from "@service/shared/internal/alter-business";
 import type { Context } from "hono";
 import { actorAdminIdOf, requireChainAccess, requireSession } from "../auth/context.ts";
 import { findBusinessesByIds, updateBusiness } from "../businesses/repository.ts";
+import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { readBusinessFields } from "./business-fields.ts";
 import { renderAlteredBusiness } from "./business-record.ts";
-import { readRequiredInteger } from "./required-param.ts";
 
 /** Handles alter-business; see the module comment for parameters, order of checks and errors. */
 export async function alterBusiness(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, now, version } = c.var.ctx;
   requireSession(auth);
   const params = await allParams(c);
-  const businessId = readRequiredInteger(params, "business_id", "business_id_invalid");
+  const { business_id: businessId } = readCallParams(alterBusinessCall, params, ["business_id"]);
   const [current] = await findBusinessesByIds(db, [businessId]);
   if (!current) throw new ServiceError("permission_denied_or_non_existent");
   await requireChainAccess(db, auth, current.chainId, "write");
 
-  const changes = readBusinessFields(params, ALTER_BUSINESS_TEXT_PARAMS, {
-    current,
-    outOfRange: { latitude: "business_latitude_invalid", longitude: "business_longitude_invalid" },
-  });
+  const changes = readBusinessFields(params, alterBusinessCall, { current });
   const row = await updateBusiness(db, current.chainId, businessId, { ...changes, lastUpdatedBy: actorAdminIdOf(auth) }, now);
   if (!row) throw new ServiceError("permission_denied_or_non_existent");
   const results: AlterBusinessResults = { business: renderAlteredBusiness(row, version), result_type: "alter-business" };

@@ -1,12 +1,10 @@
-import { ADD_BUSINESS_TEXT_PARAMS } from "@service/shared/internal/business-params";
+import { addBusinessCall } from "@service/shared/internal/add-business";
 import { openingTimesSchema } from "@service/shared/internal/opening-times";
 import { describe, expect, it } from "vitest";
 import type { BusinessRow } from "../businesses/repository.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { isPhoneNumber, isPostalCodeOf, readBusinessFields } from "./business-fields.ts";
 import { decimalText } from "./business-record.ts";
-
-const ADD = { outOfRange: { latitude: "latitude_value_error", longitude: "longitude_value_error" } } as const;
 
 function errorOf(fn: () => unknown): string | undefined {
   try {
@@ -77,24 +75,23 @@ describe("readBusinessFields", () => {
   it("returns only the given fields, trimmed, country upper-cased, empties as null", () => {
     const changes = readBusinessFields(
       { name: " Shop ", countrycode: "be", postalcode: "1000", towncity: "", latitude: "50.85", longitude: 4.35, is_shut_down: "on", extra: "ignored" },
-      ADD_BUSINESS_TEXT_PARAMS,
-      ADD,
+      addBusinessCall,
     );
     expect(changes).toEqual({ name: "Shop", countryCode: "BE", postalcode: "1000", towncity: null, latitude: 50.85, longitude: 4.35, isShutDown: true });
   });
 
   it("checks parameters in rule order, then coordinates, then the joined rules", () => {
-    expect(errorOf(() => readBusinessFields({ name: "n".repeat(256), owner_code: "o".repeat(65) }, ADD_BUSINESS_TEXT_PARAMS, ADD))).toBe("business_name_invalid");
-    expect(errorOf(() => readBusinessFields({ latitude: 91, format: "f".repeat(65) }, ADD_BUSINESS_TEXT_PARAMS, ADD))).toBe("string_parameter_too_long");
-    expect(errorOf(() => readBusinessFields({ latitude: 91 }, ADD_BUSINESS_TEXT_PARAMS, ADD))).toBe("latitude_value_error");
-    expect(errorOf(() => readBusinessFields({ latitude: 50, countrycode: "NL", postalcode: "1" }, ADD_BUSINESS_TEXT_PARAMS, ADD))).toBe("lat_long_both_required");
+    expect(errorOf(() => readBusinessFields({ name: "n".repeat(256), owner_code: "o".repeat(65) }, addBusinessCall))).toBe("business_name_invalid");
+    expect(errorOf(() => readBusinessFields({ latitude: 91, format: "f".repeat(65) }, addBusinessCall))).toBe("string_parameter_too_long");
+    expect(errorOf(() => readBusinessFields({ latitude: 91 }, addBusinessCall))).toBe("latitude_value_error");
+    expect(errorOf(() => readBusinessFields({ latitude: 50, countrycode: "NL", postalcode: "1" }, addBusinessCall))).toBe("lat_long_both_required");
   });
 
   it("completes the request with the stored business for the joined rules", () => {
     const current = { latitude: 52, longitude: 4, countryCode: "DE", postalcode: "10115" } as BusinessRow;
-    expect(readBusinessFields({ latitude: 53 }, ADD_BUSINESS_TEXT_PARAMS, { ...ADD, current })).toEqual({ latitude: 53 });
-    expect(errorOf(() => readBusinessFields({ countrycode: "NL" }, ADD_BUSINESS_TEXT_PARAMS, { ...ADD, current }))).toBe("postalcode_invalid");
-    expect(readBusinessFields({ phone_number: "030 1234567" }, ADD_BUSINESS_TEXT_PARAMS, { ...ADD, current })).toEqual({ phoneNumber: "030 1234567" });
+    expect(readBusinessFields({ latitude: 53 }, addBusinessCall, { current })).toEqual({ latitude: 53 });
+    expect(errorOf(() => readBusinessFields({ countrycode: "NL" }, addBusinessCall, { current }))).toBe("postalcode_invalid");
+    expect(readBusinessFields({ phone_number: "030 1234567" }, addBusinessCall, { current })).toEqual({ phoneNumber: "030 1234567" });
   });
 });
 

@@ -2,7 +2,7 @@
  * `GET /internal/get-businesses` (spec, "Internal call: get-businesses"): the businesses of a
  * chain, by text and / or location search, paged. Response `results`:
  * `{businesses: [...], result_type: "get-businesses"}` (contract:
- * `@service/shared/internal/get-businesses`); with coordinates each business carries
+ * `@service/shared/internal/get-businesses`, whose `getBusinessesCall` declares every parameter); with coordinates each business carries
  * `business_distance_km`.
  *
  * Checks, in order: a valid admin session, else 6 no_valid_session (401); chain_id present, else
@@ -10,22 +10,22 @@
  * 68 permission_denied_or_non_existent (403); then the search parameters (business-query.ts).
  */
 import { okBody } from "@service/shared";
-import type { GetBusinessesResults } from "@service/shared/internal/get-businesses";
+import { getBusinessesCall, type GetBusinessesResults } from "@service/shared/internal/get-businesses";
 import type { Context } from "hono";
 import { requireChainAccess, requireSession } from "../auth/context.ts";
 import { searchBusinesses } from "../businesses/search.ts";
+import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { renderListedBusiness } from "./business-record.ts";
 import { readBusinessQuery } from "./business-query.ts";
-import { readRequiredInteger } from "./required-param.ts";
 
 /** Handles get-businesses; see the module comment for the order of checks and errors. */
 export async function getBusinesses(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, version } = c.var.ctx;
   requireSession(auth);
   const params = await allParams(c);
-  const chainId = readRequiredInteger(params, "chain_id", "chain_id_invalid");
+  const { chain_id: chainId } = readCallParams(getBusinessesCall, params, ["chain_id"]);
   // A read_businesses token may use this call too (spec, "AccessToken": Scope).
   await requireChainAccess(db, auth, chainId, "read_businesses");
   const query = readBusinessQuery(params, chainId);

@@ -10,7 +10,7 @@
  *   (404): an unknown id and another chain's campaign answer alike (campaigns/access.ts).
  */
 import { okBody } from "@service/shared";
-import type { GetCampaignResults } from "@service/shared/internal/get-campaign";
+import { getCampaignCall, type GetCampaignResults } from "@service/shared/internal/get-campaign";
 import type { Context } from "hono";
 import { requireSession } from "../auth/context.ts";
 import { requireCampaignAccess } from "../campaigns/access.ts";
@@ -24,7 +24,7 @@ export async function getCampaign(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, version } = c.var.ctx;
   requireSession(auth);
   const params = await allParams(c);
-  const row = await requireCampaignAccess(db, auth, readCampaignId(params), "read");
+  const row = await requireCampaignAccess(db, auth, readCampaignId(params, getCampaignCall), "read");
   const results: GetCampaignResults = { campaign: renderCampaign(row, version), result_type: "get-campaign" };
   return c.json(okBody(results));
 }

@@ -4,6 +4,13 @@
  * is served the same (handbook: older clients append it).
  */
 import type { ErrorName } from "@service/shared";
+import { addBusinessCall } from "@service/shared/internal/add-business";
+import { addCampaignCall } from "@service/shared/internal/add-campaign";
+import { alterBusinessCall } from "@service/shared/internal/alter-business";
+import { alterCampaignCall } from "@service/shared/internal/alter-campaign";
+import type { CallDeclaration, CallMethod } from "@service/shared/internal/call";
+import { getBusinessesCall } from "@service/shared/internal/get-businesses";
+import { getCampaignCall } from "@service/shared/internal/get-campaign";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -14,25 +21,29 @@ import { alterCampaign } from "./alter-campaign.ts";
 import { getBusinesses } from "./get-businesses.ts";
 import { getCampaign } from "./get-campaign.ts";
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Handler = (c: Context<AppEnv>) => Promise<Response>;
 
-const WRONG_METHOD: Record<Method, ErrorName> = {
+const WRONG_METHOD: Record<CallMethod, ErrorName> = {
   GET: "http_request_method_non_GET_not_allowed",
   POST: "http_request_method_non_POST_not_allowed",
   PUT: "http_request_method_non_PUT_not_allowed",
   DELETE: "http_request_method_non_DELETE_not_allowed",
 };
 
-/** The internal calls: path under /internal (or /auth), method, handler (exported for the generated tests). */
-export const CALLS: Array<[path: string, method: Method, handler: Handler]> = [
-  ["/internal/add-business", "POST", addBusiness],
-  ["/internal/alter-business", "PUT", alterBusiness],
-  ["/internal/get-businesses", "GET", getBusinesses],
-  ["/internal/add-campaign", "POST", addCampaign],
-  ["/internal/alter-campaign", "PUT", alterCampaign],
-  ["/internal/get-campaign", "GET", getCampaign],
-];
+/**
+ * The internal calls: path and method (from the call's shared declaration), handler, declaration
+ * (exported for the generated tests and the schema document).
+ */
+export const CALLS: Array<[path: string, method: CallMethod, handler: Handler, declaration: CallDeclaration]> = (
+  [
+    [addBusinessCall, addBusiness],
+    [alterBusinessCall, alterBusiness],
+    [getBusinessesCall, getBusinesses],
+    [addCampaignCall, addCampaign],
+    [alterCampaignCall, alterCampaign],
+    [getCampaignCall, getCampaign],
+  ] as Array<[CallDeclaration, Handler]>
+).map(([call, handler]) => [call.path, call.method, handler, call]);
 
 /** Mounts every internal call on `app`. */
 export function registerInternalCalls(app: Hono<AppEnv>): void {

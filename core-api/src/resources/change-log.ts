@@ -27,6 +27,7 @@ import {
   type ChangeLogResults,
 } from "@service/shared/resources/change-log";
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
+import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
 import { listChanges, type ChangeLogPage, type StoredChange } from "../campaigns/change-log.ts";
 import { CAMPAIGN_MODEL_CLASS, findLiveCampaign } from "../campaigns/repository.ts";
@@ -100,11 +101,11 @@ export function readChangeLogQuery(query: Params): Pick<ChangeLogPage, "sortBy" 
   };
 }
 
-/** The campaign id of the path; anything but an integer names no resource path (544). */
+/** The campaign id of the path (the one text rule); anything but an integer in the id range names no resource path (544). */
 function pathId(raw: string | undefined): number {
-  const s = raw?.trim() ?? "";
-  if (!/^\d{1,10}$/.test(s) || Number(s) > 2_147_483_647) throw new ServiceError("resource_not_found");
-  return Number(s);
+  const id = parseIntegerText(raw ?? "");
+  if (id === undefined || id < 0 || id > 2_147_483_647) throw new ServiceError("resource_not_found");
+  return id;
 }
 
 function renderEntry(scope: ResourceScope, change: StoredChange): Record<string, unknown> {

@@ -10,6 +10,7 @@
  */
 import { okBody } from "@service/shared";
 import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/index";
+import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
 import type { AccessLevel } from "../auth/permissions.ts";
 import { bodyParams, queryParams, type Params } from "../http/params.ts";
@@ -18,7 +19,7 @@ import { ServiceError } from "../http/service-error.ts";
 import { parseListParams, type ListQuery } from "./list-params.ts";
 import { parseRecursionLevel, renderResource, type ResourceRecord } from "./render.ts";
 import { DEFAULT_ACCESS, resolveScope, type EngineOperation, type ResourceScope } from "./scope.ts";
-import { nestParams, validateWrite, type BodySource, type WriteMethod, type WriteValues } from "./write.ts";
+import { validateWrite, type BodySource, type WriteMethod, type WriteValues } from "./write.ts";
 
 /** A single-resource target: an identifier property and its value. */
 export interface Identifier {
@@ -150,12 +151,10 @@ function targetOf(adapter: ResourceAdapter, scope: ResourceScope, pathId: string
   return identifierOf(adapter.declaration, pathId, query);
 }
 
+/** An identifier's value from the path or the query: an integer by the one text rule, else the text. */
 function identifierValue(decl: ResourceDeclaration, property: string, raw: string): string | number | undefined {
   const prop = decl.properties.get(property);
-  if (prop?.kind === "integer") {
-    const s = raw.trim();
-    return /^\d{1,15}$/.test(s) ? Number(s) : undefined;
-  }
+  if (prop?.kind === "integer") return parseIntegerText(raw);
   // A string id (an AccessToken's UUID) must have its declared format: any other value names no
   // resource, so it never reaches the adapter's lookup.
   if (property === "id" && prop && !prop.schema.safeParse(raw).success) return undefined;
@@ -183,7 +182,7 @@ async function findTarget(scope: ResourceScope, adapter: ResourceAdapter, by: Id
 
 async function readBody(c: Context<AppEnv>): Promise<{ body: Params; source: BodySource }> {
   const type = (c.req.header("content-type") ?? "").toLowerCase();
-  const body = nestParams(await bodyParams(c));
+  const body = await bodyParams(c);
   return { body, source: type.startsWith("application/json") ? "json" : "form" };
 }
 

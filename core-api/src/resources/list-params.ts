@@ -1,17 +1,22 @@
 /**
  * Query parameters of a Resources list (spec, "List parameters" and "Location search"), read
  * from the declaration: filters are the F properties, sort keys the S properties, search keys the
- * FT properties. Pure: no database.
+ * FT properties. Numbers and booleans are read by the one text rule of both API families
+ * (`@service/shared/text-values`). The query arrives nested from its bracket keys
+ * (http/params.ts): `search[name]=x` is `{search: {name: "x"}}`, `chain[id]=4` is
+ * `{chain: {id: "4"}}`. Pure: no database.
  */
+import { DEFAULT_RADIUS_KM } from "@service/shared/limits";
 import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
-import type { Params } from "../http/params.ts";
+import { parseBooleanText, parseDecimalText, parseIntegerText } from "@service/shared/text-values";
+import type { ParamValue, Params } from "../http/params.ts";
 import { ServiceError } from "../http/service-error.ts";
+
+export { DEFAULT_RADIUS_KM } from "@service/shared/limits";
 
 /** Page size when `limit` is absent (handbook, "default list page size"). */
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 500;
-/** km (spec, "Limits": location radius default). */
-export const DEFAULT_RADIUS_KM = 25;
 /** Half the Earth's circumference: a larger radius cannot find more. */
 export const MAX_RADIUS_KM = 20_038;
 
@@ -41,45 +46,61 @@ export const LOCATION_KEYS = {
 
 /**
  * Parses a list request's query.
- * @param query query-string parameters (string values)
+ * @param query query-string parameters, nested from their bracket keys (string values)
  * @throws ServiceError parameter_invalid (419) for an unknown parameter, a value of the wrong
  *   format or range, a sort_by that is not an S property, more than one search key, a search key
  *   that is not an FT property, or only one location coordinate
  */
 export function parseListParams(decl: ResourceDeclaration, query: Params): ListQuery {
   const q: ListQuery = { limit: DEFAULT_LIMIT, offset: 0, order: "asc", filters: {} };
-  const searchKeys: string[] = [];
+  const searchKeys: Array<[key: string, query: string]> = [];
   let matchAll = false;
   const loc: Partial<Record<keyof typeof LOCATION_KEYS, number>> = {};
+  const setLocation = (key: string, raw: ParamValue) => {
+    const which = locationKey(key);
+    if (!which) throw new ServiceError("parameter_invalid", `Unknown parameter ${key}.`);
+    if (loc[which] !== undefined) throw new ServiceError("parameter_invalid", `${key}: the ${which} is given twice.`);
+    loc[which] = float(key, textOf(key, raw));
+  };
 
   for (const [key, raw] of Object.entries(query)) {
-    const value = typeof raw === "string" ? raw : String(raw);
-    if (key === "limit") q.limit = intIn(key, value, 1, MAX_LIMIT);
-    else if (key === "offset") q.offset = intIn(key, value, 0, Number.MAX_SAFE_INTEGER);
-    else if (key === "sort_by") q.sort = { property: sortProperty(decl, value), order: q.sort?.order ?? "asc" };
-    else if (key === "sort_order") q.order = sortOrder(value);
-    else if (key === "match_all") matchAll = bool(key, value);
-    else if (key.startsWith("search[") && key.endsWith("]")) searchKeys.push(key);
-    else if (decl.locationSearch && locationKey(key)) {
-      const which = locationKey(key)!;
-      if (loc[which] !== undefined) throw new ServiceError("parameter_invalid", `${key}: the ${which} is given twice.`);
-      loc[which] = float(key, value);
-    } else {
+    if (key === "limit") q.limit = intIn(key, textOf(key, raw), 1, MAX_LIMIT);
+    else if (key === "offset") q.offset = intIn(key, textOf(key, raw), 0, Number.MAX_SAFE_INTEGER);
+    else if (key === "sort_by") q.sort = { property: sortProperty(decl, textOf(key, raw)), order: q.sort?.order ?? "asc" };
+    else if (key === "sort_order") q.order = sortOrder(textOf(key, raw));
+    else if (key === "match_all") matchAll = bool(key, textOf(key, raw));
+    else if (key === "search") {
+      for (const [field, value] of Object.entries(objectOf(key, raw))) searchKeys.push([`search[${field}]`, textOf(`search[${field}]`, value)]);
+    } else if (decl.locationSearch && key === "location") {
+      for (const [which, value] of Object.entries(objectOf(key, raw))) setLocation(`location[${which}]`, value);
+    } else if (decl.locationSearch && locationKey(key)) setLocation(key, raw);
+    else {
       const f = filterOf(decl, key);
       if (!f) throw new ServiceError("parameter_invalid", `Unknown parameter ${key}.`);
-      if (f.prop.name in q.filters) throw new ServiceError("parameter_invalid", `${key}: the filter is given twice.`);
-      q.filters[f.prop.name] = filterValue(f.prop, key, value);
+      q.filters[f.prop.name] = filterValue(f.prop, key, raw);
     }
   }
   if (q.sort) q.sort.order = q.order;
 
   if (searchKeys.length > 1) throw new ServiceError("parameter_invalid", "Only one search key is allowed per request.");
   if (searchKeys.length === 1) {
-    const key = searchKeys[0]!;
-    q.search = { properties: searchProperties(decl, key), query: String(query[key] ?? ""), matchAll };
+    const [key, text] = searchKeys[0]!;
+    q.search = { properties: searchProperties(decl, key), query: text, matchAll };
   }
   q.location = location(loc);
   return q;
+}
+
+/** A parameter's single text value (a query value nested under it, `name[x]=`, is no such value). */
+function textOf(key: string, raw: ParamValue): string {
+  if (typeof raw !== "string") throw new ServiceError("parameter_invalid", `${key} takes one value.`);
+  return raw;
+}
+
+/** A bracketed parameter's fields (`search[name]`, `location[latitude]`). */
+function objectOf(key: string, raw: ParamValue): Record<string, ParamValue> {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ServiceError("parameter_invalid", `Unknown parameter ${key}.`);
+  return raw;
 }
 
 function locationKey(key: string): keyof typeof LOCATION_KEYS | undefined {
@@ -139,7 +160,15 @@ function filterOf(decl: ResourceDeclaration, key: string): { prop: PropertyInfo 
   return filterParameters(decl).find((f) => f.name === key);
 }
 
-function filterValue(prop: PropertyInfo, key: string, value: string): FilterValue {
+/** A filter's value: text of the property's type; a reference also as `{id}` (`chain[id]=4`). */
+function filterValue(prop: PropertyInfo, key: string, raw: ParamValue): FilterValue {
+  if (prop.kind === "reference" && raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
+    const { id, ...rest } = raw;
+    const extra = Object.keys(rest)[0];
+    if (extra !== undefined || id === undefined) throw new ServiceError("parameter_invalid", `Unknown parameter ${key}[${extra ?? ""}].`);
+    return intIn(`${key}[id]`, textOf(`${key}[id]`, id), Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  }
+  const value = textOf(key, raw);
   switch (prop.kind) {
     case "integer":
     case "reference":
@@ -182,25 +211,21 @@ function searchProperties(decl: ResourceDeclaration, key: string): string[] {
 }
 
 function intIn(key: string, value: string, min: number, max: number): number {
-  const s = value.trim();
-  if (!/^[+-]?\d{1,16}$/.test(s)) throw new ServiceError("parameter_invalid", `${key} must be an integer.`);
-  const n = Number(s);
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ServiceError("parameter_invalid", `${key} must be an integer from ${min} to ${max}.`);
-  }
+  const n = parseIntegerText(value);
+  if (n === undefined) throw new ServiceError("parameter_invalid", `${key} must be an integer.`);
+  if (n < min || n > max) throw new ServiceError("parameter_invalid", `${key} must be an integer from ${min} to ${max}.`);
   return n;
 }
 
 function float(key: string, value: string): number {
-  const s = value.trim();
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) throw new ServiceError("parameter_invalid", `${key} must be a decimal number.`);
-  return Number(s);
+  const n = parseDecimalText(value);
+  if (n === undefined) throw new ServiceError("parameter_invalid", `${key} must be a decimal number.`);
+  return n;
 }
 
-/** Booleans in a query: true/false/1/0 (any case). */
+/** A boolean by the text rule: true/false, 1/0, yes/no, on/off (any case). */
 function bool(key: string, value: string): boolean {
-  const s = value.trim().toLowerCase();
-  if (s === "true" || s === "1") return true;
-  if (s === "false" || s === "0") return false;
-  throw new ServiceError("parameter_invalid", `${key} must be true, false, 1 or 0.`);
+  const b = parseBooleanText(value);
+  if (b === undefined) throw new ServiceError("parameter_invalid", `${key} must be a boolean: true or false (also 1/0, yes/no, on/off).`);
+  return b;
 }

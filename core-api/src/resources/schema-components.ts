@@ -5,7 +5,7 @@
  * `z.toJSONSchema`, whose output is JSON Schema draft 2020-12, the dialect of OpenAPI 3.1: the
  * `.meta()` of each field (the `x-service-*` keys, readOnly, description) comes out unchanged.
  */
-import { errorEnvelope } from "@service/shared";
+import { ERRORS, errorBody, errorEnvelope, type ErrorName } from "@service/shared";
 import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
 import { VENDOR } from "@service/shared/resources/meta";
 import { z } from "zod";
@@ -29,7 +29,7 @@ export const names = {
 };
 
 /** The document's dialect is OpenAPI 3.1's own (draft 2020-12), so nested schemas drop `$schema`. */
-function withoutDialect(json: JsonSchema): JsonSchema {
+export function withoutDialect(json: JsonSchema): JsonSchema {
   const { $schema: _dialect, ...rest } = json;
   return rest;
 }
@@ -136,6 +136,28 @@ export function resourceComponents(entries: readonly ComponentEntry[]): Record<s
     if (single) out[names.one(decl)] = successSchema(ref(names.resource(decl)));
     if (list) out[names.list(decl)] = listSchema(ref(names.resource(decl)), decl.plural);
     for (const m of methods) out[names.body(decl, m)] = bodySchema(decl, m);
+  }
+  return out;
+}
+
+/**
+ * The error responses of an operation: one per HTTP status of `errors` (catalogue names), each
+ * listing its codes and carrying an example body per error.
+ */
+export function errorResponses(errors: readonly ErrorName[]): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const name of new Set(errors)) byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
+  const out: Record<string, JsonSchema> = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: list.map((n) => `${ERRORS[n].code ?? "-"} ${n}`).join("; "),
+      content: {
+        "application/json": {
+          schema: ref(names.error),
+          examples: Object.fromEntries(list.map((n) => [n, { value: errorBody(n) }])),
+        },
+      },
+    };
   }
   return out;
 }

@@ -2,7 +2,9 @@
  * `GET /resources/schema` (spec, "Resources API, generic paths"): the OpenAPI 3.1 document of the
  * Resources API with `components`, `info`, `openapi`, `paths`, `servers` and `tags`, generated
  * from the shared declarations and the adapters registered in routes.ts; nothing in it is
- * written per resource.
+ * written per resource. It also describes the internal calls and `/auth/login`, `/auth/logout`
+ * from their shared declarations (schema-internal.ts), so the docs page shows them and a person
+ * can log in there.
  *
  * The document is public and read-only: it describes the API, not any chain's data, and a client
  * (or the /docs page) needs it before it has credentials. Credentials sent anyway are still
@@ -12,6 +14,7 @@
  * app's route table at request time, so one registered by a later change is documented without
  * an edit here; a test fails when a /resources route is missing from the document.
  */
+import { CALL_DECLARATIONS } from "@service/shared/internal/index";
 import { changeLogEntryResource } from "@service/shared/resources/change-log";
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import type { Context, Hono } from "hono";
@@ -19,6 +22,7 @@ import { NEWEST_API_VERSION } from "../http/api-version.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import { resourceComponents, type ComponentEntry, type JsonSchema } from "./schema-components.ts";
+import { internalCallDocument } from "./schema-internal.ts";
 import { adapterPaths, extraPath, HEADER_PARAMETERS } from "./schema-paths.ts";
 import type { WriteMethod } from "./write.ts";
 
@@ -65,6 +69,10 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
     if (decl && !entries.some((e) => e.decl.name === decl.name)) entries.push({ decl, methods: [], list: true, single: false });
   }
 
+  const internal = internalCallDocument(CALL_DECLARATIONS);
+  Object.assign(paths, internal.paths);
+  for (const t of internal.tags) tags.set(t.name, t.description);
+
   paths[SCHEMA_PATH] = {
     get: {
       operationId: "get_schema",
@@ -83,14 +91,16 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
       description:
         "BETA: the Resources API is fully functional but may change. A uniform REST interface to every resource of a " +
         "chain; properties carry their validation rules and the x-service-* vendor extensions (recursion level, filter, " +
-        "sort, identifier, immutable, full-text search, operations).",
+        "sort, identifier, immutable, full-text search, operations). Also the internal calls (/internal/...) and " +
+        "login (POST /auth/login; public) and logout: their parameters carry x-service-aliases and x-service-errors " +
+        "(the error of each refusal).",
     },
     servers: [{ url: origin }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
     security: [{ sessionUserId: [], sessionKey: [] }, { bearer: [] }],
     paths,
     components: {
-      schemas: resourceComponents(entries),
+      schemas: { ...resourceComponents(entries), ...internal.schemas },
       parameters: HEADER_PARAMETERS,
       securitySchemes: {
         sessionUserId: { type: "apiKey", in: "header", name: "X-Service-Session-User-ID", description: "Admin session: user id (with X-Service-Session-Key)." },

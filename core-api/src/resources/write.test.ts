@@ -1,7 +1,8 @@
 import { businessResource } from "@service/shared/resources/business";
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { describe, expect, it } from "vitest";
-import { nestParams, validateWrite } from "./write.ts";
+import { nestBracketKeys } from "../http/params.ts";
+import { validateWrite } from "./write.ts";
 
 const decl = businessResource as unknown as ResourceDeclaration;
 const json = { source: "json" as const };
@@ -55,19 +56,12 @@ describe("validateWrite", () => {
     expect(
       validateWrite(decl, "patch", { latitude: "52.5", is_shut_down: "false", chain_member: "1", region: "", owner_code: "007" }, form),
     ).toEqual({ latitude: 52.5, is_shut_down: false, chain_member: true, region: null, owner_code: "007" });
-    expect(validateWrite(decl, "post", nestParams({ name: "A", owner_code: "B", "chain[id]": "4" }), form).chain).toEqual({ id: 4 });
+    expect(validateWrite(decl, "post", nestBracketKeys([["name", "A"], ["owner_code", "B"], ["chain[id]", "4"]]), form).chain).toEqual({ id: 4 });
     fails(() => validateWrite(decl, "patch", { latitude: "north" }, form), "parameter_invalid");
     fails(() => validateWrite(decl, "patch", { is_shut_down: "perhaps" }, form), "parameter_invalid");
+    // One text rule for both API families: a form boolean may also be yes/no, on/off.
+    expect(validateWrite(decl, "patch", { is_shut_down: "yes", chain_member: "off" }, form)).toEqual({ is_shut_down: true, chain_member: false });
+    fails(() => validateWrite(decl, "patch", { latitude: "1e309" }, form), "parameter_invalid");
     fails(() => validateWrite(decl, "patch", { name: "" }, form), "parameter_invalid");
-  });
-});
-
-describe("nestParams", () => {
-  it("nests bracket keys, keeps a JSON object over its flattened copies, and refuses conflicts", () => {
-    expect(nestParams({ "chain[id]": "1", name: "x" })).toEqual({ chain: { id: "1" }, name: "x" });
-    expect(nestParams({ chain: { id: 1 }, "chain[id]": 1 })).toEqual({ chain: { id: 1 } });
-    expect(nestParams({ "a[b][c]": "1" })).toEqual({ a: { b: { c: "1" } } });
-    expect(() => nestParams({ chain: "1", "chain[id]": "1" })).toThrow(expect.objectContaining({ errorName: "parameter_invalid" }));
-    expect(() => nestParams({ "chain[id]": "1", chain: "1" })).toThrow(expect.objectContaining({ errorName: "parameter_invalid" }));
   });
 });

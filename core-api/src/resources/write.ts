@@ -4,11 +4,16 @@
  * Resources write"). Pure: no database; nothing is written unless this returns.
  */
 import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
+import { parseBooleanText, parseDecimalText, parseIntegerText } from "@service/shared/text-values";
 import type { ParamValue, Params } from "../http/params.ts";
 import { ServiceError } from "../http/service-error.ts";
 
 export type WriteMethod = "post" | "put" | "patch";
-/** How the body was encoded: form values are strings and are converted per property type. */
+/**
+ * How the body was encoded: form values are text, read per property type by the one text rule
+ * of both API families (`@service/shared/text-values`); JSON values are taken as they are (the
+ * schema document types every property, so `"true"` is no boolean in a JSON body).
+ */
 export type BodySource = "json" | "form";
 
 /** Validated property values, by property name; a reference is `{id}`. */
@@ -25,7 +30,8 @@ export interface WriteOptions {
  * - POST: the given properties plus declared defaults for omitted ones.
  * - PUT: a full replacement: every writable property, omitted ones reset to their default or null.
  * - PATCH: only the given properties.
- * @param body the body with bracket keys nested (see `nestParams`)
+ * @param body the body as http/params.ts reads it: a JSON object as sent, form fields nested from
+ *   their bracket keys (`chain[id]=1` is `{chain: {id: "1"}}`)
  * @returns the values to store
  * @throws ServiceError parameter_invalid (419) for an unknown property, one not allowed for the
  *   method (ops), a read-only one, an immutable one on PUT/PATCH, or a value of the wrong type or
@@ -105,63 +111,24 @@ export function validateValue(prop: PropertyInfo, value: unknown): unknown {
   throw new ServiceError("parameter_invalid", `${prop.name}: ${issues[0]?.message ?? "invalid value"}.`);
 }
 
-/**
- * Nests bracket keys: `chain[id]=1` -> `{chain: {id: "1"}}`. A JSON body arrives with both the
- * object and its flattened bracket keys (see http/params.ts); the object wins.
- * @throws ServiceError parameter_invalid (419) when a key is both a plain value and an object
- */
-export function nestParams(params: Params): Params {
-  const out: Params = {};
-  for (const [key, value] of Object.entries(params)) {
-    const m = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(key);
-    if (!m) {
-      if (isObject(out[key]) && !isObject(value)) throw new ServiceError("parameter_invalid", `${key} conflicts with ${key}[...].`);
-      out[key] = value;
-      continue;
-    }
-    const base = m[1]!;
-    if (isObject(params[base])) continue;
-    const path = [...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!);
-    let node: Params = out;
-    for (const [i, part] of [base, ...path].entries()) {
-      if (i === path.length) {
-        node[part] = value;
-        break;
-      }
-      const next = node[part];
-      if (next !== undefined && !isObject(next)) throw new ServiceError("parameter_invalid", `${key} conflicts with ${base}.`);
-      node = (node[part] ??= {}) as Params;
-    }
-  }
-  return out;
-}
-
-/** Converts a form (string) value to the property's JSON type; an empty value means null. */
+/** Converts a form (text) value to the property's JSON type; an empty value means null. */
 function fromForm(prop: PropertyInfo, raw: ParamValue): unknown {
   if (isObject(raw)) {
-    return prop.kind === "reference" && typeof raw.id === "string" ? { ...raw, id: toNumber(raw.id, true) } : raw;
+    return prop.kind === "reference" && typeof raw.id === "string" ? { ...raw, id: parseIntegerText(raw.id) ?? raw.id } : raw;
   }
   if (typeof raw !== "string") return raw;
   if (raw === "") return prop.nullable ? null : raw;
+  // Text that is not of the type stays text, so the schema reports the wrong type.
   switch (prop.kind) {
     case "integer":
-      return toNumber(raw, true);
+      return parseIntegerText(raw) ?? raw;
     case "number":
-      return toNumber(raw, false);
-    case "boolean": {
-      const s = raw.trim().toLowerCase();
-      return s === "true" || s === "1" ? true : s === "false" || s === "0" ? false : raw;
-    }
+      return parseDecimalText(raw) ?? raw;
+    case "boolean":
+      return parseBooleanText(raw) ?? raw;
     default:
       return raw;
   }
-}
-
-/** A string that is not a number stays a string, so the schema reports the wrong type. */
-function toNumber(s: string, integer: boolean): number | string {
-  const t = s.trim();
-  const ok = integer ? /^[+-]?\d{1,16}$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
-  return ok ? Number(t) : s;
 }
 
 function sameId(value: ParamValue, target: unknown): boolean {

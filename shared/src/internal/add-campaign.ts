@@ -1,64 +1,31 @@
 /**
- * Contract of `POST /internal/add-campaign` (spec, "Campaign"; the campaigns' minimal home so
- * that change logs arise): its params, its results and the campaign record shared by
- * add-campaign, alter-campaign and get-campaign, with the datetime parameter format.
+ * `POST /internal/add-campaign` (spec, "Campaign"; the campaigns' minimal home so that change
+ * logs arise), declared once: its parameters, errors and results, with the campaign record and
+ * the parameters shared by add-campaign and alter-campaign.
  *
- * Datetime parameters (active_date_from, active_date_until) take RFC 3339 with an offset
+ * Datetime parameters (active_date_from, active_date_until) take RFC 3339 with a zone
  * (`2026-11-21T10:00:00Z`, `2026-11-21T11:00:00+01:00`) or `YYYY-MM-DD HH:MM:SS` read as UTC
- * (the two forms the API writes, handbook "datetimes"). Campaigns are stored to the second:
- * fractional seconds are dropped.
+ * (`parseDateTime`, the rule of both API families); an empty value or null means no date.
+ * Campaigns are stored to the second: fractional seconds are dropped.
  */
 import { z } from "zod";
 import { successEnvelope } from "../envelope.ts";
-import { booleanValue, integerValue } from "./param-values.ts";
+import { defineCall, param } from "./call.ts";
+import { dateTimeText, responseDateTime, text } from "./param-values.ts";
 
 /** Most characters of a campaign title. */
 export const CAMPAIGN_TITLE_MAX = 255;
 
-const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?([Zz]|[+-]\d\d:\d\d)$/;
-const LEGACY = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;
-/** The DATETIME range of MySQL / MariaDB, in ms since the epoch. */
-const EARLIEST = Date.UTC(1000, 0, 1);
-const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
+/** The campaign fields both write calls take, in the order they are checked (title's requiredness is the call's). */
+export const campaignFieldParams = {
+  is_active: param(z.boolean(), { invalid: "parameter_supplied_not_boolean" }).optional(),
+  active_date_from: param(dateTimeText().nullable(), { invalid: "parameter_invalid", description: "start of the active period; must not lie after active_date_until" }).optional(),
+  active_date_until: param(dateTimeText().nullable(), { invalid: "parameter_invalid", description: "end of the active period" }).optional(),
+};
 
-/**
- * Parses a campaign datetime parameter (see the module comment for the two forms).
- * @param text the trimmed parameter text
- * @returns the instant, whole seconds (fractions dropped); null when the text is neither form, names
- *   an impossible date or time (2026-02-30, 24:00:00, a leap second) or lies outside years 1000-9999 UTC
- * @example parseCampaignDateTime("2026-11-21 10:00:00") // 2026-11-21T10:00:00.000Z
- */
-export function parseCampaignDateTime(text: string): Date | null {
-  const m = RFC3339.exec(text) ?? LEGACY.exec(text);
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
-  if (day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
-  const zone = m[7];
-  let offsetMinutes = 0;
-  if (zone !== undefined && zone.toUpperCase() !== "Z") {
-    const [h, mm] = zone.slice(1).split(":").map(Number) as [number, number];
-    if (h > 23 || mm > 59) return null;
-    offsetMinutes = (zone.startsWith("-") ? -1 : 1) * (h * 60 + mm);
-  }
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
-  return ms < EARLIEST || ms > LATEST ? null : new Date(ms);
-}
+/** The campaign title: 1-255 characters; 482 when longer, 419 when empty or not text. */
+export const campaignTitle = () => text(CAMPAIGN_TITLE_MAX);
 
-/** A campaign datetime parameter; an empty text or null leaves the date unset (add) or clears it (alter). */
-export const campaignDateTimeValue = z
-  .string()
-  .refine((s) => s.trim() === "" || parseCampaignDateTime(s.trim()) !== null, "must be RFC 3339 or YYYY-MM-DD HH:MM:SS")
-  .nullable();
-
-/** A campaign title: 1-255 characters once trimmed. */
-export const campaignTitleValue = z
-  .string()
-  .refine((s) => s.trim() !== "", "is required")
-  .refine((s) => [...s.trim()].length <= CAMPAIGN_TITLE_MAX, `at most ${CAMPAIGN_TITLE_MAX} characters`);
-
-/** A datetime as formatted for the request's API version (RFC 3339 UTC from 1.6.8). */
-const dateTime = z.string().regex(/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?$/, "must be a datetime");
 
 /** The campaign record of the campaign calls; datetimes per `X-Service-API-version`. */
 export const campaignRecordSchema = z.strictObject({
@@ -66,32 +33,12 @@ export const campaignRecordSchema = z.strictObject({
   chain_id: z.int(),
   title: z.string(),
   is_active: z.boolean(),
-  active_date_from: dateTime.nullable(),
-  active_date_until: dateTime.nullable(),
-  created_date: dateTime,
-  last_modified_date: dateTime,
+  active_date_from: responseDateTime.nullable(),
+  active_date_until: responseDateTime.nullable(),
+  created_date: responseDateTime,
+  last_modified_date: responseDateTime,
 });
 export type CampaignRecord = z.infer<typeof campaignRecordSchema>;
-
-/**
- * Parameters of add-campaign (form, multipart or JSON; unknown parameters are ignored).
- * active_date_from must not lie after active_date_until when both are given.
- */
-export const addCampaignParamsSchema = z
-  .object({
-    chain_id: integerValue,
-    title: campaignTitleValue,
-    /** default false */
-    is_active: booleanValue.optional(),
-    active_date_from: campaignDateTimeValue.optional(),
-    active_date_until: campaignDateTimeValue.optional(),
-  })
-  .refine((p) => {
-    const from = p.active_date_from ? parseCampaignDateTime(p.active_date_from.trim()) : null;
-    const until = p.active_date_until ? parseCampaignDateTime(p.active_date_until.trim()) : null;
-    return !from || !until || from.getTime() <= until.getTime();
-  }, "active_date_from must not lie after active_date_until");
-export type AddCampaignParams = z.input<typeof addCampaignParamsSchema>;
 
 /** `results` of add-campaign. */
 export const addCampaignResultsSchema = z.strictObject({
@@ -102,3 +49,20 @@ export type AddCampaignResults = z.infer<typeof addCampaignResultsSchema>;
 
 /** The whole success body of add-campaign. */
 export const addCampaignResponseSchema = successEnvelope(addCampaignResultsSchema);
+
+/** add-campaign: creates a campaign of a chain and records its creation in the change log (unknown parameters are ignored). */
+export const addCampaignCall = defineCall({
+  name: "add-campaign",
+  method: "POST",
+  path: "/internal/add-campaign",
+  summary: "Create a campaign",
+  description: "Creates a campaign of the chain (inactive and without dates unless given) and records its creation in the change log. Needs write access to the chain.",
+  params: {
+    chain_id: param(z.int(), { missing: "http_vars_missing", invalid: "chain_id_invalid" }),
+    title: param(campaignTitle(), { missing: "http_vars_missing", invalid: "parameter_invalid", length: "string_parameter_too_long" }),
+    ...campaignFieldParams,
+    is_active: param(z.boolean().default(false), { invalid: "parameter_supplied_not_boolean" }),
+  },
+  errors: ["no_valid_session", "permission_denied_or_non_existent", "http_request_method_non_POST_not_allowed"],
+  results: addCampaignResultsSchema,
+});

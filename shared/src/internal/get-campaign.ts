@@ -1,16 +1,11 @@
 /**
- * Contract of `GET /internal/get-campaign?campaign_id=`: its params and its results.
+ * `GET /internal/get-campaign?campaign_id=`, declared once: its parameter, errors and results.
  */
 import { z } from "zod";
 import { successEnvelope } from "../envelope.ts";
 import { campaignRecordSchema } from "./add-campaign.ts";
-import { integerValue } from "./param-values.ts";
-
-/** Parameters of get-campaign (query string; unknown parameters are ignored). */
-export const getCampaignParamsSchema = z.object({
-  campaign_id: integerValue,
-});
-export type GetCampaignParams = z.input<typeof getCampaignParamsSchema>;
+import { campaignIdParam } from "./alter-campaign.ts";
+import { defineCall } from "./call.ts";
 
 /** `results` of get-campaign. */
 export const getCampaignResultsSchema = z.strictObject({
@@ -21,3 +16,15 @@ export type GetCampaignResults = z.infer<typeof getCampaignResultsSchema>;
 
 /** The whole success body of get-campaign. */
 export const getCampaignResponseSchema = successEnvelope(getCampaignResultsSchema);
+
+/** get-campaign: one campaign of a chain the admin can read (unknown parameters are ignored). */
+export const getCampaignCall = defineCall({
+  name: "get-campaign",
+  method: "GET",
+  path: "/internal/get-campaign",
+  summary: "One campaign",
+  description: "The campaign campaign_id; an unknown campaign and one of a chain the admin cannot read answer alike (246).",
+  params: { campaign_id: campaignIdParam() },
+  errors: ["no_valid_session", "campaign_id_not_found", "http_request_method_non_GET_not_allowed"],
+  results: getCampaignResultsSchema,
+});

@@ -1,32 +1,42 @@
 /**
- * Zod schemas of the values an internal call accepts, as a client sends them: form bodies and
- * query strings carry text, JSON bodies carry typed values (spec, "Internal call: ..."). Clients
- * type their requests with the params schemas built from these; the core API reads the same
- * values with its coercing readers.
+ * Zod schemas of the value types the internal calls' parameters share: text with a maximum in
+ * characters, text of a format, datetimes. Each is the schema of the JSON value; form and query
+ * text reaches it through the one text rule (`../text-values.ts`).
+ *
+ * Text is trimmed before it is checked, and its length counts characters (Unicode code points,
+ * as JSON Schema's maxLength does and as the database columns store them). A failed check names
+ * the refusal it is (`params.refusal`: length or format) so the reader can answer with the
+ * parameter's error for it (call.ts).
  */
 import { z } from "zod";
 import { isIsoCountryCode } from "../country-codes.ts";
-import { SOCIAL_USERNAME, type TextFormat, type TextParamRule } from "./business-params.ts";
-import { openingTimesSchema } from "./opening-times.ts";
+import { parseDateTime } from "../text-values.ts";
+import { openingTimesSchema, OPENING_TIMES_MAX } from "./opening-times.ts";
 
-/** A boolean: JSON true/false, or the text true/false, 1/0, yes/no, on/off (any case). */
-export const booleanValue = z.union([
-  z.boolean(),
-  z.literal(0),
-  z.literal(1),
-  z.string().regex(/^\s*(?:true|false|1|0|yes|no|on|off)\s*$/i, "must be a boolean"),
-]);
+const codePoints = (s: string) => [...s].length;
+const LENGTH = { params: { refusal: "length" } } as const;
+const FORMAT = { params: { refusal: "format" } } as const;
 
-/** An integer: a JSON integer or decimal digits with an optional sign. */
-export const integerValue = z.union([z.number().int(), z.string().regex(/^\s*[+-]?\d{1,15}\s*$/, "must be an integer")]);
+/**
+ * Text of at most `max` characters once trimmed; an empty text passes (see `text` for one that
+ * must not be empty).
+ * @param min fewest characters of a non-empty text
+ */
+export function chars(max: number, min = 0) {
+  const schema = z
+    .string()
+    .trim()
+    .refine((s) => codePoints(s) <= max && (s === "" || codePoints(s) >= min), {
+      ...LENGTH,
+      message: min > 0 ? `must have ${min === max ? min : `${min} to ${max}`} characters` : `at most ${max} characters`,
+    });
+  return schema.meta(min > 0 ? { maxLength: max, minLength: min } : { maxLength: max });
+}
 
-/** A decimal number: a JSON number or decimal text (`52.37`, `-4.9`, `1e-3`). */
-export const decimalValue = z.union([
-  z.number(),
-  z.string().regex(/^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/, "must be a decimal number"),
-]);
-
-const codePoints = (s: string) => [...s.trim()].length;
+/** Text of 1 to `max` characters once trimmed (an empty value is refused as the wrong format). */
+export function text(max: number, min = 1) {
+  return chars(max, min).refine((s) => s !== "", { ...FORMAT, message: "cannot be empty" });
+}
 
 /** An http(s) URL with a host. */
 export function isWebUrl(s: string): boolean {
@@ -35,37 +45,62 @@ export function isWebUrl(s: string): boolean {
   return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
 }
 
-/**
- * Format checks of the text parameters, on the trimmed text. Postal codes (country-dependent) and
- * phone numbers (numbering plans) pass here; the core API checks them fully.
- */
-export const TEXT_FORMAT_CHECKS: Readonly<Record<TextFormat, (s: string) => boolean>> = {
-  email: (s) => z.email().safeParse(s).success,
-  url: isWebUrl,
-  username: (s) => SOCIAL_USERNAME.test(s),
-  country: (s) => isIsoCountryCode(s.toUpperCase()),
-  postalcode: () => true,
-  phone: (s) => /^\+?[()\d\s./-]+$/.test(s),
-  opening_times: (s) => {
-    try {
-      return openingTimesSchema.safeParse(JSON.parse(s)).success;
-    } catch {
-      return false;
-    }
-  },
-};
+/** Social network username (`socialnetwork_c_username`): 1-15 letters, digits or `_`, no leading @. */
+export const SOCIAL_USERNAME = /^[A-Za-z0-9_]{1,15}$/;
+/** Characters of a phone or fax number; its validity in a numbering plan is checked by the core API. */
+export const PHONE_TEXT = /^\+?[()\d\s./-]+$/;
 
-/** A text under `rule`: within its length limits and of its format (checked on the trimmed text; "" passes). */
-export function textOf(rule: TextParamRule) {
-  const check = rule.format ? TEXT_FORMAT_CHECKS[rule.format] : () => true;
-  return z
-    .string()
-    .refine((s) => s.trim() === "" || (codePoints(s) <= rule.max && codePoints(s) >= (rule.min ?? 0)), `at most ${rule.max} characters`)
-    .refine((s) => s.trim() === "" || check(s.trim()), `must be a valid ${rule.format ?? "text"}`);
+/** The text formats parameters check, with the JSON Schema `format` or `pattern` the document shows. */
+const FORMATS = {
+  email: { test: (s: string) => z.email().safeParse(s).success, meta: { format: "email" } },
+  url: { test: isWebUrl, meta: { format: "uri" } },
+  username: { test: (s: string) => SOCIAL_USERNAME.test(s), meta: { pattern: SOCIAL_USERNAME.source } },
+  phone: { test: (s: string) => PHONE_TEXT.test(s), meta: { pattern: PHONE_TEXT.source } },
+  country: { test: (s: string) => isIsoCountryCode(s), meta: { description: "ISO 3166-1 alpha-2 country code (any case)" } },
+} as const;
+export type TextFormat = keyof typeof FORMATS;
+
+/** `schema` (trimmed text) that must also have `format` when not empty. */
+export function formatted<T extends z.ZodString>(schema: T, format: TextFormat) {
+  const f = FORMATS[format];
+  return schema.refine((s) => s === "" || f.test(s), { ...FORMAT, message: `must be a valid ${format}` }).meta(f.meta);
 }
 
-/** An optional text parameter under `rule`: an empty text or null clears a nullable field. */
-export const textValue = (rule: TextParamRule) => textOf(rule).nullable();
+/** A two-letter country code, upper-cased: 2 characters (length) and an ISO 3166-1 alpha-2 code (format). */
+export function countryCode() {
+  return formatted(z.string().trim().toUpperCase().refine((s) => s === "" || codePoints(s) === 2, { ...LENGTH, message: "must have 2 characters" }), "country");
+}
 
-/** `opening_times`: its JSON text, or (in a JSON body) the object itself. */
-export const openingTimesValue = (rule: TextParamRule) => z.union([textOf(rule), openingTimesSchema]).nullable();
+/**
+ * A datetime parameter: RFC 3339 with a zone, or `YYYY-MM-DD HH:MM:SS` read as UTC (the rule of
+ * `parseDateTime`); the value is the trimmed text.
+ */
+export function dateTimeText() {
+  return z
+    .string()
+    .trim()
+    .refine((s) => parseDateTime(s) !== null, { ...FORMAT, message: "must be RFC 3339 (2026-11-21T10:00:00Z) or YYYY-MM-DD HH:MM:SS (UTC)" })
+    .meta({ format: "date-time" });
+}
+
+function isOpeningTimesText(s: string): boolean {
+  try {
+    return openingTimesSchema.safeParse(JSON.parse(s)).success;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `opening_times`: its JSON text (at most 2048 characters), or in a JSON body the object itself;
+ * either way the value is the JSON text (an object becomes `JSON.stringify` of it).
+ */
+export function openingTimesValue() {
+  const asText = chars(OPENING_TIMES_MAX).refine((s) => s === "" || isOpeningTimesText(s), { ...FORMAT, message: "must be opening times JSON" });
+  // The text branch's maximum is checked after the union (so too long stays 482); the meta only shows it.
+  const textBranch = z.string().meta({ maxLength: OPENING_TIMES_MAX, description: "the opening times as JSON text" });
+  return z.union([textBranch, openingTimesSchema.transform((o) => JSON.stringify(o))]).pipe(asText);
+}
+
+/** A datetime as the internal calls render it for the request's API version (RFC 3339 UTC from 1.6.8, `YYYY-MM-DD HH:MM:SS` before). */
+export const responseDateTime = z.string().regex(/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?$/, "must be a datetime");

@@ -20,6 +20,7 @@
  * - `creating_user` is null for vouchers created by an admin (admins are not users).
  */
 import { z } from "zod";
+import { parseDateTime } from "../text-values.ts";
 import { defineResource, field, reference } from "./meta.ts";
 
 export const VOUCHER_TYPES = ["basket", "basket_pct", "honour", "basket_fixed_unit"] as const;
@@ -37,23 +38,13 @@ const STATUS_RULES =
   "status again changes nothing. A redeemed voucher's status never changes again: any other status gives 419 " +
   "parameter_invalid and nothing is written. Setting status redeemed sets redeemed_date and db_redeemed_date.";
 
-const SQL_DATETIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
-const RFC3339 = z.iso.datetime({ offset: true });
-
 /**
  * Reads a datetime written to the API: RFC 3339 (`2026-11-21T10:00:00Z`, `...+02:00`, with or
  * without fractional seconds) or `YYYY-MM-DD HH:MM:SS` taken as UTC. Years 1000-9999 only (the
- * range a MySQL DATETIME stores).
+ * range a MySQL DATETIME stores). The one datetime rule of both API families (text-values.ts).
  * @returns the instant, or null when the text is neither form or names no real calendar day
  */
-export function parseDateTimeInput(text: string): Date | null {
-  const m = SQL_DATETIME.exec(text);
-  const iso = m ? `${m[1]}T${m[2]}Z` : text;
-  if (!RFC3339.safeParse(iso).success) return null;
-  const date = new Date(iso);
-  const year = date.getUTCFullYear();
-  return Number.isNaN(date.getTime()) || year < 1000 || year > 9999 ? null : date;
-}
+export const parseDateTimeInput = parseDateTime;
 
 /** A writable datetime: a string `parseDateTimeInput` accepts (schema: string, format date-time). */
 const dateTimeInput = () =>

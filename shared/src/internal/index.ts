@@ -1,0 +1,24 @@
+/**
+ * Every internal call's declaration (and `/auth/login`, `/auth/logout`), in the order the schema
+ * document lists them. The core API's routes (core-api/src/internal/routes.ts, app.ts) mount
+ * each with its handler.
+ */
+import { addBusinessCall } from "./add-business.ts";
+import { addCampaignCall } from "./add-campaign.ts";
+import { alterBusinessCall } from "./alter-business.ts";
+import { alterCampaignCall } from "./alter-campaign.ts";
+import type { CallDeclaration } from "./call.ts";
+import { getBusinessesCall } from "./get-businesses.ts";
+import { getCampaignCall } from "./get-campaign.ts";
+import { loginCall, logoutCall } from "./login.ts";
+
+export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
+  loginCall,
+  logoutCall,
+  addBusinessCall,
+  alterBusinessCall,
+  getBusinessesCall,
+  addCampaignCall,
+  alterCampaignCall,
+  getCampaignCall,
+];
