@@ -42,6 +42,8 @@ type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; err
  */
 export async function login(c: Context<AppEnv>): Promise<Response> {
   const ctx = c.var.ctx;
+  // Credentials sent along are checked before anything is written, as on every other path.
+  await ctx.auth.identity();
   const params = await allParams(c);
   const username = readString(params, "username", { max: 255 });
   const password = params.password === undefined || params.password === null ? undefined : String(params.password);
@@ -86,8 +88,9 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
  *   token has no session to end: the app discards it)
  */
 export async function logout(c: Context<AppEnv>): Promise<Response> {
-  const { db, auth } = c.var.ctx;
+  const { db } = c.var.ctx;
   const key = c.req.header("x-service-session-key");
+  const auth = await c.var.ctx.auth.identity();
   const hasSession = (auth.kind === "admin" || auth.kind === "end_user") && auth.sessionId !== null;
   if (!hasSession || !key || !(await deleteSession(db, key.trim()))) throw new ServiceError("no_valid_session");
   return c.json(okBody({ result_type: "logout" }));

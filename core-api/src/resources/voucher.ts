@@ -23,7 +23,7 @@ import { refuseEndUserWrite, voucherVisibility, type VoucherViewer } from "../vo
 import type { ResourceAdapter } from "./engine.ts";
 import type { FilterValue } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
-import type { ResourceScope } from "./scope.ts";
+import type { ResourceScope } from "./request-scope.ts";
 
 /** The Voucher adapter of the engine. */
 export const voucherAdapter: ResourceAdapter = {
@@ -123,6 +123,6 @@ function checkEnumFilters(filters: Readonly<Record<string, FilterValue>>): void 
 }
 
 async function records(scope: ResourceScope, rows: readonly VoucherRow[]): Promise<ResourceRecord[]> {
-  const nested = await loadNestedRecords(scope.db, scope.chainId, rows, scope.level);
+  const nested = await loadNestedRecords(scope.db, scope.chainId, rows, scope.recursionLevel);
   return rows.map((row) => toVoucherRecord(row, nested));
 }
