@@ -4,7 +4,7 @@
  * Chain, require super-user admin access"; each internal call's "Auth:" line): for every Resources
  * operation and every internal call, which kinds of caller may attempt it and which admin access
  * level it needs. It is the only place these rules are written: the Resources engine
- * (resources/request-scope.ts), the internal calls (auth/chain-access.ts requireCallAccess,
+ * (resources/request-scope.ts), the internal calls (auth/context.ts requireCallAccess,
  * campaigns/access.ts) and the schema document (`security` per operation) all read it.
  *
  * Caller kinds (the columns of the spec's table):
@@ -18,7 +18,6 @@
  *
  * Pure data and pure functions; no database.
  */
-import type { ErrorName } from "@service/shared";
 import type { AccessLevel } from "./permissions.ts";
 
 /** The kinds of caller the table distinguishes. */
@@ -100,7 +99,7 @@ export const RESOURCE_ACCESS: Readonly<Record<ResourceName, Readonly<Partial<Rec
 /** An internal call's row: a Resources rule plus the error a refused caller gets. */
 export interface CallRule extends AccessRule {
   /** the refusal when the caller's kind or level does not suffice (the campaign calls answer 246 first: campaigns/access.ts) */
-  denied: ErrorName;
+  denied: "permission_denied_or_non_existent";
 }
 
 const call = (callers: readonly CallerKind[], level: AccessLevel): CallRule => ({ callers, level, denied: "permission_denied_or_non_existent" });

@@ -18,7 +18,7 @@ import { RequestAuth, type AuthEnv } from "./request-auth.ts";
 export type { AuthContext } from "./identity.ts";
 
 /** The refusal a caller without access gets: 68 on internal calls, 544 on the Resources API. */
-export type Denied = "permission_denied_or_non_existent" | "resource_not_found" | "campaign_id_not_found";
+export type Denied = "permission_denied_or_non_existent" | "resource_not_found";
 
 /**
  * Requires credentials (checked later, with the chain: auth/request-auth.ts).
@@ -64,7 +64,7 @@ export async function requireAccess(auth: RequestAuth, rule: AccessRule, chainId
  */
 export async function requireCallAccess(auth: RequestAuth, call: CallName, chainId: number): Promise<AccessLevels> {
   const row = CALL_ACCESS[call];
-  return levelsHeld(await requireAccess(auth, row, chainId, row.denied as Denied));
+  return levelsHeld(await requireAccess(auth, row, chainId, row.denied));
 }
 
 /**

@@ -67,27 +67,19 @@ export async function resolveScope(
   base: { db: CoreDb; now: Date; version: ApiVersion; auth: RequestAuth },
   request: ScopeRequest,
 ): Promise<ResourceScope> {
-  const { auth, ...common } = base;
+  const { auth } = base;
   const { chainHeader } = request;
   requireSession(auth);
   const rule = resourceRule(request.resource, request.operation);
   // The table first: a kind it refuses gets 544 before the chain header is even read.
   if (auth.kind === "anonymous" || !rule || !mayAttempt(rule, auth.kind)) throw new ServiceError("resource_not_found");
-  let chainId: number;
-  if (auth.kind === "end_user") {
-    // The app decides the chain; naming another one is a request for something not there.
-    const caller = await auth.identity();
-    chainId = caller.kind === "end_user" ? caller.chainId : 0;
-    if (chainHeader !== undefined && chainHeader.trim() !== "" && parseChainHeader(chainHeader) !== chainId) {
-      throw new ServiceError("resource_not_found");
-    }
-  } else {
-    chainId = parseChainHeader(chainHeader);
-  }
+  const chainId = auth.kind === "end_user" ? await appChainOf(auth, chainHeader) : parseChainHeader(chainHeader);
   const grant = await requireAccess(auth, rule, chainId, "resource_not_found");
   const caller = grant.auth;
   return {
-    ...common,
+    db: base.db,
+    now: base.now,
+    version: base.version,
     audience: caller.kind === "admin" ? "admin" : caller.kind === "privileged" ? "privileged" : "end_user",
     chainId,
     chain: grant.chain,
@@ -95,6 +87,20 @@ export async function resolveScope(
     userId: caller.kind === "end_user" ? caller.userId : null,
     recursionLevel: request.recursionLevel,
   };
+}
+
+/**
+ * The chain of a shopper's request: the app's (one query, which the access check reuses).
+ * @throws ServiceError resource_not_found (544) when X-Service-Chain-ID names another chain:
+ *   that is a request for something not there; parameter_invalid (419) when it is malformed
+ */
+async function appChainOf(auth: RequestAuth, chainHeader: string | undefined): Promise<number> {
+  const caller = await auth.identity();
+  if (caller.kind !== "end_user") throw new Error(`a shopper's credentials verified as ${caller.kind}`);
+  if (chainHeader !== undefined && chainHeader.trim() !== "" && parseChainHeader(chainHeader) !== caller.chainId) {
+    throw new ServiceError("resource_not_found");
+  }
+  return caller.chainId;
 }
 
 /**
