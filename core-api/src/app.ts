@@ -11,9 +11,10 @@ import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { clientIpOf, parseTrustedProxies } from "./auth/client-ip.ts";
-import { authenticate } from "./auth/context.ts";
+import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
+import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { ServiceError } from "./http/service-error.ts";
@@ -49,9 +50,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const now = clock();
     const version = parseApiVersion(c.req.header("x-service-api-version"));
     const clientIp = clientIpOf(c, deps.clientAddress, trustedProxies);
-    const auth = await authenticate(c, { db: deps.db, now, clientIp, shopperTokens });
+    // Headers only: the credentials are checked with the chain the handler needs, in one query.
+    const auth = new RequestAuth(readCredentials(c), { db: deps.db, now, clientIp, shopperTokens });
     c.set("ctx", { deps, db: deps.db, auth, version, now, clientIp });
     await next();
+    // Credentials no handler needed (the schema document, an unknown path) are still checked:
+    // bad ones are refused on every path, as when every request checked them upfront.
+    if (!c.error) {
+      const refusal = await auth.refusal();
+      if (refusal) c.res = errorResponse(c, refusal);
+    }
   });
 
   app.on(loginCall.method, loginCall.path, login);
@@ -65,8 +73,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const name = path.startsWith("/resources") ? "resource_not_found" : "http_request_method_not_allowed";
     return errorResponse(c, new ServiceError(name));
   });
-  app.onError((err, c) => {
-    if (err instanceof ServiceError) return errorResponse(c, err);
+  app.onError(async (err, c) => {
+    // Bad credentials answer 6 / 266 whatever else the request got wrong: they are checked first.
+    if (err instanceof ServiceError) return errorResponse(c, (await c.get("ctx")?.auth.refusal()) ?? err);
     log.error({ err, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
     return c.json(
       { result: { code: 0, status: "error" }, error: { code: 0, name: "internal_error", description: "Internal server error." } },

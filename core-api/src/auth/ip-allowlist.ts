@@ -4,7 +4,8 @@
  * address inside one of them; a super user of the chain is exempt when the chain says so.
  *
  * Decision (an admin may hold rights on several chains, and login names no chain): the rule is
- * enforced per chain on every admin request (requireChainAccess), against that request's client
+ * enforced per chain on every admin request (auth/admin-grant.ts reads the ranges with the
+ * session; auth/access-table.ts verdictOf applies them), against that request's client
  * address, and login is refused when no chain of the admin would accept the address (a session that
  * could do nothing is not handed out). Checking only at login would let an admin of chains A
  * (restricted) and B (open) log in from anywhere and then act on A; checking per request also means
@@ -67,23 +68,6 @@ export async function loadAdminAddressRules(db: CoreDb, adminUserId: number): Pr
 export async function adminLoginAllowed(db: CoreDb, adminUserId: number, address: string | null): Promise<boolean> {
   const rules = await loadAdminAddressRules(db, adminUserId);
   return rules.length === 0 || rules.some((rule) => addressAllowed(rule, address));
-}
-
-/**
- * Requires that chain `chainId` accepts admin requests from `address`.
- * @param superUser whether the admin is a super user of the chain (exempt when the chain says so)
- * @throws ServiceError permission_denied_or_non_existent (68, 403) naming the address when it is
- *   outside every live range of the chain
- */
-export async function requireChainAddress(db: CoreDb, chainId: number, superUser: boolean, address: string | null): Promise<void> {
-  const rows = await db
-    .select({ exemption: chains.ipWhitelistSuperUserExemption, cidr: allowedIpRanges.cidr })
-    .from(chains)
-    .leftJoin(allowedIpRanges, and(eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
-    .where(eq(chains.id, chainId));
-  const cidrs = rows.flatMap((r) => (r.cidr === null ? [] : [r.cidr]));
-  const rule = { chainId, cidrs, exempt: superUser && rows.some((r) => r.exemption) };
-  if (!addressAllowed(rule, address)) throw addressRefused(address, `chain ${chainId}`);
 }
 
 /**

@@ -45,6 +45,8 @@ type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; err
  */
 export async function login(c: Context<AppEnv>): Promise<Response> {
   const ctx = c.var.ctx;
+  // Credentials sent along are checked before anything is written, as on every other path.
+  await ctx.auth.identity();
   const params = await allParams(c);
   const { username, password } = readCallParams(loginCall, params);
 
@@ -85,8 +87,9 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
  *   token has no session to end: the app discards it)
  */
 export async function logout(c: Context<AppEnv>): Promise<Response> {
-  const { db, auth } = c.var.ctx;
+  const { db } = c.var.ctx;
   const key = c.req.header("x-service-session-key");
+  const auth = await c.var.ctx.auth.identity();
   const hasSession = (auth.kind === "admin" || auth.kind === "end_user") && auth.sessionId !== null;
   if (!hasSession || !key || !(await deleteSession(db, key.trim()))) throw new ServiceError("no_valid_session");
   const results: LogoutResults = { result_type: "logout" };

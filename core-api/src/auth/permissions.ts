@@ -2,9 +2,7 @@
  * Admin access levels per chain (spec, "Authentication": read, write, delete, assign, super user,
  * campaign, campaign_enable, analytics, export, segment query). A super user has every level.
  */
-import { and, eq } from "drizzle-orm";
-import type { CoreDb } from "../db/client.ts";
-import { adminChainPermissions, chains } from "../db/schema.ts";
+import type { adminChainPermissions } from "../db/schema.ts";
 
 export const ACCESS_LEVELS = [
   "read",
@@ -22,19 +20,15 @@ export const ACCESS_LEVELS = [
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 export type AccessLevels = Record<AccessLevel, boolean>;
 
+/** A stored admin_chain_permissions row. */
+export type PermissionRow = typeof adminChainPermissions.$inferSelect;
+
 /**
- * The access levels of admin `adminUserId` on chain `chainId`.
- * @returns null when the admin has no rights there, or the chain does not exist or is deleted
+ * The access levels a stored permission row gives: a super user has every level.
+ * @returns null for no row (the admin has no rights on the chain)
  */
-export async function loadAccessLevels(db: CoreDb, adminUserId: number, chainId: number): Promise<AccessLevels | null> {
-  const [row] = await db
-    .select({ p: adminChainPermissions, deleted: chains.deleted })
-    .from(adminChainPermissions)
-    .innerJoin(chains, eq(chains.id, adminChainPermissions.chainId))
-    .where(and(eq(adminChainPermissions.adminUserId, adminUserId), eq(adminChainPermissions.chainId, chainId)))
-    .limit(1);
-  if (!row || row.deleted) return null;
-  const p = row.p;
+export function levelsOf(p: PermissionRow | null): AccessLevels | null {
+  if (!p) return null;
   const su = p.superUser;
   return {
     read: su || p.read,

@@ -17,25 +17,13 @@
  *   get-businesses).
  * - Chain IP allowlists apply to admins (spec: "admin login requests"); they do not apply to tokens.
  */
-import { and, eq } from "drizzle-orm";
 import { verifyAccessToken } from "../clients/verify.ts";
-import type { ScopeField } from "../clients/scope.ts";
 import type { CoreDb } from "../db/client.ts";
-import { chains } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
+import type { CallerKind } from "./access-table.ts";
+import type { ChainGrant, PrivilegedAuth } from "./identity.ts";
 import { looksLikeJwt } from "./jwt.ts";
 import { ACCESS_LEVELS, type AccessLevels } from "./permissions.ts";
-
-/** The authentication context of a verified privileged request. */
-export interface PrivilegedAuth {
-  kind: "privileged";
-  /** the access token's UUID (lower case) */
-  tokenId: string;
-  serviceClientId: number;
-  /** the chain the token was issued in (its scopes may name other chains) */
-  chainId: number;
-  scopes: ScopeField[];
-}
 
 /** What an Authorization header holds. */
 export type BearerCredential =
@@ -71,48 +59,31 @@ export function parseAuthorization(header: string | undefined): BearerCredential
 }
 
 /**
- * Verifies a privileged credential against the database (no cache).
- * @returns the privileged context: token, client, the token's chain and its scope fields
+ * Verifies a privileged credential against the database (no cache) and reads what its scopes
+ * grant on chain `chainId`, in one query (clients/verify.ts).
+ * @param chainId the chain the request needs; null to verify the token alone
+ * @returns the grant: kinds `chain_scope` and `read_businesses` for a `chain:{id}` scope (levels:
+ *   every admin level but super_user), `read_businesses` alone for a `read_businesses:{id}` scope,
+ *   none when no scope names the chain or the chain is missing or deleted
  * @throws ServiceError access_token_invalid (266, HTTP 401), one body for an unknown id, a wrong
  *   secret, an inactive or deleted token and a disabled or deleted client
  */
-export async function authenticatePrivileged(db: CoreDb, tokenId: string, secret: string): Promise<PrivilegedAuth> {
-  const v = await verifyAccessToken(db, tokenId, secret);
+export async function loadPrivilegedGrant(
+  db: CoreDb,
+  claim: { tokenId: string; secret: string },
+  chainId: number | null,
+): Promise<ChainGrant> {
+  const v = await verifyAccessToken(db, claim.tokenId, claim.secret, chainId ?? undefined);
   if (!v.valid) throw new ServiceError(v.code, REFUSED);
-  return { kind: "privileged", tokenId: v.tokenId, serviceClientId: v.serviceClientId, chainId: v.chainId, scopes: v.scopes };
+  const auth: PrivilegedAuth = { kind: "privileged", tokenId: v.tokenId, serviceClientId: v.serviceClientId, chainId: v.chainId, scopes: v.scopes };
+  const chain = v.chain ?? null;
+  const names = (key: string) => chain !== null && v.scopes.some((s) => s.key === key && s.value === String(chain.id));
+  const kinds: CallerKind[] = names("chain") ? ["chain_scope", "read_businesses"] : names("read_businesses") ? ["read_businesses"] : [];
+  return { auth, chain, kinds, levels: kinds.includes("chain_scope") ? CHAIN_SCOPE_LEVELS : null, addressAllowed: true };
 }
 
-/** What a token's scopes grant on one chain. */
-export interface PrivilegedGrant {
-  /** the admin-equivalent levels of a `chain:{id}` scope (super_user false), or null without one */
-  levels: AccessLevels | null;
-  /** a `read_businesses:{id}` scope (or a chain scope, which includes it) */
-  readBusinesses: boolean;
-}
-
-/**
- * What `auth`'s scopes grant on chain `chainId`. A deleted or missing chain grants nothing, as
- * for admins (auth/permissions.ts).
- * @returns `{levels: null, readBusinesses: false}` when no scope names the chain
- */
-export async function privilegedGrant(db: CoreDb, auth: PrivilegedAuth, chainId: number): Promise<PrivilegedGrant> {
-  const names = (key: string) => auth.scopes.some((s) => s.key === key && s.value === String(chainId));
-  const chain = names("chain");
-  const readBusinesses = chain || names("read_businesses");
-  if (!readBusinesses || !(await chainIsLive(db, chainId))) return { levels: null, readBusinesses: false };
-  if (!chain) return { levels: null, readBusinesses };
-  const levels = Object.fromEntries(ACCESS_LEVELS.map((l) => [l, l !== "super_user"])) as AccessLevels;
-  return { levels, readBusinesses };
-}
-
-async function chainIsLive(db: CoreDb, chainId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: chains.id })
-    .from(chains)
-    .where(and(eq(chains.id, chainId), eq(chains.deleted, false)))
-    .limit(1);
-  return row !== undefined;
-}
+/** What a `chain:{id}` scope holds: every admin level of the chain except super_user. */
+const CHAIN_SCOPE_LEVELS = Object.fromEntries(ACCESS_LEVELS.map((l) => [l, l !== "super_user"])) as AccessLevels;
 
 function malformed(why: string): ServiceError {
   return new ServiceError("access_token_invalid", `Malformed Authorization header: ${why}.`);

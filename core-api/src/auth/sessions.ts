@@ -1,11 +1,12 @@
 /**
  * Login sessions (handbook, "admin login"): a random session key handed out once, stored as its
- * SHA-256, valid until `expires_at`.
+ * SHA-256, valid until `expires_at`. A request's session is checked with its chain access in one
+ * query (auth/admin-grant.ts, auth/shopper-grant.ts).
  */
-import { and, eq, gt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { sessions } from "../db/schema.ts";
-import { newSecret, sha256Hex, timingSafeEqualString } from "./secrets.ts";
+import { newSecret, sha256Hex } from "./secrets.ts";
 
 export type SessionKind = "admin" | "end_user";
 
@@ -33,21 +34,6 @@ export async function createSession(
   const expiry = new Date(Math.floor((now.getTime() + ttlMs) / 1000) * 1000);
   await db.insert(sessions).values({ kind, userId, keyHash: await sha256Hex(key), chainId, expiresAt: expiry, createdDate: now });
   return { session_user_id: userId, session_key: key, expiry };
-}
-
-/**
- * Finds the live session of `userId` whose key is `key`.
- * @returns the session row, or null when unknown, of another user or kind, or expired
- */
-export async function findSession(db: CoreDb, kind: SessionKind, userId: number, key: string, now: Date) {
-  const keyHash = await sha256Hex(key);
-  const [row] = await db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.keyHash, keyHash), gt(sessions.expiresAt, now)))
-    .limit(1);
-  if (!row || row.kind !== kind || row.userId !== userId || !timingSafeEqualString(row.keyHash, keyHash)) return null;
-  return row;
 }
 
 /** Ends the session with key `key` (logout); returns whether one was ended. */

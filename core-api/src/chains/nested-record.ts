@@ -10,16 +10,19 @@ import { eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { chains } from "../db/schema.ts";
 import type { ResourceRecord } from "../resources/render.ts";
+import type { ChainRow } from "./repository.ts";
 
 /**
  * The chain record for rendering at response level `level` (the chain itself is then rendered at
  * level - 1).
+ * @param known the chain's row when the caller has it already (a request's scope reads it with
+ *   the authentication): no query then
  * @returns `{id}` alone when the chain will be rendered as a bare reference (level <= 1), so no
  *   query is made; the identity properties otherwise
  */
-export async function loadChainRecord(db: CoreDb, chainId: number, level: number): Promise<ResourceRecord> {
+export async function loadChainRecord(db: CoreDb, chainId: number, level: number, known?: ChainRow): Promise<ResourceRecord> {
   if (level <= 1) return { id: chainId };
-  const [row] = await db.select().from(chains).where(eq(chains.id, chainId)).limit(1);
+  const [row] = known?.id === chainId ? [known] : await db.select().from(chains).where(eq(chains.id, chainId)).limit(1);
   if (!row) return { id: chainId };
   return {
     id: row.id,

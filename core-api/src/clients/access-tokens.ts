@@ -21,7 +21,7 @@ export interface NewAccessToken {
   id: string;
   chainId: number;
   serviceClientId: number;
-  /** already checked (see clients/scope.ts) */
+  /** already checked (see clients/token-scopes.ts) */
   scope: string;
   /** hex SHA-256 of the secret */
   secretHash: string;

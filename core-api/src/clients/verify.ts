@@ -7,14 +7,23 @@
  * database fault throws. Nothing is cached: a revocation is seen by the very next request
  * (handbook, "revocation": immediate).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
+import type { ChainRow } from "../chains/repository.ts";
 import type { CoreDb } from "../db/client.ts";
-import { accessTokens, serviceClients } from "../db/schema.ts";
-import { parseScopeFields, type ScopeField } from "./scope.ts";
+import { accessTokens, chains, serviceClients } from "../db/schema.ts";
+import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
 
 export type TokenVerification =
-  | { valid: true; tokenId: string; serviceClientId: number; chainId: number; scopes: ScopeField[] }
+  | {
+      valid: true;
+      tokenId: string;
+      serviceClientId: number;
+      chainId: number;
+      scopes: ScopeField[];
+      /** only when a chain was asked for: that chain's row when it exists and is live, else null */
+      chain?: ChainRow | null;
+    }
   | { valid: false; code: "access_token_invalid" };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,6 +35,8 @@ const INVALID = { valid: false, code: "access_token_invalid" } as const;
  * Checks token `tokenId` and its `secret`.
  * @param tokenId the access token's UUID (any letter case)
  * @param secret the token_secret as handed out at creation
+ * @param chainId a chain the request needs, read in the same query (auth/privileged.ts); its
+ *   row is returned as `chain` (null when missing or deleted)
  * @returns valid with the token, its client, its chain and its scope fields; or
  *   `{valid: false, code: "access_token_invalid"}` (266, HTTP 401 when raised) for an unknown,
  *   inactive or deleted token, a disabled or deleted client, or a wrong secret (compared in
@@ -34,7 +45,7 @@ const INVALID = { valid: false, code: "access_token_invalid" } as const;
  *   const v = await verifyAccessToken(db, id, secret);
  *   if (!v.valid) throw new ServiceError(v.code);
  */
-export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: string): Promise<TokenVerification> {
+export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: string, chainId?: number): Promise<TokenVerification> {
   const presented = await sha256Hex(secret);
   if (!UUID.test(tokenId)) return INVALID;
   const [row] = await db
@@ -48,15 +59,19 @@ export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: str
       clientId: serviceClients.id,
       clientEnabled: serviceClients.enabled,
       clientDeleted: serviceClients.deleted,
+      chain: chains,
     })
     .from(accessTokens)
     .innerJoin(
       serviceClients,
       and(eq(serviceClients.id, accessTokens.serviceClientId), eq(serviceClients.chainId, accessTokens.chainId)),
     )
+    .leftJoin(chains, chainId === undefined ? sql`false` : and(eq(chains.id, chainId), eq(chains.deleted, false)))
     .where(eq(accessTokens.id, tokenId.toLowerCase()))
     .limit(1);
   const secretMatches = timingSafeEqualString(presented, row?.secretHash ?? NO_HASH);
   if (!row || !secretMatches || !row.active || row.deleted || !row.clientEnabled || row.clientDeleted) return INVALID;
-  return { valid: true, tokenId: row.id, serviceClientId: row.clientId, chainId: row.chainId, scopes: parseScopeFields(row.scope) };
+  const scopes = parseScopeFields(row.scope);
+  const verified = { valid: true as const, tokenId: row.id, serviceClientId: row.clientId, chainId: row.chainId, scopes };
+  return chainId === undefined ? verified : { ...verified, chain: row.chain };
 }

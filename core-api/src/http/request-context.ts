@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AuthContext } from "../auth/context.ts";
+import type { RequestAuth } from "../auth/request-auth.ts";
 import type { CoreConfig } from "../config.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -30,7 +30,8 @@ export interface AppDeps {
 export interface RequestContext {
   deps: AppDeps;
   db: CoreDb;
-  auth: AuthContext;
+  /** the caller, checked lazily with the chain the handler needs (auth/request-auth.ts) */
+  auth: RequestAuth;
   version: ApiVersion;
   now: Date;
   /** canonical client address (auth/client-ip.ts); null when unknown */

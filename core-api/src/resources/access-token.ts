@@ -3,7 +3,8 @@
  * per resource): the adapter between the generic engine and the token repository.
  *
  * - Admins only (privileged and end-user callers get 544); reads need read access, every write
- *   the super_user level (544 otherwise, nothing written).
+ *   the super_user level (544 otherwise, nothing written): the access table's row
+ *   (auth/access-table.ts), checked by the engine before the adapter runs.
  * - POST: `scope` must pass the creation rules (access_denied 424 otherwise) and `service_client`
  *   must be a live client of the header chain (parameter_invalid 419 otherwise); the token gets a
  *   random UUID and a new secret, returned once as `token_secret` and stored only as SHA-256.
@@ -24,15 +25,14 @@ import {
   type AccessTokenListQuery,
   type AccessTokenRow,
 } from "../clients/access-tokens.ts";
-import { requireAdminCaller, SUPER_USER_WRITES } from "../clients/availability.ts";
 import { clientRecord, tokenRecord } from "../clients/records.ts";
-import { requestedScope } from "../clients/scope.ts";
+import { requestedScope } from "../clients/token-scopes.ts";
 import { findServiceClientsByIds } from "../clients/service-clients.ts";
 import { loadChainRecord } from "./chain.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { ListQuery } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
-import type { ResourceScope } from "./scope.ts";
+import type { ResourceScope } from "./request-scope.ts";
 
 const decl = accessTokenResource as unknown as ResourceDeclaration;
 
@@ -49,17 +49,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The AccessToken adapter of the engine. */
 export const accessTokenAdapter: ResourceAdapter = {
   declaration: decl,
-  access: SUPER_USER_WRITES,
 
   async findOne(scope, by) {
-    requireAdminCaller(scope);
     if (by.property !== "id") throw new Error(`access_token: no lookup by ${by.property}`);
     const row = await findAccessToken(scope.db, scope.chainId, String(by.value).toLowerCase());
     return row ? (await toRecords(scope, [row]))[0]! : null;
   },
 
   async list(scope, q) {
-    requireAdminCaller(scope);
     const query = toListQuery(q);
     if (!query) return { records: [], total: 0 };
     const { rows, total } = await listAccessTokens(scope.db, scope.chainId, query);
@@ -67,7 +64,6 @@ export const accessTokenAdapter: ResourceAdapter = {
   },
 
   async create(scope, values) {
-    requireAdminCaller(scope);
     // Scope first: a token the caller may not mint is refused before anything else is looked up.
     const tokenScope = requestedScope(values.scope as string, scope.chainId);
     const secret = newSecret();
@@ -112,9 +108,9 @@ export const accessTokenAdapter: ResourceAdapter = {
  * it is only loaded when the response level shows more of it than its id.
  */
 async function toRecords(scope: ResourceScope, rows: AccessTokenRow[]): Promise<ResourceRecord[]> {
-  if (scope.level < 2) return rows.map((r) => tokenRecord(r, { id: r.serviceClientId }));
+  if (scope.recursionLevel < 2) return rows.map((r) => tokenRecord(r, { id: r.serviceClientId }));
   const clients = await findServiceClientsByIds(scope.db, scope.chainId, rows.map((r) => r.serviceClientId));
-  const chain = await loadChainRecord(scope.db, scope.chainId, scope.level - 1);
+  const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel - 1, scope.chain);
   return rows.map((r) => {
     const client = clients.get(r.serviceClientId);
     return tokenRecord(r, client ? clientRecord(client, chain) : { id: r.serviceClientId });

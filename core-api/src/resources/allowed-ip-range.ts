@@ -24,15 +24,14 @@ import type { ResourceRecord } from "./render.ts";
 
 const decl = allowedIpRangeResource as unknown as ResourceDeclaration;
 
-/** The AllowedIpRange adapter of the engine: reads need read access, every write super_user. */
+/** The AllowedIpRange adapter of the engine (access: auth/access-table.ts, writes need super_user). */
 export const allowedIpRangeAdapter: ResourceAdapter = {
   declaration: decl,
-  access: { create: "super_user", update: "super_user", delete: "super_user" },
 
   async findOne(scope, by) {
     const key = by.property === "cidr" ? { cidr: normaliseCidr(String(by.value)) } : { id: by.value as number };
     const row = await findIpRange(scope.db, scope.chainId, key);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.level)) : null;
+    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 
   async list(scope, q) {
@@ -46,7 +45,7 @@ export const allowedIpRangeAdapter: ResourceAdapter = {
       limit: q.limit,
       offset: q.offset,
     });
-    const chain = await loadChainRecord(scope.db, scope.chainId, scope.level);
+    const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
     return { records: rows.map((r) => toRecord(r, chain)), total };
   },
 
@@ -61,7 +60,7 @@ export const allowedIpRangeAdapter: ResourceAdapter = {
       },
       scope.now,
     );
-    return toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.level));
+    return toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain));
   },
 
   async update(scope, target, values) {
@@ -71,12 +70,12 @@ export const allowedIpRangeAdapter: ResourceAdapter = {
       lastUpdatedBy: scope.actorAdminId,
     };
     const row = await updateIpRange(scope.db, scope.chainId, target.id as number, changes, scope.now);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.level)) : null;
+    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 
   async remove(scope, target) {
     const row = await deleteIpRange(scope.db, scope.chainId, target.id as number, scope.actorAdminId, scope.now);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.level)) : null;
+    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 };
 

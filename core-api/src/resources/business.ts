@@ -27,7 +27,7 @@ import { loadChainRecord } from "./chain.ts";
 import type { Identifier, ResourceAdapter } from "./engine.ts";
 import type { ListQuery } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
-import type { ResourceScope } from "./scope.ts";
+import type { ResourceScope } from "./request-scope.ts";
 import type { WriteValues } from "./write.ts";
 
 const decl = businessResource as unknown as ResourceDeclaration;
@@ -65,7 +65,7 @@ export const businessAdapter: ResourceAdapter = {
 
   async findOne(scope, by) {
     const row = await findRow(scope, by);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.level)) : null;
+    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 
   async list(scope, q) {
@@ -73,7 +73,7 @@ export const businessAdapter: ResourceAdapter = {
     const chainFilter = q.filters.chain;
     if (chainFilter !== undefined && chainFilter !== scope.chainId) return { records: [], total: 0 };
     const { hits, total } = await searchBusinesses(scope.db, toSearch(scope.chainId, q));
-    const chain = await loadChainRecord(scope.db, scope.chainId, scope.level);
+    const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
     const records = hits.map((h) => ({
       ...toRecord(h.row, chain),
       ...(q.location ? { business_distance_km: h.distanceKm } : {}),
@@ -87,13 +87,13 @@ export const businessAdapter: ResourceAdapter = {
       { ...(toColumns(values) as BusinessValues), chainId: scope.chainId, lastUpdatedBy: scope.actorAdminId },
       scope.now,
     );
-    return toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.level));
+    return toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain));
   },
 
   async update(scope, target, values) {
     const changes: BusinessChanges = { ...toColumns(values), lastUpdatedBy: scope.actorAdminId };
     const row = await updateBusiness(scope.db, scope.chainId, target.id as number, changes, scope.now);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.level)) : null;
+    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 
   async remove(scope, target) {
@@ -105,7 +105,7 @@ export const businessAdapter: ResourceAdapter = {
       .from(businesses)
       .where(and(eq(businesses.id, id), eq(businesses.chainId, scope.chainId)))
       .limit(1);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.level)) : null;
+    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 };
 

@@ -22,7 +22,7 @@ import { liveIpRanges } from "../ip-ranges/repository.ts";
 import { toRecord as ipRangeRecord } from "./allowed-ip-range.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { ResourceRecord } from "./render.ts";
-import type { ResourceScope } from "./scope.ts";
+import type { ResourceScope } from "./request-scope.ts";
 import type { WriteValues } from "./write.ts";
 
 export { loadChainRecord } from "../chains/nested-record.ts";
@@ -50,10 +50,9 @@ const COLUMNS: ReadonlyMap<string, keyof ChainRow> = (() => {
   return map;
 })();
 
-/** The Chain adapter of the engine: reads need read access, writes super_user. */
+/** The Chain adapter of the engine (access: auth/access-table.ts, writes need super_user). */
 export const chainAdapter: ResourceAdapter = {
   declaration: decl,
-  access: { update: "super_user" },
   putIsPatch: true,
 
   impliedTarget: (scope) => ({ property: "id", value: scope.chainId }),
@@ -78,7 +77,7 @@ async function toRecord(scope: ResourceScope, view: ChainView): Promise<Resource
   const record: ResourceRecord = {};
   for (const [prop, key] of COLUMNS) record[prop] = row[key];
   record.allowed_business_formats = fromJsonText(row.allowedBusinessFormats);
-  if (scope.level >= RANGES_LEVEL) {
+  if (scope.recursionLevel >= RANGES_LEVEL) {
     const ranges = await liveIpRanges(scope.db, row.id);
     record.allowed_ip_ranges = ranges.map((r) => ipRangeRecord(r, { id: row.id }));
   }

@@ -20,6 +20,7 @@
  * 1.6.8 is the version that introduced the other 1.6.8 forms, so the two move together).
  */
 import { okBody } from "@service/shared";
+import { CHANGE_LOG_RESOURCE } from "../auth/access-table.ts";
 import { RESOURCES } from "@service/shared/resources/index";
 import {
   CHANGE_LOG_RESULT_TYPE,
@@ -37,8 +38,7 @@ import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { parseListParams } from "./list-params.ts";
 import { parseRecursionLevel, renderResource } from "./render.ts";
-import { CHANGE_LOG_RESOURCE } from "./availability.ts";
-import { resolveScope, type ResourceScope } from "./scope.ts";
+import { resolveScope, type ResourceScope } from "./request-scope.ts";
 
 /** The route of the campaign change log. */
 export const CAMPAIGN_CHANGE_LOG_PATH = "/resources/campaign/:id/change_log";
@@ -54,12 +54,12 @@ export async function serveCampaignChangeLog(c: Context<AppEnv>): Promise<Respon
   if (c.req.method.toUpperCase() !== "GET") {
     throw new ServiceError("resource_not_found", `${c.req.method} is not available on a change log.`);
   }
-  const ctx = c.get("ctx");
-  const level = parseRecursionLevel(c.req.header("x-service-response-recursion-level"));
-  // Admins with READ only (availability table): tokens and shoppers get 544 like a missing campaign.
-  const scope = await resolveScope(ctx, c.req.header("x-service-chain-id"), "read", level, {
+  // Admins with READ only (access table): tokens and shoppers get 544 like a missing campaign.
+  const scope = await resolveScope(c.get("ctx"), {
     resource: CHANGE_LOG_RESOURCE,
     operation: "get",
+    chainHeader: c.req.header("x-service-chain-id"),
+    recursionLevel: parseRecursionLevel(c.req.header("x-service-response-recursion-level")),
   });
   const campaignId = pathId(c.req.param("id"));
   const page = readChangeLogQuery(queryParams(c));
@@ -122,7 +122,7 @@ function renderEntry(scope: ResourceScope, change: StoredChange): Record<string,
       created_date: change.createdDate,
       last_modified_date: change.lastModifiedDate,
     },
-    scope.level,
+    scope.recursionLevel,
     { version: scope.version, resources: RESOURCES },
   );
 }

@@ -10,7 +10,7 @@ import { insertContentPage } from "../content-pages/repository.ts";
 import { insertBusiness } from "../businesses/repository.ts";
 import { seedCampaign, seedUser, seedVoucher } from "../vouchers/test-support.ts";
 import { startTwoChains, type TwoChains } from "../auth/two-chains.test-support.ts";
-import { AVAILABILITY, CHANGE_LOG_RESOURCE } from "./availability.ts";
+import { CHANGE_LOG_RESOURCE, RESOURCE_ACCESS } from "../auth/access-table.ts";
 import { ADAPTERS } from "./routes.ts";
 
 let w: TwoChains;
@@ -37,10 +37,12 @@ afterAll(() => w.core.close());
 const get = (path: string, extra: Record<string, string> = {}) => w.core.json(path, { headers: { ...w.shopperA, ...extra } });
 const code = (res: { status: number; body: any }) => [res.status, res.body?.error?.code ?? res.body?.result?.code];
 
-describe("the availability table", () => {
+describe("the access table", () => {
   it("has a row for every resource served and for the change log", () => {
-    for (const a of ADAPTERS) expect(AVAILABILITY[a.declaration.name], a.declaration.name).toBeDefined();
-    expect(AVAILABILITY[CHANGE_LOG_RESOURCE]!.end_user).toEqual([]);
+    const rows = RESOURCE_ACCESS as Record<string, unknown>;
+    for (const a of ADAPTERS) expect(rows[a.declaration.name], a.declaration.name).toBeDefined();
+    expect(Object.keys(rows).sort()).toEqual([...ADAPTERS.map((a) => a.declaration.name), CHANGE_LOG_RESOURCE].sort());
+    expect(RESOURCE_ACCESS[CHANGE_LOG_RESOURCE].get!.callers).not.toContain("end_user");
   });
 });
 

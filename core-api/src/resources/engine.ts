@@ -3,22 +3,22 @@
  * handbook, "One source of truth for resources"): GET one / list, POST, PUT, PATCH, DELETE driven
  * by a resource's shared declaration, with a per-resource adapter for storage.
  *
- * Order of checks on every request: authentication, the availability table for the caller's kind
- * (resources/availability.ts: a refused caller gets 544 before anything else is read), access to
- * the chain (scope.ts), then the request's parameters and body, then the target resource; nothing
- * is written unless all pass.
+ * Order of checks on every request: credentials at all, the access table's row for the caller's
+ * kind (auth/access-table.ts: a refused kind gets 544 before anything else is read), the chain
+ * header, then in one query the credentials and the row's level on the chain
+ * (resources/request-scope.ts), then the request's parameters and body, then the target
+ * resource; nothing is written unless all pass.
  */
 import { okBody } from "@service/shared";
 import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/index";
 import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
-import type { AccessLevel } from "../auth/permissions.ts";
 import { bodyParams, queryParams, type Params } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { parseListParams, type ListQuery } from "./list-params.ts";
 import { parseRecursionLevel, renderResource, type ResourceRecord } from "./render.ts";
-import { DEFAULT_ACCESS, resolveScope, type EngineOperation, type ResourceScope } from "./scope.ts";
+import { resolveScope, type EngineOperation, type ResourceScope } from "./request-scope.ts";
 import { validateWrite, type BodySource, type WriteMethod, type WriteValues } from "./write.ts";
 
 /** A single-resource target: an identifier property and its value. */
@@ -32,15 +32,17 @@ export interface Identifier {
  * Every method is confined to `scope.chainId`; records follow `ResourceRecord`.
  */
 export interface ResourceAdapter {
+  /** the resource; who may do what on it is its row of the access table (auth/access-table.ts) */
   declaration: ResourceDeclaration;
-  /** admin access level per operation, where it differs from read / write / delete */
-  access?: Partial<Record<EngineOperation, AccessLevel>>;
   /** the live resource named by `by` in the scope's chain, or null */
   findOne(scope: ResourceScope, by: Identifier): Promise<ResourceRecord | null>;
   /** one page of the list, with the total over all pages */
   list?(scope: ResourceScope, query: ListQuery): Promise<{ records: ResourceRecord[]; total: number }>;
   create?(scope: ResourceScope, values: WriteValues): Promise<ResourceRecord>;
-  /** applies `values` (already validated for PUT or PATCH) to `target`; null when it vanished meanwhile */
+  /**
+   * applies `values` (already validated for PUT or PATCH) to `target`, the record findOne read in
+   * this request; returns the resource as stored afterwards, or null when it vanished meanwhile
+   */
   update?(scope: ResourceScope, target: ResourceRecord, values: WriteValues): Promise<ResourceRecord | null>;
   /** deletes `target`; returns the resource as it is after deletion, or null when it vanished meanwhile */
   remove?(scope: ResourceScope, target: ResourceRecord): Promise<ResourceRecord | null>;
@@ -162,13 +164,12 @@ function identifierValue(decl: ResourceDeclaration, property: string, raw: strin
 }
 
 async function scopeFor(c: Context<AppEnv>, adapter: ResourceAdapter, op: EngineOperation): Promise<ResourceScope> {
-  const ctx = c.get("ctx");
-  const level = adapter.access?.[op] ?? DEFAULT_ACCESS[op];
-  const responseLevel = parseRecursionLevel(c.req.header("x-service-response-recursion-level"));
-  // The availability table is consulted inside, before any parameter or body is read.
-  return resolveScope(ctx, c.req.header("x-service-chain-id"), level, responseLevel, {
+  // The access table is consulted inside, before any parameter or body is read.
+  return resolveScope(c.get("ctx"), {
     resource: adapter.declaration.name,
     operation: op,
+    chainHeader: c.req.header("x-service-chain-id"),
+    recursionLevel: parseRecursionLevel(c.req.header("x-service-response-recursion-level")),
   });
 }
 
@@ -209,7 +210,7 @@ function requireScopeChain(decl: ResourceDeclaration, scope: ResourceScope, valu
 function render(adapter: ResourceAdapter, scope: ResourceScope, record: ResourceRecord): Record<string, unknown> {
   // End-users never see the declaration's omitFor.end_user properties (spec, "Resource-specific behaviour").
   const omitted = scope.audience === "end_user" ? adapter.declaration.omitFor?.end_user : undefined;
-  return renderResource(adapter.declaration, record, scope.level, {
+  return renderResource(adapter.declaration, record, scope.recursionLevel, {
     version: scope.version,
     resources: RESOURCES,
     ...(omitted ? { omit: new Set<string>(omitted) } : {}),

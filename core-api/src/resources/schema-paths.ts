@@ -1,14 +1,17 @@
 /**
  * `paths` of the Resources schema document: every path and method the service serves, derived
  * from the same adapters, declarations and rules the engine uses (write.ts for bodies,
- * list-params.ts for list parameters), so the document cannot promise what the engine refuses.
+ * list-params.ts for list parameters, the access table for `security`), so the document cannot
+ * promise what the engine refuses.
  */
 import { ERRORS, errorBody, type ErrorName } from "@service/shared";
 import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
+import { resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, filterParameters, fulltextProperties, LOCATION_KEYS, MAX_LIMIT, MAX_RADIUS_KM, sortKeys } from "./list-params.ts";
 import { DEFAULT_RECURSION_LEVEL } from "./render.ts";
 import { names, propertySchema, ref, type JsonSchema } from "./schema-components.ts";
+import { operationSecurity } from "./schema-security.ts";
 import type { WriteMethod } from "./write.ts";
 
 type Operation = JsonSchema;
@@ -72,6 +75,16 @@ function operation(id: string, tag: string, summary: string, parameters: JsonSch
   };
 }
 
+/**
+ * The `security` fields of operation `op` on `resource`, from its row of the access table.
+ * @throws Error when the operation is served but has no row (it would be refused to everyone)
+ */
+function access(resource: string, op: EngineOperation): JsonSchema {
+  const rule = resourceRule(resource, op);
+  if (!rule) throw new Error(`schema: ${resource} ${op} is served but the access table has no row for it`);
+  return operationSecurity(rule);
+}
+
 function body(decl: ResourceDeclaration, method: WriteMethod): JsonSchema {
   const schema = ref(names.body(decl, method));
   return {
@@ -108,26 +121,28 @@ export function adapterPaths(adapter: ResourceAdapter): Record<string, PathItem>
   const putErrors: ErrorName[] = putRule === "put" ? ["parameter_missing", "string_parameter_too_long"] : ["string_parameter_too_long"];
   const putSummary = adapter.putIsPatch ? `Update the ${decl.name} (only the properties sent change)` : `Replace the ${decl.name}`;
 
-  const single: PathItem = { get: operation(`get_${decl.name}`, tag, `Get one ${decl.name} by identifier`, byQuery, one, missing) };
-  const withId: PathItem = { get: operation(`get_${decl.name}_by_id`, tag, `Get one ${decl.name} by id`, byPath, one, []) };
+  const may = (op: EngineOperation) => access(decl.name, op);
+  const single: PathItem = { get: operation(`get_${decl.name}`, tag, `Get one ${decl.name} by identifier`, byQuery, one, missing, may("get")) };
+  const withId: PathItem = { get: operation(`get_${decl.name}_by_id`, tag, `Get one ${decl.name} by id`, byPath, one, [], may("get")) };
   if (adapter.create) {
-    single.post = operation(`post_${decl.name}`, tag, `Create a ${decl.name}`, [], one, ["parameter_missing", "string_parameter_too_long"], { requestBody: body(decl, "post") });
+    single.post = operation(`post_${decl.name}`, tag, `Create a ${decl.name}`, [], one, ["parameter_missing", "string_parameter_too_long"], { requestBody: body(decl, "post"), ...may("create") });
   }
   if (adapter.update) {
-    single.put = operation(`put_${decl.name}`, tag, putSummary, byQuery, one, [...missing, ...putErrors], { requestBody: body(decl, putRule) });
-    single.patch = operation(`patch_${decl.name}`, tag, `Update the given properties of a ${decl.name}`, byQuery, one, [...missing, "string_parameter_too_long"], { requestBody: body(decl, "patch") });
-    withId.put = operation(`put_${decl.name}_by_id`, tag, putSummary, byPath, one, putErrors, { requestBody: body(decl, putRule) });
-    withId.patch = operation(`patch_${decl.name}_by_id`, tag, `Update the given properties of a ${decl.name}`, byPath, one, ["string_parameter_too_long"], { requestBody: body(decl, "patch") });
+    const update = may("update");
+    single.put = operation(`put_${decl.name}`, tag, putSummary, byQuery, one, [...missing, ...putErrors], { requestBody: body(decl, putRule), ...update });
+    single.patch = operation(`patch_${decl.name}`, tag, `Update the given properties of a ${decl.name}`, byQuery, one, [...missing, "string_parameter_too_long"], { requestBody: body(decl, "patch"), ...update });
+    withId.put = operation(`put_${decl.name}_by_id`, tag, putSummary, byPath, one, putErrors, { requestBody: body(decl, putRule), ...update });
+    withId.patch = operation(`patch_${decl.name}_by_id`, tag, `Update the given properties of a ${decl.name}`, byPath, one, ["string_parameter_too_long"], { requestBody: body(decl, "patch"), ...update });
   }
   if (adapter.remove) {
-    single.delete = operation(`delete_${decl.name}`, tag, `Delete a ${decl.name}`, byQuery, one, missing);
-    withId.delete = operation(`delete_${decl.name}_by_id`, tag, `Delete a ${decl.name}`, byPath, one, []);
+    single.delete = operation(`delete_${decl.name}`, tag, `Delete a ${decl.name}`, byQuery, one, missing, may("delete"));
+    withId.delete = operation(`delete_${decl.name}_by_id`, tag, `Delete a ${decl.name}`, byPath, one, [], may("delete"));
   }
   const paths: Record<string, PathItem> = { [decl.path]: single };
   if (idProp) paths[`${decl.path}/{id}`] = withId;
   if (adapter.list) {
     paths[decl.pluralPath] = {
-      get: operation(`list_${decl.plural}`, tag, `List ${decl.plural}`, listParameters(decl), ref(names.list(decl)), []),
+      get: operation(`list_${decl.plural}`, tag, `List ${decl.plural}`, listParameters(decl), ref(names.list(decl)), [], access(decl.name, "list")),
     };
   }
   return paths;
@@ -200,15 +215,16 @@ function mainBranch(s: JsonSchema): JsonSchema {
  * A route registered outside the adapters (for example the campaign change log): a list of
  * `decl` when it has one (`GET /resources/campaign/{id}/change_log`), else a bare GET.
  * @param path OpenAPI template, for example `/resources/campaign/{id}/change_log`
+ * @param resource its row of the access table (CHANGE_LOG_RESOURCE for the change log)
  */
-export function extraPath(path: string, decl: ResourceDeclaration | undefined): PathItem {
+export function extraPath(path: string, decl: ResourceDeclaration | undefined, resource: string): PathItem {
   const tag = path.split("/")[2] ?? "resources";
   const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "integer" } }));
   const id = path.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "");
-  if (!decl) return { get: operation(`get_${id}`, tag, `GET ${path}`, pathParams, { type: "object" }, []) };
+  if (!decl) return { get: operation(`get_${id}`, tag, `GET ${path}`, pathParams, { type: "object" }, [], access(resource, "get")) };
   // The change log parses its query with the list rules of its entry declaration.
   const params = listParameters(decl).filter((p) => ["limit", "offset", "sort_by", "sort_order"].includes(p.name as string));
   const sortOrder = params.find((p) => p.name === "sort_order");
   if (sortOrder) sortOrder.schema = { type: "string", enum: ["asc", "desc"], default: "desc" };
-  return { get: operation(`get_${id}`, tag, `List the ${decl.plural} of one ${tag}`, [...pathParams, ...params], ref(names.list(decl)), []) };
+  return { get: operation(`get_${id}`, tag, `List the ${decl.plural} of one ${tag}`, [...pathParams, ...params], ref(names.list(decl)), [], access(resource, "get")) };
 }

@@ -96,7 +96,7 @@ describe("GET /resources/schema", () => {
     const { schemas, securitySchemes, parameters } = doc.components;
     expect(schemas.Error.properties.error.required).toEqual(["code", "name", "description"]);
     expect(schemas.Result.properties.code.const).toBe(1);
-    expect(Object.keys(securitySchemes).sort()).toEqual(["bearer", "sessionKey", "sessionUserId"]);
+    expect(Object.keys(securitySchemes).sort()).toEqual(["appHostname", "bearer", "sessionKey", "sessionUserId", "shopperToken"]);
     expect(Object.values(parameters).map((p: any) => p.name)).toEqual(["X-Service-Chain-ID", "X-Service-API-version", "X-Service-Response-Recursion-Level"]);
     const post = doc.paths["/resources/business"].post.responses;
     expect(post["400"].description).toContain("441 parameter_missing");

@@ -16,6 +16,7 @@
  */
 import { CALL_DECLARATIONS } from "@service/shared/internal/index";
 import { changeLogEntryResource } from "@service/shared/resources/change-log";
+import { CHANGE_LOG_RESOURCE } from "../auth/access-table.ts";
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import type { Context, Hono } from "hono";
 import { NEWEST_API_VERSION } from "../http/api-version.ts";
@@ -24,6 +25,7 @@ import type { ResourceAdapter } from "./engine.ts";
 import { resourceComponents, type ComponentEntry, type JsonSchema } from "./schema-components.ts";
 import { internalCallDocument } from "./schema-internal.ts";
 import { adapterPaths, extraPath, HEADER_PARAMETERS } from "./schema-paths.ts";
+import { SECURITY_SCHEMES } from "./schema-security.ts";
 import type { WriteMethod } from "./write.ts";
 
 /** Where the document is served. */
@@ -35,9 +37,9 @@ export interface RouteInfo {
   path: string;
 }
 
-/** Declarations of list-like routes outside the adapters, by the last segment of their path. */
-const EXTRA_DECLARATIONS: Record<string, ResourceDeclaration> = {
-  change_log: changeLogEntryResource as unknown as ResourceDeclaration,
+/** List-like routes outside the adapters, by the last segment of their path: declaration and access table row. */
+const EXTRA_ROUTES: Record<string, { decl: ResourceDeclaration; resource: string }> = {
+  change_log: { decl: changeLogEntryResource as unknown as ResourceDeclaration, resource: CHANGE_LOG_RESOURCE },
 };
 
 /**
@@ -62,8 +64,9 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
   }
 
   for (const path of extraRoutePaths(adapters, routes)) {
-    const decl = EXTRA_DECLARATIONS[path.split("/").pop() ?? ""];
-    paths[path] = extraPath(path, decl);
+    const extra = EXTRA_ROUTES[path.split("/").pop() ?? ""];
+    const decl = extra?.decl;
+    paths[path] = extraPath(path, decl, extra?.resource ?? path);
     const tag = path.split("/")[2]!;
     if (!tags.has(tag)) tags.set(tag, `The ${tag} resource: ${path} only.`);
     if (decl && !entries.some((e) => e.decl.name === decl.name)) entries.push({ decl, methods: [], list: true, single: false });
@@ -102,11 +105,7 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
     components: {
       schemas: { ...resourceComponents(entries), ...internal.schemas },
       parameters: HEADER_PARAMETERS,
-      securitySchemes: {
-        sessionUserId: { type: "apiKey", in: "header", name: "X-Service-Session-User-ID", description: "Admin session: user id (with X-Service-Session-Key)." },
-        sessionKey: { type: "apiKey", in: "header", name: "X-Service-Session-Key", description: "Admin session: key from POST /auth/login." },
-        bearer: { type: "http", scheme: "bearer", description: "Privileged access: `{access token id}:{token_secret}`." },
-      },
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }

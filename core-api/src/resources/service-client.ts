@@ -3,7 +3,8 @@
  * availability per resource): the adapter between the generic engine and the client repository.
  *
  * - Admins only (privileged and end-user callers get 544); reads need read access, every write
- *   the super_user level (544 otherwise, nothing written).
+ *   the super_user level (544 otherwise, nothing written): the access table's row
+ *   (auth/access-table.ts), checked by the engine before the adapter runs.
  * - The chain is the header chain and never changes (`chain` is read-only: 419 in any body).
  * - PUT / PATCH setting `enabled` false, and DELETE, deactivate all the client's tokens in the
  *   same transaction; a second active identity source in a chain is refused (419).
@@ -13,7 +14,6 @@
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { serviceClientResource } from "@service/shared/resources/service-client";
 import { listTokensOfClients } from "../clients/access-tokens.ts";
-import { requireAdminCaller, SUPER_USER_WRITES } from "../clients/availability.ts";
 import { clientRecord } from "../clients/records.ts";
 import {
   deleteServiceClient,
@@ -28,7 +28,7 @@ import { loadChainRecord } from "./chain.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { ListQuery } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
-import type { ResourceScope } from "./scope.ts";
+import type { ResourceScope } from "./request-scope.ts";
 
 const decl = serviceClientResource as unknown as ResourceDeclaration;
 
@@ -46,23 +46,19 @@ const TOKENS_LEVEL = decl.properties.get("access_tokens")!.level;
 /** The ServiceClient adapter of the engine. */
 export const serviceClientAdapter: ResourceAdapter = {
   declaration: decl,
-  access: SUPER_USER_WRITES,
 
   async findOne(scope, by) {
-    requireAdminCaller(scope);
     if (by.property !== "id") throw new Error(`service_client: no lookup by ${by.property}`);
     const row = await findServiceClient(scope.db, scope.chainId, by.value as number);
     return row ? (await toRecords(scope, [row]))[0]! : null;
   },
 
   async list(scope, q) {
-    requireAdminCaller(scope);
     const { rows, total } = await listServiceClients(scope.db, scope.chainId, toListQuery(q));
     return { records: await toRecords(scope, rows), total };
   },
 
   async create(scope, values) {
-    requireAdminCaller(scope);
     const row = await insertServiceClient(
       scope.db,
       {
@@ -103,8 +99,8 @@ export const serviceClientAdapter: ResourceAdapter = {
 
 /** Client records; their tokens are loaded (one query for the page) only when the level shows them. */
 async function toRecords(scope: ResourceScope, rows: ServiceClientRow[]): Promise<ResourceRecord[]> {
-  const chain = await loadChainRecord(scope.db, scope.chainId, scope.level);
-  if (scope.level < TOKENS_LEVEL) return rows.map((r) => clientRecord(r, chain));
+  const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
+  if (scope.recursionLevel < TOKENS_LEVEL) return rows.map((r) => clientRecord(r, chain));
   const tokens = await listTokensOfClients(scope.db, scope.chainId, rows.map((r) => r.id));
   return rows.map((r) => clientRecord(r, chain, tokens.get(r.id) ?? []));
 }

@@ -6,8 +6,12 @@
  * anything is written:
  * - POST: type fields (vouchers/type-rules.ts), status effects (vouchers/status.ts), references
  *   in the header chain (vouchers/references.ts), then the insert with a generated key.
- * - PUT / PATCH: references, then, on the locked row, type fields of the merged voucher and the
- *   status order (a redeemed status never changes: 419 parameter_invalid).
+ * - PUT / PATCH: references, then type fields of the merged voucher and the status order (a
+ *   redeemed status never changes: 419 parameter_invalid), checked against the voucher as the
+ *   engine read it; the update applies only while the row is still that voucher, else it is read
+ *   again under a lock and checked again (vouchers/repository.ts updateVoucher). The answer is the
+ *   voucher as written, not read back; its nested records are the ones read, unless the write
+ *   changed those references.
  * - DELETE: soft delete; the voucher is 544 afterwards and cannot be undeleted (`deleted` is
  *   writable by no method).
  */
@@ -19,11 +23,11 @@ import { checkVoucherReferences } from "../vouchers/references.ts";
 import { deleteVoucher, findVoucher, insertVoucher, listVouchers, updateVoucher, type NewVoucher } from "../vouchers/repository.ts";
 import { statusChange } from "../vouchers/status.ts";
 import { checkVoucherType } from "../vouchers/type-rules.ts";
-import { refuseEndUserWrite, voucherVisibility, type VoucherViewer } from "../vouchers/visibility.ts";
+import { voucherVisibility, type VoucherViewer } from "../vouchers/visibility.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { FilterValue } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
-import type { ResourceScope } from "./scope.ts";
+import type { ResourceScope } from "./request-scope.ts";
 
 /** The Voucher adapter of the engine. */
 export const voucherAdapter: ResourceAdapter = {
@@ -32,7 +36,10 @@ export const voucherAdapter: ResourceAdapter = {
   async findOne(scope, by) {
     const visibility = voucherVisibility(viewerOf(scope), "get");
     const row = await findVoucher(scope.db, scope.chainId, { property: by.property as "id" | "key", value: by.value }, visibility);
-    return row ? (await records(scope, [row]))[0]! : null;
+    if (!row) return null;
+    const record = (await records(scope, [row]))[0]!;
+    READ.set(record, row);
+    return record;
   },
 
   async list(scope, q) {
@@ -43,7 +50,6 @@ export const voucherAdapter: ResourceAdapter = {
   },
 
   async create(scope, values) {
-    refuseEndUserWrite(viewerOf(scope));
     checkVoucherType(values);
     const status = statusChange(null, values.status as VoucherStatus, scope.now);
     await checkVoucherReferences(scope.db, scope.chainId, values);
@@ -65,32 +71,46 @@ export const voucherAdapter: ResourceAdapter = {
   },
 
   async update(scope, target, values) {
-    refuseEndUserWrite(viewerOf(scope));
     await checkVoucherReferences(scope.db, scope.chainId, values);
+    const read = READ.get(target) ?? (await findVoucher(scope.db, scope.chainId, { property: "id", value: target.id as number }));
+    if (!read) return null;
     const { status: requested, ...rest } = values;
+    const at = wholeSeconds(scope.now);
     const row = await updateVoucher(
       scope.db,
-      scope.chainId,
-      target.id as number,
+      read,
       (current) => {
         checkVoucherType({ ...toVoucherRecord(current), ...values });
         return {
           ...toVoucherColumns(rest),
-          ...statusChange(current.status as VoucherStatus, requested as VoucherStatus | undefined, scope.now),
+          ...statusChange(current.status as VoucherStatus, requested as VoucherStatus | undefined, at),
           lastUpdatedBy: scope.actorAdminId,
         };
       },
-      scope.now,
+      at,
     );
-    return row ? (await records(scope, [row]))[0]! : null;
+    if (!row) return null;
+    const sameNested = row.parentVoucherId === read.parentVoucherId && row.redemptionExclusiveBusinessId === read.redemptionExclusiveBusinessId;
+    if (!sameNested) return (await records(scope, [row]))[0]!;
+    return { ...toVoucherRecord(row), parent_voucher: target.parent_voucher, redemption_exclusive_business: target.redemption_exclusive_business };
   },
 
   async remove(scope, target) {
-    refuseEndUserWrite(viewerOf(scope));
     const row = await deleteVoucher(scope.db, scope.chainId, target.id as number, scope.actorAdminId, scope.now);
     return row ? (await records(scope, [row]))[0]! : null;
   },
 };
+
+/**
+ * The stored row behind each record findOne returned, so an update plans against exactly what
+ * the engine read (and checked the request against) without reading it again.
+ */
+const READ = new WeakMap<ResourceRecord, VoucherRow>();
+
+/** `date` cut to whole seconds: what a DATETIME column stores, so the answer equals a later read. */
+function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}
 
 /**
  * Who the scope is for: an end-user sees and may touch only their own vouchers
@@ -123,6 +143,6 @@ function checkEnumFilters(filters: Readonly<Record<string, FilterValue>>): void 
 }
 
 async function records(scope: ResourceScope, rows: readonly VoucherRow[]): Promise<ResourceRecord[]> {
-  const nested = await loadNestedRecords(scope.db, scope.chainId, rows, scope.level);
+  const nested = await loadNestedRecords(scope.db, scope.chainId, rows, scope.recursionLevel);
   return rows.map((row) => toVoucherRecord(row, nested));
 }

@@ -1,7 +1,12 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
-import { insertVoucher, type NewVoucher } from "./repository.ts";
-import { allVoucherRows, seedCampaign, seedUser } from "./test-support.ts";
+import { vouchers } from "../db/schema.ts";
+import { ServiceError } from "../http/service-error.ts";
+import type { VoucherRow } from "./record.ts";
+import { insertVoucher, updateVoucher, type NewVoucher } from "./repository.ts";
+import { statusChange } from "./status.ts";
+import { allVoucherRows, seedCampaign, seedUser, voucherRow } from "./test-support.ts";
 
 let core: TestCore;
 let values: NewVoucher;
@@ -41,5 +46,58 @@ describe("insertVoucher", () => {
     ).rejects.toThrow();
     expect(calls).toBe(3);
     expect(await allVoucherRows(core.db)).toEqual(before);
+  });
+});
+
+describe("updateVoucher", () => {
+  const later = new Date("2026-01-01T01:00:00Z");
+  /** A plan that records the rows it was given. */
+  const recording = (changes: (row: VoucherRow) => Record<string, unknown>) => {
+    const seen: VoucherRow[] = [];
+    return { seen, plan: (row: VoucherRow) => (seen.push(row), changes(row)) };
+  };
+
+  it("writes in one statement over the row as read, and answers with it without reading again", async () => {
+    const read = await insertVoucher(core.db, { ...values, title: "Old" }, now);
+    const { seen, plan } = recording(() => ({ title: "New" }));
+    core.statements.reset();
+    const after = await updateVoucher(core.db, read, plan, later);
+    expect(core.statements.statements).toHaveLength(1);
+    expect(seen).toEqual([read]);
+    expect(after).toEqual({ ...read, title: "New", lastModifiedDate: later });
+    expect(await voucherRow(core.db, read.id)).toEqual(after);
+  });
+
+  it("plans again on the row another write left, under a lock, and keeps that write", async () => {
+    const read = await insertVoucher(core.db, { ...values, description: "abc" }, now);
+    // Only the case differs: the column's collation would call it equal, the guard does not.
+    await core.db.update(vouchers).set({ description: "ABC" }).where(eq(vouchers.id, read.id));
+    const { seen, plan } = recording(() => ({ title: "mine" }));
+    core.statements.reset();
+    const after = await updateVoucher(core.db, read, plan, later);
+    expect(core.statements.statements.map((q) => q.slice(0, 6).toLowerCase())).toEqual(["update", "begin", "select", "update", "commit"]);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toMatchObject({ description: "ABC" });
+    expect(after).toMatchObject({ description: "ABC", title: "mine", lastModifiedDate: later });
+    expect(await voucherRow(core.db, read.id)).toEqual(after);
+  });
+
+  it("checks the rules again on the state another write left: a voucher redeemed meanwhile stays redeemed", async () => {
+    const read = await insertVoucher(core.db, { ...values, status: "generated" }, now);
+    await core.db.update(vouchers).set({ status: "redeemed", redeemedDate: now }).where(eq(vouchers.id, read.id));
+    const stored = await voucherRow(core.db, read.id);
+    const plan = (row: VoucherRow) => statusChange(row.status as "generated", "claimed", later);
+    const error = await updateVoucher(core.db, read, plan, later).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).errorName).toBe("parameter_invalid");
+    expect(await voucherRow(core.db, read.id)).toEqual(stored);
+  });
+
+  it("answers null for a voucher deleted meanwhile, and writes nothing", async () => {
+    const read = await insertVoucher(core.db, values, now);
+    await core.db.update(vouchers).set({ deleted: true }).where(eq(vouchers.id, read.id));
+    const stored = await voucherRow(core.db, read.id);
+    expect(await updateVoucher(core.db, read, () => ({ title: "x" }), later)).toBeNull();
+    expect(await voucherRow(core.db, read.id)).toEqual(stored);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { rowUnchanged } from "../db/row-unchanged.ts";
 import { vouchers } from "../db/schema.ts";
 import type { FilterValue } from "../resources/list-params.ts";
 import { generateVoucherKey } from "./key.ts";
@@ -102,35 +103,45 @@ export async function listVouchers(
 }
 
 /**
- * Updates the live voucher `id` of chain `chainId`. The row is locked and handed to `plan`, which
- * returns the columns to change or throws (a ServiceError then leaves the row untouched): rules
- * that depend on the stored state (status order, type fields) see the state being replaced.
+ * Updates the live voucher `read` (as a caller read it in this request) with what `plan` makes of
+ * it: the rules that depend on the stored state (status order, type fields) are checked by `plan`
+ * against the state being replaced, and a ServiceError from it leaves the row untouched.
+ *
+ * One statement when nothing else wrote in between: the UPDATE applies only while the row still
+ * holds `read` (db/row-unchanged.ts), and the row after it is `read` with the changes, so nothing
+ * is read again. When the guard matches nothing (a concurrent write, or the voucher is gone), the
+ * row is read again under a lock and planned again (begin, select for update, update, commit):
+ * of two racing writes each is planned against the state the other left.
  * @param plan stored row -> column changes (undefined values are left unchanged)
- * @param now last_modified_date
- * @returns the row after the update, or null when no live voucher has that id in the chain
+ * @param now last_modified_date (whole seconds: what the column stores)
+ * @returns the row after the update, or null when no live voucher of the chain has that id any more
  */
 export async function updateVoucher(
   db: CoreDb,
-  chainId: number,
-  id: number,
+  read: VoucherRow,
   plan: (current: VoucherRow) => VoucherColumns,
   now: Date,
 ): Promise<VoucherRow | null> {
+  const first = planned(plan, read, now);
+  const [res] = await db.update(vouchers).set(first).where(rowUnchanged(vouchers, read));
+  if (res.affectedRows > 0) return { ...read, ...first };
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select()
       .from(vouchers)
-      .where(and(...live(chainId, {}), eq(vouchers.id, id)))
+      .where(and(...live(read.chainId, {}), eq(vouchers.id, read.id)))
       .for("update");
     if (!current) return null;
-    const changes = Object.fromEntries(Object.entries(plan(current)).filter(([, v]) => v !== undefined));
-    await tx
-      .update(vouchers)
-      .set({ ...changes, lastModifiedDate: now })
-      .where(eq(vouchers.id, id));
-    const [stored] = await tx.select().from(vouchers).where(eq(vouchers.id, id));
-    return stored ?? null;
+    const changes = planned(plan, current, now);
+    await tx.update(vouchers).set(changes).where(eq(vouchers.id, current.id));
+    return { ...current, ...changes };
   });
+}
+
+/** The changes `plan` makes of `row`, without its undefined values, stamped with `now`. */
+function planned(plan: (current: VoucherRow) => VoucherColumns, row: VoucherRow, now: Date): VoucherColumns & { lastModifiedDate: Date } {
+  const changes = Object.fromEntries(Object.entries(plan(row)).filter(([, v]) => v !== undefined)) as VoucherColumns;
+  return { ...changes, lastModifiedDate: now };
 }
 
 /**

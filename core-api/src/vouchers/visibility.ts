@@ -6,10 +6,10 @@
  * end-user sees only their own vouchers: by id or key regardless of status (another user's
  * voucher is 544, as if it did not exist); the list shows only `generated` and `claimed` ones
  * unless the request filters by status itself (for example `status=redeemed`). The end-user's
- * omitted properties are the declaration's `omitFor.end_user`; their writes give 544.
+ * omitted properties are the declaration's `omitFor.end_user`. Writes are not theirs at all: the
+ * access table refuses them with 544 before a voucher is read (auth/access-table.ts).
  */
 import type { VoucherStatus } from "@service/shared/resources/voucher";
-import { ServiceError } from "../http/service-error.ts";
 import type { FilterValue } from "../resources/list-params.ts";
 
 /** Who is reading or writing vouchers. */
@@ -54,10 +54,3 @@ export function voucherVisibility(
   return viewer.kind === "end_user" ? endUserVoucherFilter(viewer.userId, operation, filters) : {};
 }
 
-/**
- * Writes are for admins and privileged callers only.
- * @throws ServiceError resource_not_found (544) for an end-user
- */
-export function refuseEndUserWrite(viewer: VoucherViewer): void {
-  if (viewer.kind === "end_user") throw new ServiceError("resource_not_found", "End-users can only read vouchers.");
-}

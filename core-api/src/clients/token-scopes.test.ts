@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseScopeFields, requestedScope } from "./scope.ts";
+import { parseScopeFields, requestedScope } from "./token-scopes.ts";
 
 const denied = (scope: string, chainId = 7) =>
   expect(() => requestedScope(scope, chainId)).toThrow(expect.objectContaining({ errorName: "access_denied", status: 403 }));

@@ -1,0 +1,187 @@
+/**
+ * The access table (spec, "Authentication": the availability per resource, the admin access
+ * levels, "Write operations ... on AccessToken, ServiceClient and AllowedIpRange, and PUT/PATCH on
+ * Chain, require super-user admin access"; each internal call's "Auth:" line): for every Resources
+ * operation and every internal call, which kinds of caller may attempt it and which admin access
+ * level it needs. It is the only place these rules are written: the Resources engine
+ * (resources/request-scope.ts), the internal calls (auth/context.ts requireCallAccess,
+ * campaigns/access.ts) and the schema document (`security` per operation) all read it.
+ *
+ * Caller kinds (the columns of the spec's table):
+ * - `admin`: an admin session; needs `level` on the chain, from an address the chain allows
+ *   (auth/ip-allowlist.ts);
+ * - `chain_scope`: a privileged token whose scope has `chain:{id}` for the chain; it holds every
+ *   admin level but super_user (auth/privileged.ts), so a rule needing super_user never lists it;
+ * - `read_businesses`: a privileged token with `read_businesses:{id}` (a chain scope includes it);
+ * - `end_user`: a shopper, through an app of the chain; shoppers hold no levels.
+ * An operation without a row is refused to everyone (544 on the Resources API).
+ *
+ * Pure data and pure functions; no database.
+ */
+import type { AccessLevel } from "./permissions.ts";
+
+/** The kinds of caller the table distinguishes. */
+export type CallerKind = "admin" | "chain_scope" | "read_businesses" | "end_user";
+
+/** The operations of the Resources engine. */
+export type EngineOperation = "get" | "list" | "create" | "update" | "delete";
+
+/** Who may attempt one operation, and the admin access level it needs. */
+export interface AccessRule {
+  /** the caller kinds that may attempt it; any other kind is refused before anything is read */
+  callers: readonly CallerKind[];
+  /** the admin access level it needs (for `admin` and `chain_scope` callers) */
+  level: AccessLevel;
+}
+
+/** Table row name of the campaign change log (GET /resources/campaign/{id}/change_log). */
+export const CHANGE_LOG_RESOURCE = "campaign_change_log";
+
+/** The rows of the Resources API: declaration names, plus the change log. */
+export type ResourceName =
+  | "business"
+  | "voucher"
+  | "content-page"
+  | "allowed_ip_range"
+  | "chain"
+  | "access_token"
+  | "service_client"
+  | typeof CHANGE_LOG_RESOURCE;
+
+/** The internal calls whose access the table decides. */
+export type CallName = "add-business" | "alter-business" | "get-businesses" | "add-campaign" | "alter-campaign" | "get-campaign";
+
+const ADMIN: readonly CallerKind[] = ["admin"];
+const PRIVILEGED: readonly CallerKind[] = ["admin", "chain_scope"];
+const BUSINESS_READERS: readonly CallerKind[] = ["admin", "chain_scope", "read_businesses"];
+const EVERYONE: readonly CallerKind[] = ["admin", "chain_scope", "read_businesses", "end_user"];
+const SHOPPER_READERS: readonly CallerKind[] = ["admin", "chain_scope", "end_user"];
+
+const rule = (callers: readonly CallerKind[], level: AccessLevel): AccessRule => ({ callers, level });
+
+/** Every operation of a resource any admin or chain-scope token may write (read, write, delete). */
+const readWriteDelete = (readers: readonly CallerKind[]) => ({
+  get: rule(readers, "read"),
+  list: rule(readers, "read"),
+  create: rule(PRIVILEGED, "write"),
+  update: rule(PRIVILEGED, "write"),
+  delete: rule(PRIVILEGED, "delete"),
+});
+
+/** A resource only a super-user admin may write (reads: `readers` with read). */
+const superUserWrites = (readers: readonly CallerKind[]) => ({
+  get: rule(readers, "read"),
+  list: rule(readers, "read"),
+  create: rule(ADMIN, "super_user"),
+  update: rule(ADMIN, "super_user"),
+  delete: rule(ADMIN, "super_user"),
+});
+
+/**
+ * The Resources API rows, by resource and operation. Reading the spec's table across:
+ * Business all / all with chain scope, GET also read_businesses / GET only; Voucher all / all /
+ * GET only (own vouchers: vouchers/visibility.ts); Content page all / all / GET only;
+ * AllowedIpRange yes / chain scope (reads: writes need a super-user admin) / no; Chain GET and
+ * PUT/PATCH (super user) / GET / no; AccessToken and ServiceClient admins only, writes super user;
+ * the change log admins with READ ("not stated as allowed" for the others: closed).
+ */
+export const RESOURCE_ACCESS: Readonly<Record<ResourceName, Readonly<Partial<Record<EngineOperation, AccessRule>>>>> = {
+  business: readWriteDelete(EVERYONE),
+  voucher: readWriteDelete(SHOPPER_READERS),
+  "content-page": readWriteDelete(SHOPPER_READERS),
+  allowed_ip_range: superUserWrites(PRIVILEGED),
+  chain: { get: rule(PRIVILEGED, "read"), update: rule(ADMIN, "super_user") },
+  access_token: superUserWrites(ADMIN),
+  service_client: superUserWrites(ADMIN),
+  [CHANGE_LOG_RESOURCE]: { get: rule(ADMIN, "read") },
+};
+
+/** An internal call's row: a Resources rule plus the error a refused caller gets. */
+export interface CallRule extends AccessRule {
+  /** the refusal when the caller's kind or level does not suffice (the campaign calls answer 246 first: campaigns/access.ts) */
+  denied: "permission_denied_or_non_existent";
+}
+
+const call = (callers: readonly CallerKind[], level: AccessLevel): CallRule => ({ callers, level, denied: "permission_denied_or_non_existent" });
+
+/**
+ * The internal calls (spec: add-business and alter-business "admin with write access to the
+ * chain", get-businesses "admin with read access", AccessToken scope `read_businesses` "reads of
+ * the chain's businesses via ... the get-businesses call"; the campaign calls as add-business).
+ * A chain-scope token counts as an admin of the chain ("equals admin access").
+ */
+export const CALL_ACCESS: Readonly<Record<CallName, CallRule>> = {
+  "add-business": call(PRIVILEGED, "write"),
+  "alter-business": call(PRIVILEGED, "write"),
+  "get-businesses": call(BUSINESS_READERS, "read"),
+  "add-campaign": call(PRIVILEGED, "write"),
+  "alter-campaign": call(PRIVILEGED, "write"),
+  "get-campaign": call(PRIVILEGED, "read"),
+};
+
+/** What the request's credentials claim to be, before they are checked (auth/credentials.ts). */
+export type ClaimedKind = "admin" | "privileged" | "end_user";
+
+/** The columns a claimed kind may turn out to hold: a token's scopes are known only once it is verified. */
+const COLUMNS_OF: Readonly<Record<ClaimedKind, readonly CallerKind[]>> = {
+  admin: ["admin"],
+  privileged: ["chain_scope", "read_businesses"],
+  end_user: ["end_user"],
+};
+
+/** The row of a Resources operation, or undefined when the operation is offered to nobody. */
+export function resourceRule(resource: string, operation: EngineOperation): AccessRule | undefined {
+  return (RESOURCE_ACCESS as Record<string, Partial<Record<EngineOperation, AccessRule>>>)[resource]?.[operation];
+}
+
+/**
+ * Whether a caller claiming to be `claimed` could pass `rule` at all: checked before any
+ * credential, header or parameter is read, so a refused kind learns nothing about the request.
+ */
+export function mayAttempt(rule: AccessRule | undefined, claimed: ClaimedKind): boolean {
+  return rule !== undefined && COLUMNS_OF[claimed].some((kind) => rule.callers.includes(kind));
+}
+
+/** What a verified caller holds on one chain (auth/request-auth.ts builds it from one query). */
+export interface ChainHolding {
+  /** the caller kinds the credentials give on the chain; empty when they give nothing there */
+  kinds: readonly CallerKind[];
+  /** admin levels, or a chain-scope token's (all but super_user); null without any */
+  levels: Readonly<Record<AccessLevel, boolean>> | null;
+  /** for an admin: whether the chain's allowed IP ranges accept the request's address */
+  addressAllowed: boolean;
+}
+
+/** The outcome of a rule for one caller: allowed, refused, or refused for the admin's address. */
+export type Verdict = "allowed" | "denied" | "address_refused";
+
+/**
+ * Applies `rule` to what a caller holds on the chain. An admin needs the level first and then an
+ * allowed address (the address is looked at only for someone who would otherwise get in); a
+ * chain-scope token needs the level; read_businesses and end_user callers need nothing more.
+ */
+export function verdictOf(rule: AccessRule, holding: ChainHolding): Verdict {
+  let verdict: Verdict = "denied";
+  for (const kind of holding.kinds) {
+    if (!rule.callers.includes(kind)) continue;
+    if (kind === "admin" || kind === "chain_scope") {
+      if (holding.levels?.[rule.level] !== true) continue;
+      if (kind === "admin" && !holding.addressAllowed) {
+        verdict = "address_refused";
+        continue;
+      }
+    }
+    return "allowed";
+  }
+  return verdict;
+}
+
+// A chain-scope token never holds super_user: a row offering it a super-user operation would be a
+// promise the check can never keep, so such a table refuses to load.
+const EVERY_ROW: Array<[string, AccessRule]> = [
+  ...Object.entries(RESOURCE_ACCESS).flatMap(([name, ops]) => Object.entries(ops).map(([op, r]): [string, AccessRule] => [`${name} ${op}`, r!])),
+  ...Object.entries(CALL_ACCESS),
+];
+for (const [where, r] of EVERY_ROW) {
+  if (r.level === "super_user" && r.callers.includes("chain_scope")) throw new Error(`access table: ${where} offers a super_user operation to chain_scope tokens`);
+}

@@ -1,0 +1,78 @@
+/**
+ * What a request's credential headers claim (spec, "Authentication"; "Common request headers"),
+ * read without the database. They are checked later, once, together with the caller's access to
+ * the chain the request needs (auth/request-auth.ts), so a request costs one authentication query.
+ *
+ * Which credentials mean what:
+ * - session headers alone: an admin session;
+ * - `X-Service-App-Hostname` plus session headers: a shopper session, which must belong to that
+ *   app's chain (the hostname marks an end-user request; an admin session is not accepted there);
+ * - `X-Service-App-Hostname` plus `Authorization: Bearer <JWT>`: a shopper access token, validated
+ *   with the app's chain settings (auth/jwt.ts). Its `sub` is the shopper's users.id as a decimal
+ *   string: stable, never reused, and no personal data in the token;
+ * - `Authorization: Bearer {uuid}:{secret}` alone: a privileged service-client token
+ *   (auth/privileged.ts);
+ * - none of these: anonymous (a hostname alone is no credential).
+ * Conflicting credentials (session headers together with any bearer token, a privileged token
+ * with X-Service-App-Hostname, a shopper token without it) are no_valid_session (6): the caller
+ * must say who it is once.
+ */
+import type { Context } from "hono";
+import { ServiceError } from "../http/service-error.ts";
+import { readAppHostname } from "./apps.ts";
+import { parseAuthorization } from "./privileged.ts";
+
+/** A session named by its headers. */
+export interface SessionClaim {
+  /** X-Service-Session-User-ID */
+  userId: number;
+  /** X-Service-Session-Key, trimmed */
+  key: string;
+}
+
+/** The credentials of one request, unchecked. */
+export type Credentials =
+  | { kind: "anonymous" }
+  | { kind: "admin"; session: SessionClaim }
+  | { kind: "end_user"; hostname: string; session: SessionClaim }
+  | { kind: "end_user"; hostname: string; token: string }
+  | { kind: "privileged"; tokenId: string; secret: string };
+
+const USER_ID = "x-service-session-user-id";
+const SESSION_KEY = "x-service-session-key";
+
+/**
+ * Reads the credential headers of `c` (see the module comment).
+ * @throws ServiceError access_token_invalid (266, 401) for a malformed Authorization header
+ *   (auth/privileged.ts parseAuthorization); no_valid_session (6, 401) for conflicting
+ *   credentials or incomplete or malformed session headers; the description says which
+ */
+export function readCredentials(c: Context): Credentials {
+  const userIdHeader = c.req.header(USER_ID);
+  const keyHeader = c.req.header(SESSION_KEY);
+  const hasSession = userIdHeader !== undefined || keyHeader !== undefined;
+  const hostname = readAppHostname(c);
+  const bearer = parseAuthorization(c.req.header("authorization"));
+  if (hasSession && bearer.kind !== "none") {
+    throw new ServiceError("no_valid_session", "Send either session headers or an access token, not both.");
+  }
+  if (bearer.kind === "privileged") {
+    // add-user (the one call that takes both) is not built: elsewhere the pair is a contradiction.
+    if (hostname !== undefined) {
+      throw new ServiceError("no_valid_session", "A privileged access token is not accepted with X-Service-App-Hostname.");
+    }
+    return { kind: "privileged", tokenId: bearer.tokenId, secret: bearer.secret };
+  }
+  if (bearer.kind === "jwt") {
+    if (hostname === undefined) throw new ServiceError("no_valid_session", "A shopper access token needs X-Service-App-Hostname.");
+    return { kind: "end_user", hostname, token: bearer.token };
+  }
+  if (!hasSession) return { kind: "anonymous" };
+  const userId = userIdHeader?.trim() ?? "";
+  const key = keyHeader?.trim() ?? "";
+  if (key === "" || !/^\d{1,10}$/.test(userId)) {
+    throw new ServiceError("no_valid_session", "The session headers are incomplete or malformed.");
+  }
+  const session = { userId: Number(userId), key };
+  return hostname === undefined ? { kind: "admin", session } : { kind: "end_user", hostname, session };
+}

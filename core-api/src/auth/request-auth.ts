@@ -1,0 +1,132 @@
+/**
+ * The caller of one request, checked lazily (issue: "Authentication, chain access levels and the
+ * allowlist check in one query per request"). The middleware reads the credential headers only
+ * (auth/credentials.ts); the first handler that needs the caller names the chain it needs
+ * (X-Service-Chain-ID on the Resources API, chain_id or the target's chain on internal calls), and
+ * one query then checks the credentials and reads what they hold on that chain: an admin's
+ * session, account, permission row, the chain and its allowed IP ranges (auth/admin-grant.ts); a
+ * token, its client and the chain (auth/privileged.ts); a shopper's app, chain and session or user
+ * (auth/shopper-grant.ts). Answers are kept for the rest of the request.
+ *
+ * Credentials no handler needed are still checked before the response leaves (app.ts), and a
+ * request refused for any other reason first gets its credentials checked (`refusal`), so bad
+ * credentials are 6 / 266 whatever else the request got wrong, as when they were checked upfront.
+ */
+import type { CoreDb } from "../db/client.ts";
+import { ServiceError } from "../http/service-error.ts";
+import type { ClaimedKind } from "./access-table.ts";
+import { loadAdminGrant } from "./admin-grant.ts";
+import type { Credentials } from "./credentials.ts";
+import type { AuthContext, ChainGrant, VerifiedCaller } from "./identity.ts";
+import type { ShopperTokenVerifier } from "./jwt.ts";
+import { loadPrivilegedGrant } from "./privileged.ts";
+import { loadShopperGrant } from "./shopper-grant.ts";
+
+/** What checking credentials needs besides the credentials. */
+export interface AuthEnv {
+  db: CoreDb;
+  /** the request's clock */
+  now: Date;
+  /** the request's canonical client address (auth/client-ip.ts); null when unknown */
+  clientIp: string | null;
+  shopperTokens: ShopperTokenVerifier;
+}
+
+/** The key of a shopper's one query: a shopper's chain is always the app's. */
+const OWN_CHAIN = "own";
+/** The key of a check without a chain. */
+const NO_CHAIN = "none";
+
+/** The caller of one request; see the module comment. */
+export class RequestAuth {
+  readonly #credentials: Credentials;
+  readonly #env: AuthEnv;
+  readonly #grants = new Map<number | string, Promise<ChainGrant>>();
+  #verified: VerifiedCaller | undefined;
+
+  constructor(credentials: Credentials, env: AuthEnv) {
+    this.#credentials = credentials;
+    this.#env = env;
+  }
+
+  /** What the credentials claim to be, unchecked; anonymous without credentials. */
+  get kind(): ClaimedKind | "anonymous" {
+    return this.#credentials.kind;
+  }
+
+  /** The caller once its credentials passed a check in this request; undefined before (and for anonymous). */
+  get verified(): VerifiedCaller | undefined {
+    return this.#verified;
+  }
+
+  /**
+   * Checks the credentials and reads what they hold on chain `chainId`, in one query (kept for
+   * the request: asking again costs nothing).
+   * @returns the grant; a shopper holds something only on the app's chain
+   * @throws ServiceError no_valid_session (6, 401) without credentials or for credentials that
+   *   name no live session or valid shopper token (auth/shopper-grant.ts); access_token_invalid
+   *   (266, 401) for a privileged token that does not verify
+   */
+  async onChain(chainId: number): Promise<ChainGrant> {
+    const grant = await this.#load(this.#credentials.kind === "end_user" ? OWN_CHAIN : chainId);
+    if (grant.auth.kind === "end_user" && grant.chain?.id !== chainId) return { ...grant, chain: null, kinds: [] };
+    return grant;
+  }
+
+  /**
+   * Checks the credentials without a chain (one query, or none when a chain was checked already).
+   * @returns the caller; anonymous without credentials
+   * @throws ServiceError as onChain for credentials that do not pass
+   */
+  async identity(): Promise<AuthContext> {
+    if (this.#credentials.kind === "anonymous") return { kind: "anonymous" };
+    const asked = this.#grants.values().next().value;
+    return (await (asked ?? this.#load(this.#credentials.kind === "end_user" ? OWN_CHAIN : NO_CHAIN))).auth;
+  }
+
+  /**
+   * The error the credentials themselves earn, checking them when no handler has: what a
+   * refused request answers instead of its own error, so that bad credentials always read alike.
+   * @returns null for anonymous requests and credentials that pass
+   */
+  async refusal(): Promise<ServiceError | null> {
+    if (this.#credentials.kind === "anonymous" || this.#verified) return null;
+    try {
+      await this.identity();
+      return null;
+    } catch (err) {
+      if (err instanceof ServiceError) return err;
+      throw err;
+    }
+  }
+
+  #load(key: number | string): Promise<ChainGrant> {
+    let grant = this.#grants.get(key);
+    if (!grant) {
+      grant = this.#query(typeof key === "number" ? key : null).then((g) => {
+        this.#verified = g.auth;
+        return g;
+      });
+      this.#grants.set(key, grant);
+    }
+    return grant;
+  }
+
+  async #query(chainId: number | null): Promise<ChainGrant> {
+    const c = this.#credentials;
+    const { db, now, clientIp, shopperTokens } = this.#env;
+    switch (c.kind) {
+      case "anonymous":
+        throw new ServiceError("no_valid_session", "This call needs a valid session.");
+      case "admin": {
+        const grant = await loadAdminGrant(db, c.session, now, chainId, clientIp);
+        if (!grant) throw new ServiceError("no_valid_session");
+        return grant;
+      }
+      case "privileged":
+        return loadPrivilegedGrant(db, c, chainId);
+      case "end_user":
+        return loadShopperGrant(db, c, now, shopperTokens);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Round trips per request (issue: "Fewer round trips"): authentication, the caller's access to the
+ * request's chain and the chain's IP allowlist in one query; a GET by id in at most 3 statements
+ * (that query, the row, at most one for nested records); a one-field voucher PATCH in at most 5,
+ * begin / commit included; a list in at most 3 plus its count query. Counted on the wire
+ * (test/helpers/statements.ts), so a change that adds a query fails here with the statements sent.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTwoChains, type TwoChains } from "../auth/two-chains.test-support.ts";
+import { insertBusiness } from "../businesses/repository.ts";
+import { insertContentPage } from "../content-pages/repository.ts";
+import { chains } from "../db/schema.ts";
+import { insertIpRange } from "../ip-ranges/repository.ts";
+import { seedCampaign, seedVoucher } from "../vouchers/test-support.ts";
+
+let w: TwoChains;
+const ids = { business: 0, parent: 0, nested: 0, plain: 0, page: 0, range: 0 };
+
+beforeAll(async () => {
+  w = await startTwoChains();
+  const db = w.core.db;
+  const chainId = w.chainA;
+  // A live range on the admin's chain, so the allowlist really is part of every admin request
+  // (the super-user admin is exempt, as app.request() has no client address).
+  await db.update(chains).set({ ipWhitelistSuperUserExemption: true }).where(eq(chains.id, chainId));
+  ids.range = (await insertIpRange(db, { chainId, cidr: "10.1.0.0/16", notes: null, lastUpdatedBy: null }, w.now)).id;
+  ids.business = (await insertBusiness(db, { chainId, name: "A Store", ownerCode: "A-1" }, w.now)).id;
+  const page = { displayName: null, order: 0, parentName: null, zones: null, lastUpdatedBy: null };
+  ids.page = (await insertContentPage(db, chainId, { ...page, name: "a-page" }, w.now)).id;
+  const mine = { chainId, campaignId: await seedCampaign(db, chainId), userId: w.shopperAId };
+  ids.plain = (await seedVoucher(db, mine, w.now)).id;
+  ids.parent = (await seedVoucher(db, mine, w.now)).id;
+  ids.nested = (await seedVoucher(db, { ...mine, parentVoucherId: ids.parent, redemptionExclusiveBusinessId: ids.business }, w.now)).id;
+}, 60_000);
+afterAll(() => w.core.close());
+
+/**
+ * Sends one request and returns its status and the statements it sent.
+ * @param headers the caller's headers (default: chain A's super-user admin)
+ */
+async function counted(method: string, path: string, body?: unknown, headers: Record<string, string> = w.adminA.headers) {
+  w.core.statements.reset();
+  const res = await w.core.json(path, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const statements = w.core.statements.statements;
+  return { status: res.status, body: res.body, statements };
+}
+
+/** Asserts a 200 in at most `max` statements; the failure message lists the statements sent. */
+function expectAtMost(res: { status: number; body: any; statements: readonly string[] }, max: number): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const listing = res.statements.map((s, i) => `${i + 1}. ${s}`).join("\n");
+  expect(res.statements.length, `${res.statements.length} statements (at most ${max}):\n${listing}`).toBeLessThanOrEqual(max);
+}
+
+describe("GET by id: at most 3 statements", () => {
+  const cases = (): Array<[string, string]> => [
+    ["business", `/resources/business/${ids.business}`],
+    ["voucher without nested records", `/resources/voucher/${ids.plain}`],
+    ["voucher with a parent voucher and an exclusive business", `/resources/voucher/${ids.nested}`],
+    ["content-page", `/resources/content-page/${ids.page}`],
+    ["allowed_ip_range", `/resources/allowed_ip_range/${ids.range}`],
+    ["chain", `/resources/chain/${w.chainA}`],
+    ["access_token", `/resources/access_token/${w.tokenAId}`],
+    ["service_client", `/resources/service_client/${w.clientAId}`],
+  ];
+
+  it("for every resource with a GET by id, as a super-user admin", async () => {
+    const all = cases();
+    expect(all).toHaveLength(8);
+    for (const [name, path] of all) {
+      const res = await counted("GET", path);
+      expect(res.body?.results?.id, name).toBeDefined();
+      expectAtMost(res, 3);
+    }
+  });
+
+  it("for a business, whoever asks: chain-scope token, read_businesses token, shopper", async () => {
+    const callers = [w.tokenA, w.readBusinessesA, w.shopperA];
+    expect(callers).toHaveLength(3);
+    for (const headers of callers) {
+      const res = await counted("GET", `/resources/business/${ids.business}`, undefined, { ...headers, "X-Service-Chain-ID": String(w.chainA) });
+      expectAtMost(res, 3);
+    }
+  });
+});
+
+describe("PATCH of one voucher field: at most 5 statements, begin and commit included", () => {
+  it("without nested records", async () => {
+    const res = await counted("PATCH", `/resources/voucher/${ids.plain}`, { description: "one field" });
+    expectAtMost(res, 5);
+    expect(res.body.results.description).toBe("one field");
+  });
+
+  it("with a parent voucher and an exclusive business nested", async () => {
+    const res = await counted("PATCH", `/resources/voucher/${ids.nested}`, { description: "nested" });
+    expectAtMost(res, 5);
+    expect(res.body.results.parent_voucher.id).toBe(ids.parent);
+    expect(res.body.results.redemption_exclusive_business.name).toBe("A Store");
+  });
+});
+
+describe("lists: at most 3 statements plus the count query", () => {
+  it("for every resource with a list", async () => {
+    const plurals = ["businesses", "vouchers", "content-pages", "allowed_ip_ranges", "access_tokens", "service_clients"];
+    for (const plural of plurals) {
+      const res = await counted("GET", `/resources/${plural}`);
+      expect(res.body.results.resources.length, plural).toBeGreaterThan(0);
+      expectAtMost(res, 4);
+    }
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The schema document's `security` per operation is the access table's row (auth/access-table.ts):
+ * every operation of every path is walked, its resource and engine operation read from its path
+ * and method, and its security compared with the requirements of the row's caller kinds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCore, type TestCore } from "../../../test/helpers/core.ts";
+import { CHANGE_LOG_RESOURCE, resourceRule, type CallerKind, type EngineOperation } from "../auth/access-table.ts";
+import { ADAPTERS } from "./routes.ts";
+
+let core: TestCore;
+let doc: any;
+beforeAll(async () => {
+  core = await startCore();
+  doc = await (await core.request("http://api.example.test/resources/schema")).json();
+});
+afterAll(() => core.close());
+
+/** What each caller kind must be offered in the document (written here, not imported). */
+const EXPECTED: Record<CallerKind, object[]> = {
+  admin: [{ sessionUserId: [], sessionKey: [] }],
+  chain_scope: [{ bearer: ["chain"] }],
+  read_businesses: [{ bearer: ["read_businesses"] }],
+  end_user: [
+    { appHostname: [], sessionUserId: [], sessionKey: [] },
+    { appHostname: [], shopperToken: [] },
+  ],
+};
+
+/** The resource and engine operation an OpenAPI path and method stand for. */
+function operationOf(path: string, method: string): [string, EngineOperation] {
+  if (path === "/resources/campaign/{id}/change_log") return [CHANGE_LOG_RESOURCE, "get"];
+  for (const { declaration: d } of ADAPTERS) {
+    if (path === d.pluralPath) return [d.name, "list"];
+    if (path !== d.path && path !== `${d.path}/{id}`) continue;
+    const op = ({ get: "get", post: "create", put: "update", patch: "update", delete: "delete" } as const)[method as "get"];
+    if (op) return [d.name, op];
+  }
+  throw new Error(`no resource operation for ${method.toUpperCase()} ${path}`);
+}
+
+describe("security per operation", () => {
+  it("lists exactly the credentials the access table allows, with the admin level it needs", () => {
+    let walked = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+      if (path === "/resources/schema") continue;
+      for (const [method, op] of Object.entries(item)) {
+        const [resource, operation] = operationOf(path, method);
+        const rule = resourceRule(resource, operation);
+        expect(rule, `${method} ${path}`).toBeDefined();
+        expect(op.security, `${method} ${path}`).toEqual(rule!.callers.flatMap((kind) => EXPECTED[kind]));
+        expect(op["x-service-access-level"], `${method} ${path}`).toBe(rule!.level);
+        walked++;
+      }
+    }
+    // Six resources with every method (GET, PUT, PATCH, DELETE by identifier and by id, POST, the
+    // list: 10 each), the chain (GET, PUT, PATCH, by identifier and by id: 6) and the change log.
+    expect(walked).toBe(6 * 10 + 6 + 1);
+  });
+
+  it("shows the spec's rules: super-user writes are for admins only, shoppers read businesses", () => {
+    const patchRange = doc.paths["/resources/allowed_ip_range/{id}"].patch;
+    expect(patchRange.security).toEqual([{ sessionUserId: [], sessionKey: [] }]);
+    expect(patchRange["x-service-access-level"]).toBe("super_user");
+    const business = doc.paths["/resources/businesses"].get.security;
+    expect(business).toContainEqual({ bearer: ["read_businesses"] });
+    expect(business).toContainEqual({ appHostname: [], shopperToken: [] });
+    expect(doc.paths["/resources/access_tokens"].get.security).toEqual([{ sessionUserId: [], sessionKey: [] }]);
+    expect(doc.paths["/resources/schema"].get.security).toEqual([]);
+  });
+
+  it("defines every scheme it names", () => {
+    const schemes = Object.keys(doc.components.securitySchemes).sort();
+    const named = new Set<string>();
+    for (const item of Object.values<Record<string, any>>(doc.paths)) {
+      for (const op of Object.values(item)) for (const req of op.security ?? []) for (const k of Object.keys(req)) named.add(k);
+    }
+    expect([...named].sort()).toEqual(schemes);
+  });
+});
