@@ -13,7 +13,6 @@
  * The module refuses to load when a declared F or S property has no support here.
  */
 import { accessTokenResource } from "@service/shared/resources/access-token";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { newSecret, sha256Hex } from "../auth/secrets.ts";
 import {
   deleteAccessToken,
@@ -34,7 +33,7 @@ import type { ListQuery } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
 import type { ResourceScope } from "./scope.ts";
 
-const decl = accessTokenResource as unknown as ResourceDeclaration;
+const decl = accessTokenResource;
 
 /** F property -> repository filter; S property -> repository sort column. */
 const FILTERS = { active: "active", id: "id", scope: "scope", service_client: "serviceClientId" } as const;

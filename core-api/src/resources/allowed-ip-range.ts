@@ -7,7 +7,6 @@
  * parameter_invalid (419) before anything is read or written.
  */
 import { allowedIpRangeResource } from "@service/shared/resources/allowed-ip-range";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { normaliseCidr } from "../ip-ranges/cidr.ts";
 import {
   deleteIpRange,
@@ -22,7 +21,7 @@ import { loadChainRecord } from "../chains/nested-record.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { ResourceRecord } from "./render.ts";
 
-const decl = allowedIpRangeResource as unknown as ResourceDeclaration;
+const decl = allowedIpRangeResource;
 
 /** The AllowedIpRange adapter of the engine: reads need read access, every write super_user. */
 export const allowedIpRangeAdapter: ResourceAdapter = {

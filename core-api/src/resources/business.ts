@@ -22,7 +22,6 @@ import {
 import { searchBusinesses, type BusinessSearch, type SortColumn, type TextField } from "../businesses/search.ts";
 import { parseSearchTerms } from "../businesses/text.ts";
 import { businesses } from "../db/schema.ts";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { loadChainRecord } from "./chain.ts";
 import type { Identifier, ResourceAdapter } from "./engine.ts";
 import type { ListQuery } from "./list-params.ts";
@@ -30,7 +29,7 @@ import type { ResourceRecord } from "./render.ts";
 import type { ResourceScope } from "./scope.ts";
 import type { WriteValues } from "./write.ts";
 
-const decl = businessResource as unknown as ResourceDeclaration;
+const decl = businessResource;
 
 /** Properties that are not a plain column: the chain reference and the computed distance. */
 const NOT_COLUMNS = new Set(["chain", "business_distance_km"]);

@@ -12,7 +12,6 @@
  * Also exports `loadChainRecord`, the chain nested under a business or an allowed IP range.
  */
 import { chainResource } from "@service/shared/resources/chain";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { getTableColumns } from "drizzle-orm";
 import { findChainView, findCurrency, updateChain, type ChainChanges, type ChainRow, type ChainView } from "../chains/repository.ts";
 import { fromJsonText, toJsonText } from "../db/json-column.ts";
@@ -27,7 +26,7 @@ import type { WriteValues } from "./write.ts";
 
 export { loadChainRecord } from "../chains/nested-record.ts";
 
-const decl = chainResource as unknown as ResourceDeclaration;
+const decl = chainResource;
 
 /** Properties that are not a plain column of `chains` (rendered and written by hand below). */
 const SPECIAL = new Set(["allowed_business_formats", "allowed_ip_ranges", "app", "authentication_point", "currency", "last_updated_by"]);

@@ -10,7 +10,6 @@
  * `zones` clears them.
  */
 import { contentPageResource } from "@service/shared/resources/content-page";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import {
   deleteContentPage,
   findContentPage,
@@ -26,7 +25,7 @@ import type { ResourceAdapter } from "./engine.ts";
 import type { ResourceRecord } from "./render.ts";
 import type { WriteValues } from "./write.ts";
 
-const decl = contentPageResource as unknown as ResourceDeclaration;
+const decl = contentPageResource;
 
 /** The Content page adapter of the engine (default access: read, write, delete). */
 export const contentPageAdapter: ResourceAdapter = {

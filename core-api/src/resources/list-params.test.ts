@@ -3,7 +3,7 @@ import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { describe, expect, it } from "vitest";
 import { parseListParams } from "./list-params.ts";
 
-const decl = businessResource as unknown as ResourceDeclaration;
+const decl = businessResource;
 const parse = (qs: string) => parseListParams(decl, Object.fromEntries(new URLSearchParams(qs)));
 const invalid = (qs: string) => expect(() => parse(qs), qs).toThrow(expect.objectContaining({ errorName: "parameter_invalid" }));
 

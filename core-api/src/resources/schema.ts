@@ -33,7 +33,7 @@ export interface RouteInfo {
 
 /** Declarations of list-like routes outside the adapters, by the last segment of their path. */
 const EXTRA_DECLARATIONS: Record<string, ResourceDeclaration> = {
-  change_log: changeLogEntryResource as unknown as ResourceDeclaration,
+  change_log: changeLogEntryResource,
 };
 
 /**

@@ -10,7 +10,6 @@
  * - `access_tokens` (L3) lists the client's live tokens, never their secrets.
  * The module refuses to load when a declared F or S property has no support here.
  */
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { serviceClientResource } from "@service/shared/resources/service-client";
 import { listTokensOfClients } from "../clients/access-tokens.ts";
 import { requireAdminCaller, SUPER_USER_WRITES } from "../clients/availability.ts";
@@ -30,7 +29,7 @@ import type { ListQuery } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
 import type { ResourceScope } from "./scope.ts";
 
-const decl = serviceClientResource as unknown as ResourceDeclaration;
+const decl = serviceClientResource;
 
 /** F property -> repository filter; S property -> repository sort column. */
 const FILTERS = { enabled: "enabled", id: "id", name: "name" } as const;

@@ -4,7 +4,6 @@
  * `id`) the column `<name>Id`; the module refuses to load when a declared property has no column.
  * Pure.
  */
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { parseDateTimeInput, voucherResource } from "@service/shared/resources/voucher";
 import { getTableColumns } from "drizzle-orm";
 import { vouchers } from "../db/schema.ts";
@@ -13,7 +12,7 @@ import type { ResourceRecord } from "../resources/render.ts";
 export type VoucherRow = typeof vouchers.$inferSelect;
 export type VoucherColumns = Partial<typeof vouchers.$inferInsert>;
 
-export const voucherDeclaration = voucherResource as unknown as ResourceDeclaration;
+export const voucherDeclaration = voucherResource;
 
 const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
 
