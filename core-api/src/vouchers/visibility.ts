@@ -10,7 +10,7 @@
  */
 import type { VoucherStatus } from "@service/shared/resources/voucher";
 import { ServiceError } from "../http/service-error.ts";
-import type { FilterValue } from "../resources/list-params.ts";
+import type { FilterValue } from "../db/resource-columns.ts";
 
 /** Who is reading or writing vouchers. */
 export type VoucherViewer = { kind: "admin" } | { kind: "end_user"; userId: number };
