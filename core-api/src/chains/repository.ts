@@ -4,6 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { findRow } from "../db/resource-columns.ts";
 import { chains, currencies } from "../db/schema.ts";
 import { chainColumns, type ChainRow } from "./record.ts";
 
@@ -19,12 +20,7 @@ export type ChainChanges = Partial<Omit<typeof chains.$inferInsert, "id" | "dele
  */
 export async function findChain(db: CoreDb, chainId: number, opts: { includeDeleted?: boolean } = {}): Promise<ChainRow | null> {
   const live = opts.includeDeleted ? undefined : eq(chains.deleted, false);
-  const [row] = await db
-    .select(chainColumns.selection)
-    .from(chains)
-    .where(and(eq(chains.id, chainId), live))
-    .limit(1);
-  return row ?? null;
+  return findRow(db, chainColumns, [eq(chains.id, chainId), live]);
 }
 
 /**

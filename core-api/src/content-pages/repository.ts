@@ -8,7 +8,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
-import { listRows, type ListRequest } from "../db/resource-columns.ts";
+import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { chains, contentPages } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { checkParent, descendantsOf, ownParentError, type PageLink } from "./hierarchy.ts";
@@ -130,12 +130,7 @@ export async function findContentPage(
 ): Promise<ContentPageRow | null> {
   const match = "id" in by ? eq(contentPages.id, by.id) : eq(contentPages.activeName, by.name);
   const live = opts.includeDeleted ? undefined : eq(contentPages.deleted, false);
-  const [row] = await db
-    .select(contentPageColumns.selection)
-    .from(contentPages)
-    .where(and(eq(contentPages.chainId, chainId), match, live))
-    .limit(1);
-  return row ?? null;
+  return findRow(db, contentPageColumns, [eq(contentPages.chainId, chainId), match, live]);
 }
 
 /**

@@ -256,3 +256,17 @@ export async function listRows<T extends MySqlTable, Row, Extra extends Record<s
   ]);
   return { rows: rows as Row[], total: Number(counted?.n ?? 0) };
 }
+
+/**
+ * The first row within `where` (the chain, an identifier, live or not), as `map.selection` reads it.
+ * @returns the row, or null when none matches
+ */
+export async function findRow<T extends MySqlTable, Row, Extra extends Record<string, SQL>>(
+  db: CoreDb,
+  map: ResourceColumns<T, Row, Extra>,
+  where: Array<SQL | undefined>,
+): Promise<Row | null> {
+  const selection = map.selection as Record<string, MySqlColumn | SQL>;
+  const [row] = await db.select(selection).from(map.table as MySqlTable).where(and(...where)).limit(1);
+  return (row as Row | undefined) ?? null;
+}

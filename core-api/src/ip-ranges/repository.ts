@@ -5,7 +5,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
-import { listRows, type ListRequest } from "../db/resource-columns.ts";
+import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { allowedIpRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { ipRangeColumns, type IpRangeRow } from "./record.ts";
@@ -79,12 +79,7 @@ export async function findIpRange(
 ): Promise<IpRangeRow | null> {
   const match = "id" in by ? eq(allowedIpRanges.id, by.id) : eq(allowedIpRanges.activeCidr, by.cidr);
   const live = opts.includeDeleted ? undefined : eq(allowedIpRanges.deleted, false);
-  const [row] = await db
-    .select()
-    .from(allowedIpRanges)
-    .where(and(eq(allowedIpRanges.chainId, chainId), match, live))
-    .limit(1);
-  return row ?? null;
+  return findRow(db, ipRangeColumns, [eq(allowedIpRanges.chainId, chainId), match, live]);
 }
 
 /**

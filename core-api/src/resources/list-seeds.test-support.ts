@@ -31,6 +31,21 @@ export type Seeder = (w: ResourcesWorld, otherChain: number) => Promise<SeededRe
 /** 2026-01-{day} 10:00:00 UTC: distinct whole-second instants. */
 export const day = (n: number) => new Date(Date.UTC(2026, 0, n, 10, 0, 0));
 
+/** When a seeded row was created and last modified (days), and whether it is deleted. */
+interface Stamps {
+  created: number;
+  modified: number;
+  deleted?: boolean;
+}
+
+/** The columns every seeded row of `chainId` shares, and the API values of its two instants. */
+function stamped(chainId: number, s: Stamps) {
+  return {
+    columns: { chainId, deleted: s.deleted ?? false, createdDate: day(s.created), lastModifiedDate: day(s.modified) },
+    values: { created_date: day(s.created), last_modified_date: day(s.modified) },
+  };
+}
+
 const business: Seeder = async (w, otherChain) => {
   const db = w.core.db;
   const put = async (chainId: number, s: { name: string; owner_code: string; country_code: string; region: string; towncity: string; is_shut_down: boolean; created: number; modified: number }) => {
@@ -104,17 +119,11 @@ const voucher: Seeder = async (w, otherChain) => {
 
 const serviceClient: Seeder = async (w, otherChain) => {
   const db = w.core.db;
-  const put = async (chainId: number, s: { name: string; enabled: boolean; created: number; modified: number; deleted?: boolean }): Promise<SeededRow> => {
-    const [res] = await db.insert(serviceClients).values({
-      chainId,
-      name: s.name,
-      enabled: s.enabled,
-      deleted: s.deleted ?? false,
-      createdDate: day(s.created),
-      lastModifiedDate: day(s.modified),
-    });
+  const put = async (chainId: number, s: Stamps & { name: string; enabled: boolean }): Promise<SeededRow> => {
+    const { columns, values } = stamped(chainId, s);
+    const [res] = await db.insert(serviceClients).values({ ...columns, name: s.name, enabled: s.enabled });
     const id = Number(res.insertId);
-    return { id, values: { id, name: s.name, enabled: s.enabled, chain: { id: chainId }, created_date: day(s.created), last_modified_date: day(s.modified) } };
+    return { id, values: { ...values, id, name: s.name, enabled: s.enabled, chain: { id: chainId } } };
   };
   const rows = [
     await put(w.core.chainId, { name: "pos", enabled: true, created: 1, modified: 2 }),
@@ -131,20 +140,11 @@ const accessToken: Seeder = async (w, otherChain) => {
   // Client ids with no client row: the service_client seeds stay the chain's only clients, and a
   // token's client renders as its id alone either way.
   const [c1, c2] = [901, 902];
-  const put = async (chainId: number, s: { client: number; scope: string; active: boolean; created: number; modified: number; deleted?: boolean }): Promise<SeededRow> => {
+  const put = async (chainId: number, s: Stamps & { client: number; scope: string; active: boolean }): Promise<SeededRow> => {
     const id = crypto.randomUUID();
-    await db.insert(accessTokens).values({
-      id,
-      chainId,
-      serviceClientId: s.client,
-      scope: s.scope,
-      secretHash: "0".repeat(64),
-      active: s.active,
-      deleted: s.deleted ?? false,
-      createdDate: day(s.created),
-      lastModifiedDate: day(s.modified),
-    });
-    return { id, values: { id, service_client: { id: s.client }, scope: s.scope, active: s.active, created_date: day(s.created), last_modified_date: day(s.modified) } };
+    const { columns, values } = stamped(chainId, s);
+    await db.insert(accessTokens).values({ ...columns, id, serviceClientId: s.client, scope: s.scope, secretHash: "0".repeat(64), active: s.active });
+    return { id, values: { ...values, id, service_client: { id: s.client }, scope: s.scope, active: s.active } };
   };
   const chain = `chain:${w.core.chainId}`;
   const rows = [
@@ -159,29 +159,24 @@ const accessToken: Seeder = async (w, otherChain) => {
 
 const contentPage: Seeder = async (w, otherChain) => {
   const db = w.core.db;
-  const put = async (chainId: number, s: { name: string; display_name: string; order: number; parent: SeededRow | null; modified: number; deleted?: boolean }): Promise<SeededRow> => {
-    const [res] = await db.insert(contentPages).values({
-      chainId,
-      name: s.name,
-      displayName: s.display_name,
-      order: s.order,
-      parentId: s.parent ? (s.parent.id as number) : null,
-      deleted: s.deleted ?? false,
-      lastModifiedDate: day(s.modified),
-    });
+  // A page renders no created_date, so that stamp is not stated.
+  const put = async (chainId: number, s: Stamps & { name: string; display_name: string; order: number; parent: SeededRow | null }): Promise<SeededRow> => {
+    const { columns, values } = stamped(chainId, s);
+    const parentId = s.parent ? (s.parent.id as number) : null;
+    const [res] = await db.insert(contentPages).values({ ...columns, name: s.name, displayName: s.display_name, order: s.order, parentId });
     const id = Number(res.insertId);
-    const { modified, parent, ...values } = s;
-    return { id, values: { ...values, id, parent: parent ? parent.values.name : null, last_modified_date: day(modified) } };
+    const parent = s.parent ? s.parent.values.name : null;
+    return { id, values: { id, name: s.name, display_name: s.display_name, order: s.order, parent, last_modified_date: values.last_modified_date } };
   };
-  const home = await put(w.core.chainId, { name: "home", display_name: "Home", order: 2, parent: null, modified: 2 });
+  const home = await put(w.core.chainId, { name: "home", display_name: "Home", order: 2, parent: null, created: 1, modified: 2 });
   const rows = [
     home,
-    await put(w.core.chainId, { name: "offers", display_name: "Offers", order: 1, parent: home, modified: 3 }),
-    await put(w.core.chainId, { name: "about", display_name: "About", order: 3, parent: null, modified: 1 }),
-    await put(w.core.chainId, { name: "news", display_name: "News", order: 1, parent: home, modified: 4 }),
+    await put(w.core.chainId, { name: "offers", display_name: "Offers", order: 1, parent: home, created: 1, modified: 3 }),
+    await put(w.core.chainId, { name: "about", display_name: "About", order: 3, parent: null, created: 1, modified: 1 }),
+    await put(w.core.chainId, { name: "news", display_name: "News", order: 1, parent: home, created: 1, modified: 4 }),
   ];
-  const gone = await put(w.core.chainId, { name: "archive", display_name: "Archive", order: 4, parent: home, modified: 5, deleted: true });
-  const foreign = await put(otherChain, { name: "home", display_name: "Home", order: 2, parent: null, modified: 2 });
+  const gone = await put(w.core.chainId, { name: "archive", display_name: "Archive", order: 4, parent: home, created: 1, modified: 5, deleted: true });
+  const foreign = await put(otherChain, { name: "home", display_name: "Home", order: 2, parent: null, created: 1, modified: 2 });
   return { rows, hidden: [gone, foreign] };
 };
 
@@ -189,17 +184,11 @@ const allowedIpRange: Seeder = async (w, otherChain) => {
   const db = w.core.db;
   // Live ranges bind the chain's admins to them; the test's super user is exempted, as a chain may say.
   await db.update(chains).set({ ipWhitelistSuperUserExemption: true }).where(eq(chains.id, w.core.chainId));
-  const put = async (chainId: number, s: { cidr: string; notes: string | null; created: number; modified: number; deleted?: boolean }): Promise<SeededRow> => {
-    const [res] = await db.insert(allowedIpRanges).values({
-      chainId,
-      cidr: s.cidr,
-      notes: s.notes,
-      deleted: s.deleted ?? false,
-      createdDate: day(s.created),
-      lastModifiedDate: day(s.modified),
-    });
+  const put = async (chainId: number, s: Stamps & { cidr: string; notes: string | null }): Promise<SeededRow> => {
+    const { columns, values } = stamped(chainId, s);
+    const [res] = await db.insert(allowedIpRanges).values({ ...columns, cidr: s.cidr, notes: s.notes });
     const id = Number(res.insertId);
-    return { id, values: { id, cidr: s.cidr, notes: s.notes, chain: { id: chainId }, created_date: day(s.created), last_modified_date: day(s.modified) } };
+    return { id, values: { ...values, id, cidr: s.cidr, notes: s.notes, chain: { id: chainId } } };
   };
   const rows = [
     await put(w.core.chainId, { cidr: "192.0.2.0/24", notes: "office", created: 1, modified: 3 }),
