@@ -10,6 +10,7 @@
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { chainColumns } from "../chains/record.ts";
 import { adminChainPermissions, adminUsers, allowedIpRanges, chains, sessions } from "../db/schema.ts";
 import type { SessionClaim } from "./credentials.ts";
 import type { ChainGrant } from "./identity.ts";
@@ -40,7 +41,8 @@ export async function loadAdminGrant(
       sessionId: sessions.id,
       userId: sessions.userId,
       keyHash: sessions.keyHash,
-      chain: chains,
+      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
+      chain: chainColumns.selection,
       permission: adminChainPermissions,
       cidr: allowedIpRanges.cidr,
     })

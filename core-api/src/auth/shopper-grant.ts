@@ -11,6 +11,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import type { CoreDb } from "../db/client.ts";
+import { chainColumns } from "../chains/record.ts";
 import { apps, chains, sessions, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { UNKNOWN_APP } from "./apps.ts";
@@ -38,7 +39,8 @@ export async function loadShopperGrant(db: CoreDb, claim: ShopperClaim, now: Dat
   const hinted = "token" in claim ? subjectOf(claim.token) : null;
   const [row] = await db
     .select({
-      chain: chains,
+      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
+      chain: chainColumns.selection,
       session: { id: sessions.id, userId: sessions.userId, chainId: sessions.chainId, keyHash: sessions.keyHash },
       user: { id: users.id, active: users.active },
     })

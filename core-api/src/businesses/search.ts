@@ -14,8 +14,9 @@
  * Anything else (equality filters, sorting by a date) joins the rows: the row plan.
  * Deleted businesses have no grid cell and no words, so the index plans skip them for free.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { businesses } from "../db/schema.ts";
 import { cellCover, cellRangesWithin, EARTH_RADIUS_KM, geoRowsWithin, type CellRange } from "./geo.ts";
 import { findBusinessesByIds, TOKEN_FIELD, type BusinessRow } from "./repository.ts";
 import { prefixPage } from "./prefix-search.ts";
@@ -23,7 +24,8 @@ import { one, rows } from "./query.ts";
 import { escapeLike } from "./text.ts";
 
 export type TextField = keyof typeof TOKEN_FIELD;
-export type SortColumn = "id" | "created_date" | "last_modified_date";
+/** A column of `businesses` by its drizzle key: any of them can be filtered on or sorted by. */
+export type BusinessColumn = keyof typeof businesses.$inferSelect;
 
 export interface BusinessSearch {
   chainId: number;
@@ -34,18 +36,10 @@ export interface BusinessSearch {
   text?: { terms: string[][]; fields: TextField[]; matchAll: boolean };
   /** location search; radius in kilometres */
   location?: { latitude: number; longitude: number; radiusKm: number };
-  /** equality filters (spec, filter properties of Business) */
-  filters?: {
-    id?: number;
-    name?: string;
-    ownerCode?: string;
-    countryCode?: string;
-    region?: string;
-    towncity?: string;
-    isShutDown?: boolean;
-  };
+  /** equality filters by column (the Resources API's are the F properties of Business, mapped in businesses/record.ts) */
+  filters?: Partial<Record<BusinessColumn, string | number | boolean>>;
   /** order after distance and relevance; id breaks the remaining ties (ascending unless sorting by id desc) */
-  sort?: { column: SortColumn; order: "asc" | "desc" };
+  sort?: { column: BusinessColumn; order: "asc" | "desc" };
   /** order text matches by relevance (more matched terms, name before owner_code) */
   orderByRelevance?: boolean;
   limit: number;
@@ -197,7 +191,7 @@ function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, filters:
   if (distance) order.push(sql`distance_km ASC`);
   if (matches && q.orderByRelevance) order.push(sql`m.relevance DESC`);
   if (q.sort && q.sort.column !== "id") {
-    order.push(sql`${sql.raw(`b.${q.sort.column}`)} ${q.sort.order === "desc" ? sql`DESC` : sql`ASC`}`);
+    order.push(sql`${columnSql(q.sort.column)} ${q.sort.order === "desc" ? sql`DESC` : sql`ASC`}`);
   }
   order.push(q.sort?.column === "id" && q.sort.order === "desc" ? sql`b.id DESC` : sql`b.id ASC`);
   const condition = sql.join(where, sql` AND `);
@@ -273,14 +267,14 @@ function cellsSql(ranges: CellRange[], alias: SQL = sql`b`): SQL {
 }
 
 function filterSql(f: BusinessSearch["filters"]): SQL[] {
-  if (!f) return [];
-  const out: SQL[] = [];
-  if (f.id !== undefined) out.push(sql`b.id = ${f.id}`);
-  if (f.name !== undefined) out.push(sql`b.name = ${f.name}`);
-  if (f.ownerCode !== undefined) out.push(sql`b.owner_code = ${f.ownerCode}`);
-  if (f.countryCode !== undefined) out.push(sql`b.country_code = ${f.countryCode}`);
-  if (f.region !== undefined) out.push(sql`b.region = ${f.region}`);
-  if (f.towncity !== undefined) out.push(sql`b.towncity = ${f.towncity}`);
-  if (f.isShutDown !== undefined) out.push(sql`b.is_shut_down = ${f.isShutDown ? 1 : 0}`);
-  return out;
+  return Object.entries(f ?? {})
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => sql`${columnSql(key as BusinessColumn)} = ${typeof value === "boolean" ? Number(value) : value}`);
+}
+
+const COLUMNS = getTableColumns(businesses);
+
+/** `b.<column>`: the row plan reads `businesses` as `b`. */
+function columnSql(key: BusinessColumn): SQL {
+  return sql`b.${sql.identifier(COLUMNS[key].name)}`;
 }

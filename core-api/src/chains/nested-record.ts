@@ -1,34 +1,45 @@
 /**
- * The chain as a nested reference (spec, "Chain"): what a business or an allowed IP range
- * renders under `chain`.
- *
- * Decision: a nested chain carries its identity only (id, name, deleted, created_date,
- * last_modified_date); its settings are read from `/resources/chain` itself, so a list of
- * businesses does not load, and repeat, every chain setting at the deeper levels.
+ * The chain as the Resources API renders it, at any level: what GET /resources/chain answers and
+ * what a business, an allowed IP range or a service client nests under `chain`. A nested
+ * resource is rendered at level - 1 with its own declaration (handbook, "recursion level"), so
+ * the chain inside a business at level 3 is the chain resource at level 2, read the same way.
  */
-import { eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { chains } from "../db/schema.ts";
-import type { ResourceRecord } from "../resources/render.ts";
-import type { ChainRow } from "./repository.ts";
+import type { ResourceRecord } from "../db/resource-columns.ts";
+import { liveIpRanges } from "../ip-ranges/repository.ts";
+import { chainRecord, RANGES_LEVEL } from "./record.ts";
+import { findChain, type ChainRow } from "./repository.ts";
 
 /**
- * The chain record for rendering at response level `level` (the chain itself is then rendered at
+ * The record of chain `chainId` for rendering at `level`: one query, plus one for its allowed IP
+ * ranges when the level shows them.
+ * @param opts.includeDeleted also a deleted chain
+ * @returns the record, or null when the chain does not exist (or is deleted, without includeDeleted)
+ */
+export async function readChainRecord(
+  db: CoreDb,
+  chainId: number,
+  level: number,
+  opts: { includeDeleted?: boolean } = {},
+): Promise<ResourceRecord | null> {
+  const [row, ranges] = await Promise.all([
+    findChain(db, chainId, opts),
+    level >= RANGES_LEVEL ? liveIpRanges(db, chainId) : undefined,
+  ]);
+  return row ? chainRecord(row, ranges) : null;
+}
+
+/**
+ * The chain record to nest in a resource rendered at `level` (the chain itself is rendered at
  * level - 1).
  * @param known the chain's row when the caller has it already (a request's scope reads it with
  *   the authentication): no query then
  * @returns `{id}` alone when the chain will be rendered as a bare reference (level <= 1), so no
- *   query is made; the identity properties otherwise
+ *   query is made; otherwise the chain record for level - 1 (deleted or not)
  */
 export async function loadChainRecord(db: CoreDb, chainId: number, level: number, known?: ChainRow): Promise<ResourceRecord> {
   if (level <= 1) return { id: chainId };
-  const [row] = known?.id === chainId ? [known] : await db.select().from(chains).where(eq(chains.id, chainId)).limit(1);
-  if (!row) return { id: chainId };
-  return {
-    id: row.id,
-    name: row.name,
-    deleted: row.deleted,
-    created_date: row.createdDate,
-    last_modified_date: row.lastModifiedDate,
-  };
+  // The request's scope read the chain with the authentication: no query unless its ranges show.
+  if (known?.id === chainId && level - 1 < RANGES_LEVEL) return chainRecord(known);
+  return (await readChainRecord(db, chainId, level - 1, { includeDeleted: true })) ?? { id: chainId };
 }

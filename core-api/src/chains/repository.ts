@@ -1,36 +1,26 @@
 /**
  * Chain storage for the Chain resource (spec, "Chain (singular resource)"): the chain's row with
- * what it refers to (its currency, its app), and updates of its settings.
+ * what it refers to (chains/record.ts), and updates of its settings.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { apps, chains, currencies } from "../db/schema.ts";
+import { findRow } from "../db/resource-columns.ts";
+import { chains, currencies } from "../db/schema.ts";
+import { chainColumns, type ChainRow } from "./record.ts";
 
-export type ChainRow = typeof chains.$inferSelect;
+export type { ChainRow };
 export type CurrencyRow = typeof currencies.$inferSelect;
 /** Columns the Chain resource may change (camelCase drizzle names). */
 export type ChainChanges = Partial<Omit<typeof chains.$inferInsert, "id" | "deleted" | "createdDate" | "lastModifiedDate">>;
 
-/** A chain with what its resource renders beside the row. */
-export interface ChainView {
-  row: ChainRow;
-  /** null until a currency is set */
-  currency: CurrencyRow | null;
-  /** id of the chain's first app (lowest id), or null when it has none */
-  appId: number | null;
-}
-
-/** The live chain `chainId` with its currency and app, or null when it does not exist or is deleted. */
-export async function findChainView(db: CoreDb, chainId: number): Promise<ChainView | null> {
-  const [found] = await db
-    .select({ row: chains, currency: currencies })
-    .from(chains)
-    .leftJoin(currencies, eq(currencies.id, chains.currencyId))
-    .where(and(eq(chains.id, chainId), eq(chains.deleted, false)))
-    .limit(1);
-  if (!found) return null;
-  const [app] = await db.select({ id: apps.id }).from(apps).where(eq(apps.chainId, chainId)).orderBy(asc(apps.id)).limit(1);
-  return { row: found.row, currency: found.currency, appId: app?.id ?? null };
+/**
+ * The chain `chainId` with its first app and its currency, in one query.
+ * @param opts.includeDeleted also a deleted chain (a nested chain is shown as it is)
+ * @returns the row, or null when it does not exist (or is deleted, without includeDeleted)
+ */
+export async function findChain(db: CoreDb, chainId: number, opts: { includeDeleted?: boolean } = {}): Promise<ChainRow | null> {
+  const live = opts.includeDeleted ? undefined : eq(chains.deleted, false);
+  return findRow(db, chainColumns, [eq(chains.id, chainId), live]);
 }
 
 /**

@@ -7,15 +7,17 @@
  * while the token is written, so a concurrent client deletion (which deactivates its tokens in
  * its own transaction) cannot miss it.
  */
-import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { listRows, type ListRequest } from "../db/resource-columns.ts";
 import { accessTokens, serviceClients } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { accessTokenColumns, type AccessTokenRow } from "./records.ts";
 
 /** A transaction handle of the core database. */
 export type CoreTx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
 
-export type AccessTokenRow = typeof accessTokens.$inferSelect;
+export type { AccessTokenRow };
 export interface NewAccessToken {
   /** lower-case UUID */
   id: string;
@@ -31,15 +33,6 @@ export interface NewAccessToken {
 /** Columns a PUT / PATCH may change; a key left out (or undefined) stays as it is. */
 export type AccessTokenChanges = Partial<Pick<AccessTokenRow, "active" | "serviceClientId">>;
 
-export interface AccessTokenListQuery {
-  filters: { id?: string; active?: boolean; scope?: string; serviceClientId?: number };
-  /** absent: creation order in `order` */
-  sort?: { column: "createdDate" | "lastModifiedDate"; order: "asc" | "desc" };
-  order: "asc" | "desc";
-  limit: number;
-  offset: number;
-}
-
 /** The live (not deleted) token `id` of chain `chainId`, or null. */
 export async function findAccessToken(db: CoreDb, chainId: number, id: string): Promise<AccessTokenRow | null> {
   const [row] = await db
@@ -51,30 +44,12 @@ export async function findAccessToken(db: CoreDb, chainId: number, id: string): 
 }
 
 /**
- * One page of the live tokens of chain `chainId`, with the total over all pages. A UUID has no
- * useful order, so the natural order is creation time; ties are broken by id ascending.
+ * One page of the live tokens of chain `chainId`, with the total over all pages: filters and sort
+ * keys by the token's storage mapping (records.ts); without sort_by in creation order, ties
+ * broken by id in the same direction.
  */
-export async function listAccessTokens(
-  db: CoreDb,
-  chainId: number,
-  q: AccessTokenListQuery,
-): Promise<{ rows: AccessTokenRow[]; total: number }> {
-  const where: SQL[] = [eq(accessTokens.chainId, chainId), eq(accessTokens.deleted, false)];
-  const f = q.filters;
-  if (f.id !== undefined) where.push(eq(accessTokens.id, f.id));
-  if (f.active !== undefined) where.push(eq(accessTokens.active, f.active));
-  if (f.scope !== undefined) where.push(eq(accessTokens.scope, f.scope));
-  if (f.serviceClientId !== undefined) where.push(eq(accessTokens.serviceClientId, f.serviceClientId));
-  const sort = q.sort ?? { column: "createdDate" as const, order: q.order };
-  const rows = await db
-    .select()
-    .from(accessTokens)
-    .where(and(...where))
-    .orderBy((sort.order === "desc" ? desc : asc)(accessTokens[sort.column]), asc(accessTokens.id))
-    .limit(q.limit)
-    .offset(q.offset);
-  const [counted] = await db.select({ n: count() }).from(accessTokens).where(and(...where));
-  return { rows, total: Number(counted?.n ?? 0) };
+export async function listAccessTokens(db: CoreDb, chainId: number, q: ListRequest): Promise<{ rows: AccessTokenRow[]; total: number }> {
+  return listRows(db, accessTokenColumns, [eq(accessTokens.chainId, chainId), eq(accessTokens.deleted, false)], q);
 }
 
 /** The live tokens of the given clients of chain `chainId`, grouped by client id, oldest first. */

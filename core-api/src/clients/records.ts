@@ -1,45 +1,49 @@
 /**
- * Stored service clients and access tokens as resource records (property name -> value), the
- * form the Resources engine renders (spec, "AccessToken", "ServiceClient"). Pure mapping.
+ * Stored service clients and access tokens <-> Resources records (spec, "AccessToken",
+ * "ServiceClient"): their storage mappings, derived from the declarations by the rules of
+ * db/resource-columns.ts and checked when this module loads. Pure.
  *
  * A token's secret is never part of a record built from a row: only the creation response adds
  * `token_secret`, so every other response leaves it out.
  */
-import type { ResourceRecord } from "../resources/render.ts";
-import type { AccessTokenRow } from "./access-tokens.ts";
-import type { ServiceClientRow } from "./service-clients.ts";
+import { accessTokenResource } from "@service/shared/resources/access-token";
+import { serviceClientResource } from "@service/shared/resources/service-client";
+import { addedByRecordBuilder, resourceColumns, type ResourceRecord } from "../db/resource-columns.ts";
+import { accessTokens, serviceClients } from "../db/schema.ts";
 
-/** An admin user id as a reference (`{id}`), or null. */
-export function adminReference(id: number | null): ResourceRecord | null {
-  return id === null ? null : { id };
-}
+export type ServiceClientRow = typeof serviceClients.$inferSelect;
+export type AccessTokenRow = typeof accessTokens.$inferSelect;
+
+/** The service client's storage mapping. */
+export const serviceClientColumns = resourceColumns(serviceClientResource, serviceClients, {
+  exceptions: {
+    access_tokens: addedByRecordBuilder("the client's live tokens, from their own table, read only when the level shows them"),
+    email_contact: {
+      read: (row) => row.emailContact ?? undefined,
+      note: "not nullable in the spec and not required: a client without a contact has no such property",
+    },
+  },
+});
+
+/** The access token's storage mapping; a UUID has no useful order, so the natural order is creation time. */
+export const accessTokenColumns = resourceColumns(accessTokenResource, accessTokens, {
+  naturalOrder: "created_date",
+  exceptions: {
+    id: { filterValue: (value) => String(value).toLowerCase(), note: "stored lower case; any case names the token" },
+    token_secret: addedByRecordBuilder("given once, in the creation response; only its SHA-256 is stored"),
+  },
+});
 
 /**
  * A service client record.
- * @param chain the chain record to nest under `chain` (see loadChainRecord)
+ * @param chain the chain record to nest under `chain` (see chains/nested-record.ts)
  * @param tokens its access tokens, when the response level includes `access_tokens` (L3);
- *   absent leaves the property out
+ *   absent leaves the property out. Each token nests this very record as its service_client,
+ *   so the one rendering rule (level - 1) applies all the way down.
  */
-export function clientRecord(row: ServiceClientRow, chain: ResourceRecord, tokens?: AccessTokenRow[]): ResourceRecord {
-  const record: ResourceRecord = {
-    chain,
-    created_date: row.createdDate,
-    deleted: row.deleted,
-    deleted_by: adminReference(row.deletedBy),
-    // Not nullable in the spec and not required: a client without a contact has no such property.
-    email_contact: row.emailContact ?? undefined,
-    enabled: row.enabled,
-    id: row.id,
-    is_identity_source: row.isIdentitySource,
-    last_modified_date: row.lastModifiedDate,
-    last_updated_by: adminReference(row.lastUpdatedBy),
-    name: row.name,
-  };
-  if (tokens) {
-    // The client nested in each of its tokens carries no tokens itself, so rendering ends.
-    const self = { ...record };
-    record.access_tokens = tokens.map((t) => tokenRecord(t, self));
-  }
+export function clientRecord(row: ServiceClientRow, chain: ResourceRecord, tokens?: readonly AccessTokenRow[]): ResourceRecord {
+  const record: ResourceRecord = { ...serviceClientColumns.toRecord(row), chain };
+  if (tokens) record.access_tokens = tokens.map((t) => tokenRecord(t, record));
   return record;
 }
 
@@ -49,14 +53,5 @@ export function clientRecord(row: ServiceClientRow, chain: ResourceRecord, token
  *   response level renders it as a bare reference
  */
 export function tokenRecord(row: AccessTokenRow, client: ResourceRecord): ResourceRecord {
-  return {
-    active: row.active,
-    created_date: row.createdDate,
-    deleted: row.deleted,
-    id: row.id,
-    last_modified_date: row.lastModifiedDate,
-    last_updated_by: adminReference(row.lastUpdatedBy),
-    scope: row.scope,
-    service_client: client,
-  };
+  return { ...accessTokenColumns.toRecord(row), service_client: client };
 }

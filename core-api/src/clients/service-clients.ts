@@ -5,13 +5,15 @@
  * - disabling or deleting a client deactivates all its access tokens, visible to the very next
  *   request (handbook, "revocation": immediate).
  */
-import { and, asc, count, desc, eq, inArray, ne, type SQL } from "drizzle-orm";
+import { and, eq, inArray, ne, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { listRows, type ListRequest } from "../db/resource-columns.ts";
 import { chains, serviceClients } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { deactivateTokensOfClient, type CoreTx } from "./access-tokens.ts";
+import { serviceClientColumns, type ServiceClientRow } from "./records.ts";
 
-export type ServiceClientRow = typeof serviceClients.$inferSelect;
+export type { ServiceClientRow };
 /** What a create gives; the rest takes the column defaults (enabled, not deleted). */
 export interface NewServiceClient {
   chainId: number;
@@ -23,15 +25,6 @@ export interface NewServiceClient {
 }
 /** Columns a PUT / PATCH may change; a key left out (or undefined) stays as it is. */
 export type ServiceClientChanges = Partial<Pick<ServiceClientRow, "name" | "emailContact" | "enabled" | "isIdentitySource">>;
-
-export interface ServiceClientListQuery {
-  filters: { id?: number; name?: string; enabled?: boolean };
-  /** absent: id order in `order` */
-  sort?: { column: "createdDate" | "lastModifiedDate" | "name"; order: "asc" | "desc" };
-  order: "asc" | "desc";
-  limit: number;
-  offset: number;
-}
 
 /** The live (not deleted) client `id` of chain `chainId`, or null. */
 export async function findServiceClient(db: CoreDb, chainId: number, id: number): Promise<ServiceClientRow | null> {
@@ -54,31 +47,11 @@ export async function findServiceClientsByIds(db: CoreDb, chainId: number, ids: 
 }
 
 /**
- * One page of the live clients of chain `chainId`, with the total over all pages.
- * Ties of the sort column are broken by id ascending, so pages never overlap.
+ * One page of the live clients of chain `chainId`, with the total over all pages: filters and
+ * sort keys by the client's storage mapping (records.ts); ties broken by id in the same direction.
  */
-export async function listServiceClients(
-  db: CoreDb,
-  chainId: number,
-  q: ServiceClientListQuery,
-): Promise<{ rows: ServiceClientRow[]; total: number }> {
-  const where: SQL[] = [eq(serviceClients.chainId, chainId), eq(serviceClients.deleted, false)];
-  if (q.filters.id !== undefined) where.push(eq(serviceClients.id, q.filters.id));
-  if (q.filters.name !== undefined) where.push(eq(serviceClients.name, q.filters.name));
-  if (q.filters.enabled !== undefined) where.push(eq(serviceClients.enabled, q.filters.enabled));
-  const dir = (order: "asc" | "desc") => (order === "desc" ? desc : asc);
-  const orderBy = q.sort
-    ? [dir(q.sort.order)(serviceClients[q.sort.column]), asc(serviceClients.id)]
-    : [dir(q.order)(serviceClients.id)];
-  const rows = await db
-    .select()
-    .from(serviceClients)
-    .where(and(...where))
-    .orderBy(...orderBy)
-    .limit(q.limit)
-    .offset(q.offset);
-  const [counted] = await db.select({ n: count() }).from(serviceClients).where(and(...where));
-  return { rows, total: Number(counted?.n ?? 0) };
+export async function listServiceClients(db: CoreDb, chainId: number, q: ListRequest): Promise<{ rows: ServiceClientRow[]; total: number }> {
+  return listRows(db, serviceClientColumns, [eq(serviceClients.chainId, chainId), eq(serviceClients.deleted, false)], q);
 }
 
 /**

@@ -11,6 +11,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
 import type { ChainRow } from "../chains/repository.ts";
 import type { CoreDb } from "../db/client.ts";
+import { chainColumns } from "../chains/record.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
 import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
 
@@ -59,7 +60,8 @@ export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: str
       clientId: serviceClients.id,
       clientEnabled: serviceClients.enabled,
       clientDeleted: serviceClients.deleted,
-      chain: chains,
+      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
+      chain: chainColumns.selection,
     })
     .from(accessTokens)
     .innerJoin(

@@ -5,48 +5,29 @@
  * under a parent that is being deleted. Names are matched by the database (the unique index and
  * its collation decide what "the same name" is), never in JavaScript.
  */
-import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/mysql-core";
+import { and, eq, inArray } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
+import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { chains, contentPages } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { checkParent, descendantsOf, ownParentError, type PageLink } from "./hierarchy.ts";
+import { contentPageColumns, type ContentPageRow } from "./record.ts";
 
 type Tx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
-type Row = typeof contentPages.$inferSelect;
 
-/** A stored page with its parent's name (null for a top-level page). */
-export type ContentPageRow = Row & { parentName: string | null };
+export type { ContentPageRow };
 
-/** Writable values; `parentName` names the parent page (null: top level). */
-export interface ContentPageValues {
-  name: string;
-  displayName: string | null;
-  order: number;
-  parentName: string | null;
-  /** JSON text of the zones, or null */
-  zones: string | null;
-}
-
-export interface ContentPageListQuery {
-  filters: { id?: number; name?: string };
-  /** absent: id order */
-  sort?: "id" | "last_modified_date" | "name" | "order";
-  order: "asc" | "desc";
-  limit: number;
-  offset: number;
-}
+/**
+ * Writable values (column values, see record.ts); `parentName` names the parent page (null: top
+ * level); a key left out keeps the column default on create and the stored value on update.
+ */
+export type ContentPageValues = Partial<Pick<typeof contentPages.$inferInsert, "name" | "displayName" | "order" | "zones">> & {
+  parentName?: string | null;
+};
 
 /** Unique index of (chain_id, active_name): a name is used by at most one live page of a chain. */
 const UNIQUE_NAME = "content_pages_unique_name_per_chain";
-const parent = alias(contentPages, "parent");
-const SORT_COLUMNS = {
-  id: contentPages.id,
-  last_modified_date: contentPages.lastModifiedDate,
-  name: contentPages.name,
-  order: contentPages.order,
-};
 
 /**
  * Creates a page in chain `chainId`.
@@ -58,7 +39,7 @@ const SORT_COLUMNS = {
 export async function insertContentPage(
   db: CoreDb,
   chainId: number,
-  values: ContentPageValues & { lastUpdatedBy: number | null },
+  values: ContentPageValues & { name: string; lastUpdatedBy: number | null },
   now: Date,
 ): Promise<ContentPageRow> {
   const id = await translateDuplicate(values.name, () =>
@@ -66,7 +47,7 @@ export async function insertContentPage(
       await lockChain(tx, chainId);
       // The page does not exist yet, so its own name as parent would otherwise read as "unknown parent".
       if (values.parentName === values.name) throw ownParentError();
-      const parentId = await parentIdOf(tx, chainId, values.parentName);
+      const parentId = await parentIdOf(tx, chainId, values.parentName ?? null);
       const { parentName: _, ...columns } = values;
       const [res] = await tx.insert(contentPages).values({ ...columns, chainId, parentId, createdDate: now, lastModifiedDate: now });
       return Number(res.insertId);
@@ -85,7 +66,7 @@ export async function updateContentPage(
   db: CoreDb,
   chainId: number,
   id: number,
-  changes: Partial<ContentPageValues> & { lastUpdatedBy: number | null },
+  changes: ContentPageValues & { lastUpdatedBy: number | null },
   now: Date,
 ): Promise<ContentPageRow | null> {
   const found = await translateDuplicate(changes.name ?? "", () =>
@@ -149,34 +130,15 @@ export async function findContentPage(
 ): Promise<ContentPageRow | null> {
   const match = "id" in by ? eq(contentPages.id, by.id) : eq(contentPages.activeName, by.name);
   const live = opts.includeDeleted ? undefined : eq(contentPages.deleted, false);
-  const [row] = await selectWithParent(db).where(and(eq(contentPages.chainId, chainId), match, live)).limit(1);
-  return row ? withParentName(row) : null;
+  return findRow(db, contentPageColumns, [eq(contentPages.chainId, chainId), match, live]);
 }
 
-/** One page of the chain's live pages and the total over all pages. */
-export async function listContentPages(
-  db: CoreDb,
-  chainId: number,
-  q: ContentPageListQuery,
-): Promise<{ rows: ContentPageRow[]; total: number }> {
-  const conditions: SQL[] = [eq(contentPages.chainId, chainId), eq(contentPages.deleted, false)];
-  if (q.filters.id !== undefined) conditions.push(eq(contentPages.id, q.filters.id));
-  if (q.filters.name !== undefined) conditions.push(eq(contentPages.activeName, q.filters.name));
-  const where = and(...conditions);
-  const direction = q.order === "desc" ? desc : asc;
-  // id breaks ties so that pages of results never overlap
-  const orderBy = q.sort && q.sort !== "id" ? [direction(SORT_COLUMNS[q.sort]), direction(contentPages.id)] : [direction(contentPages.id)];
-  const [totals] = await db.select({ n: count() }).from(contentPages).where(where);
-  const rows = await selectWithParent(db).where(where).orderBy(...orderBy).limit(q.limit).offset(q.offset);
-  return { rows: rows.map(withParentName), total: Number(totals?.n ?? 0) };
-}
-
-function selectWithParent(db: CoreDb | Tx) {
-  return db.select({ page: contentPages, parentName: parent.name }).from(contentPages).leftJoin(parent, eq(parent.id, contentPages.parentId));
-}
-
-function withParentName(r: { page: Row; parentName: string | null }): ContentPageRow {
-  return { ...r.page, parentName: r.parentName };
+/**
+ * One page of the chain's live pages and the total over all pages: filters and sort keys by the
+ * page's storage mapping (record.ts); ties are broken by id in the same direction.
+ */
+export async function listContentPages(db: CoreDb, chainId: number, q: ListRequest): Promise<{ rows: ContentPageRow[]; total: number }> {
+  return listRows(db, contentPageColumns, [eq(contentPages.chainId, chainId), eq(contentPages.deleted, false)], q);
 }
 
 /** Serialises the chain's content-page writes (see the module comment). */

@@ -2,38 +2,29 @@
  * Storage of the allowed IP ranges (spec, "AllowedIpRange"). Every query is confined to one chain;
  * `cidr` values arrive here already in canonical form (cidr.ts), so equality is range equality.
  */
-import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
+import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { allowedIpRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { ipRangeColumns, type IpRangeRow } from "./record.ts";
 
-export type IpRangeRow = typeof allowedIpRanges.$inferSelect;
+export type { IpRangeRow };
 
 /** Unique index of (chain_id, active_cidr): one live entry per range and chain. */
 const UNIQUE_CIDR = "allowed_ip_ranges_unique_cidr_per_chain";
 
-export interface IpRangeListQuery {
-  filters: { id?: number; cidr?: string };
-  /** absent: id order */
-  sort?: "created_date" | "last_modified_date";
-  order: "asc" | "desc";
-  limit: number;
-  offset: number;
-}
-
-const SORT_COLUMNS = { created_date: allowedIpRanges.createdDate, last_modified_date: allowedIpRanges.lastModifiedDate };
+/** What a new range needs: cidr in canonical form; lastUpdatedBy the admin user id or null. */
+export type NewIpRange = Pick<typeof allowedIpRanges.$inferInsert, "chainId" | "cidr" | "notes" | "lastUpdatedBy">;
+/** Columns a PUT / PATCH may change; a key left out (or undefined) stays as it is. */
+export type IpRangeChanges = Partial<Pick<IpRangeRow, "cidr" | "notes">> & { lastUpdatedBy: number | null };
 
 /**
  * Creates a range.
- * @param values cidr in canonical form; lastUpdatedBy the admin user id or null
  * @throws ServiceError parameter_invalid (419) when the chain already has this range live; nothing is written
  */
-export async function insertIpRange(
-  db: CoreDb,
-  values: { chainId: number; cidr: string; notes: string | null; lastUpdatedBy: number | null },
-  now: Date,
-): Promise<IpRangeRow> {
+export async function insertIpRange(db: CoreDb, values: NewIpRange, now: Date): Promise<IpRangeRow> {
   const [res] = await translateDuplicate(values.cidr, () =>
     db.insert(allowedIpRanges).values({ ...values, createdDate: now, lastModifiedDate: now }),
   );
@@ -50,7 +41,7 @@ export async function updateIpRange(
   db: CoreDb,
   chainId: number,
   id: number,
-  changes: { cidr?: string; notes?: string | null; lastUpdatedBy: number | null },
+  changes: IpRangeChanges,
   now: Date,
 ): Promise<IpRangeRow | null> {
   const [res] = await translateDuplicate(changes.cidr ?? "", () =>
@@ -88,26 +79,15 @@ export async function findIpRange(
 ): Promise<IpRangeRow | null> {
   const match = "id" in by ? eq(allowedIpRanges.id, by.id) : eq(allowedIpRanges.activeCidr, by.cidr);
   const live = opts.includeDeleted ? undefined : eq(allowedIpRanges.deleted, false);
-  const [row] = await db
-    .select()
-    .from(allowedIpRanges)
-    .where(and(eq(allowedIpRanges.chainId, chainId), match, live))
-    .limit(1);
-  return row ?? null;
+  return findRow(db, ipRangeColumns, [eq(allowedIpRanges.chainId, chainId), match, live]);
 }
 
-/** One page of the chain's live ranges and the total over all pages. */
-export async function listIpRanges(db: CoreDb, chainId: number, q: IpRangeListQuery): Promise<{ rows: IpRangeRow[]; total: number }> {
-  const conditions: SQL[] = [eq(allowedIpRanges.chainId, chainId), eq(allowedIpRanges.deleted, false)];
-  if (q.filters.id !== undefined) conditions.push(eq(allowedIpRanges.id, q.filters.id));
-  if (q.filters.cidr !== undefined) conditions.push(eq(allowedIpRanges.activeCidr, q.filters.cidr));
-  const where = and(...conditions);
-  const direction = q.order === "desc" ? desc : asc;
-  // id breaks ties so that pages never overlap when many ranges share a timestamp
-  const orderBy = q.sort ? [direction(SORT_COLUMNS[q.sort]), direction(allowedIpRanges.id)] : [direction(allowedIpRanges.id)];
-  const [totals] = await db.select({ n: count() }).from(allowedIpRanges).where(where);
-  const rows = await db.select().from(allowedIpRanges).where(where).orderBy(...orderBy).limit(q.limit).offset(q.offset);
-  return { rows, total: Number(totals?.n ?? 0) };
+/**
+ * One page of the chain's live ranges and the total over all pages: filters and sort keys by the
+ * range's storage mapping (record.ts); ties are broken by id in the same direction.
+ */
+export async function listIpRanges(db: CoreDb, chainId: number, q: ListRequest): Promise<{ rows: IpRangeRow[]; total: number }> {
+  return listRows(db, ipRangeColumns, [eq(allowedIpRanges.chainId, chainId), eq(allowedIpRanges.deleted, false)], q);
 }
 
 /** The chain's live ranges in id order (what Chain.allowed_ip_ranges renders and the login check reads). */

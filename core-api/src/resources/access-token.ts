@@ -11,44 +11,37 @@
  * - PUT / PATCH: `active` and `service_client` (another live client of the same chain); `scope`
  *   is immutable (419, by the declaration).
  * - DELETE: soft delete, kept for audit with last_updated_by = the admin.
- * The module refuses to load when a declared F or S property has no support here.
+ * Property <-> column mapping is the token's storage mapping (clients/records.ts), derived from
+ * the declaration and checked when it loads.
  */
 import { accessTokenResource } from "@service/shared/resources/access-token";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
+import { serviceClientResource } from "@service/shared/resources/service-client";
 import { newSecret, sha256Hex } from "../auth/secrets.ts";
+import { loadChainRecord } from "../chains/nested-record.ts";
 import {
   deleteAccessToken,
   findAccessToken,
   insertAccessToken,
   listAccessTokens,
+  listTokensOfClients,
   updateAccessToken,
-  type AccessTokenListQuery,
+  type AccessTokenChanges,
   type AccessTokenRow,
+  type NewAccessToken,
 } from "../clients/access-tokens.ts";
-import { clientRecord, tokenRecord } from "../clients/records.ts";
+import { accessTokenColumns, clientRecord, tokenRecord } from "../clients/records.ts";
 import { requestedScope } from "../clients/token-scopes.ts";
 import { findServiceClientsByIds } from "../clients/service-clients.ts";
-import { loadChainRecord } from "./chain.ts";
 import type { ResourceAdapter } from "./engine.ts";
-import type { ListQuery } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
 import type { ResourceScope } from "./request-scope.ts";
 
-const decl = accessTokenResource as unknown as ResourceDeclaration;
-
-/** F property -> repository filter; S property -> repository sort column. */
-const FILTERS = { active: "active", id: "id", scope: "scope", service_client: "serviceClientId" } as const;
-const SORTS = { created_date: "createdDate", last_modified_date: "lastModifiedDate" } as const;
-for (const p of decl.properties.values()) {
-  if (p.filter && !(p.name in FILTERS)) throw new Error(`access_token.${p.name}: no filter for it`);
-  if (p.sort && !(p.name in SORTS)) throw new Error(`access_token.${p.name}: no sort for it`);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Level at which a service client shows its `access_tokens`. */
+const TOKENS_LEVEL = serviceClientResource.properties.get("access_tokens")!.level;
 
 /** The AccessToken adapter of the engine. */
 export const accessTokenAdapter: ResourceAdapter = {
-  declaration: decl,
+  declaration: accessTokenResource,
 
   async findOne(scope, by) {
     if (by.property !== "id") throw new Error(`access_token: no lookup by ${by.property}`);
@@ -57,9 +50,7 @@ export const accessTokenAdapter: ResourceAdapter = {
   },
 
   async list(scope, q) {
-    const query = toListQuery(q);
-    if (!query) return { records: [], total: 0 };
-    const { rows, total } = await listAccessTokens(scope.db, scope.chainId, query);
+    const { rows, total } = await listAccessTokens(scope.db, scope.chainId, q);
     return { records: await toRecords(scope, rows), total };
   },
 
@@ -70,9 +61,9 @@ export const accessTokenAdapter: ResourceAdapter = {
     const row = await insertAccessToken(
       scope.db,
       {
+        ...(accessTokenColumns.toColumns(values) as NewAccessToken),
         id: crypto.randomUUID(),
         chainId: scope.chainId,
-        serviceClientId: (values.service_client as { id: number }).id,
         scope: tokenScope,
         secretHash: await sha256Hex(secret),
         lastUpdatedBy: scope.actorAdminId,
@@ -85,15 +76,8 @@ export const accessTokenAdapter: ResourceAdapter = {
 
   // update and remove: the engine finds the target with findOne first, which checks the caller.
   async update(scope, target, values) {
-    const client = values.service_client as { id: number } | undefined;
-    const row = await updateAccessToken(
-      scope.db,
-      scope.chainId,
-      target.id as string,
-      { active: values.active as boolean | undefined, serviceClientId: client?.id },
-      scope.actorAdminId,
-      scope.now,
-    );
+    const changes = accessTokenColumns.toColumns(values) as AccessTokenChanges;
+    const row = await updateAccessToken(scope.db, scope.chainId, target.id as string, changes, scope.actorAdminId, scope.now);
     return row ? (await toRecords(scope, [row]))[0]! : null;
   },
 
@@ -104,35 +88,21 @@ export const accessTokenAdapter: ResourceAdapter = {
 };
 
 /**
- * Token records with their service client nested. The client (L2) is rendered one level down, so
- * it is only loaded when the response level shows more of it than its id.
+ * Token records with their service client nested, rendered one level down (L2): it is only
+ * loaded when that level shows more of it than its id, its chain one level further down, and its
+ * own tokens when its level shows them.
  */
 async function toRecords(scope: ResourceScope, rows: AccessTokenRow[]): Promise<ResourceRecord[]> {
-  if (scope.recursionLevel < 2) return rows.map((r) => tokenRecord(r, { id: r.serviceClientId }));
-  const clients = await findServiceClientsByIds(scope.db, scope.chainId, rows.map((r) => r.serviceClientId));
-  const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel - 1, scope.chain);
+  const clientLevel = scope.recursionLevel - 1;
+  if (clientLevel < 1) return rows.map((r) => tokenRecord(r, { id: r.serviceClientId }));
+  const clientIds = rows.map((r) => r.serviceClientId);
+  const [clients, chain, tokens] = await Promise.all([
+    findServiceClientsByIds(scope.db, scope.chainId, clientIds),
+    loadChainRecord(scope.db, scope.chainId, clientLevel, scope.chain),
+    clientLevel >= TOKENS_LEVEL ? listTokensOfClients(scope.db, scope.chainId, clientIds) : undefined,
+  ]);
   return rows.map((r) => {
     const client = clients.get(r.serviceClientId);
-    return tokenRecord(r, client ? clientRecord(client, chain) : { id: r.serviceClientId });
+    return tokenRecord(r, client ? clientRecord(client, chain, tokens?.get(client.id)) : { id: r.serviceClientId });
   });
-}
-
-/** The engine's list query in repository terms; null when a filter can match nothing (an id that is not a UUID). */
-function toListQuery(q: ListQuery): AccessTokenListQuery | null {
-  const filters: AccessTokenListQuery["filters"] = {};
-  for (const [prop, value] of Object.entries(q.filters)) {
-    if (prop === "id") {
-      if (!UUID.test(String(value))) return null;
-      filters.id = String(value).toLowerCase();
-    } else if (prop === "active") filters.active = value as boolean;
-    else if (prop === "scope") filters.scope = String(value);
-    else if (prop === "service_client") filters.serviceClientId = value as number;
-  }
-  return {
-    filters,
-    ...(q.sort ? { sort: { column: SORTS[q.sort.property as keyof typeof SORTS], order: q.sort.order } } : {}),
-    order: q.order,
-    limit: q.limit,
-    offset: q.offset,
-  };
 }

@@ -39,7 +39,7 @@ describe("POST /resources/allowed_ip_range", () => {
     const { status, body } = await post({ cidr: "192.168.1.77/24", notes: "head office" });
     expect(status).toBe(200);
     expect(body.results).toEqual({
-      chain: { id: w.core.chainId, name: "Test Chain", deleted: false },
+      chain: { id: w.core.chainId, name: "Test Chain", deleted: false, app: null },
       cidr: "192.168.1.0/24",
       created_date: "2026-01-01T01:00:00Z",
       deleted: false,

@@ -2,97 +2,48 @@
  * AllowedIpRange in the Resources API (spec, "AllowedIpRange", "Authentication": writes need
  * super-user access): the adapter between the generic engine and ip-ranges/repository.ts.
  *
- * Every cidr that comes in (body, `?cidr=` identifier, `cidr` filter) is normalised first
- * (ip-ranges/cidr.ts), so `192.168.1.77/24` finds the stored `192.168.1.0/24`; a malformed one is
- * parameter_invalid (419) before anything is read or written.
+ * Property <-> column mapping is the range's storage mapping (ip-ranges/record.ts), which
+ * normalises every cidr that comes in (body, `cidr` filter); the `?cidr=` identifier is
+ * normalised here the same way, so `192.168.1.77/24` finds the stored `192.168.1.0/24` and a
+ * malformed one is parameter_invalid (419) before anything is read or written.
  */
 import { allowedIpRangeResource } from "@service/shared/resources/allowed-ip-range";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
-import { normaliseCidr } from "../ip-ranges/cidr.ts";
-import {
-  deleteIpRange,
-  findIpRange,
-  insertIpRange,
-  listIpRanges,
-  updateIpRange,
-  type IpRangeListQuery,
-  type IpRangeRow,
-} from "../ip-ranges/repository.ts";
 import { loadChainRecord } from "../chains/nested-record.ts";
+import { normaliseCidr } from "../ip-ranges/cidr.ts";
+import { ipRangeColumns, ipRangeRecord } from "../ip-ranges/record.ts";
+import { deleteIpRange, findIpRange, insertIpRange, listIpRanges, updateIpRange, type NewIpRange } from "../ip-ranges/repository.ts";
 import type { ResourceAdapter } from "./engine.ts";
-import type { ResourceRecord } from "./render.ts";
 
-const decl = allowedIpRangeResource as unknown as ResourceDeclaration;
-
-/** The AllowedIpRange adapter of the engine (access: auth/access-table.ts, writes need super_user). */
+/** The AllowedIpRange adapter of the engine: reads need read access, every write super_user. */
 export const allowedIpRangeAdapter: ResourceAdapter = {
-  declaration: decl,
+  declaration: allowedIpRangeResource,
 
   async findOne(scope, by) {
     const key = by.property === "cidr" ? { cidr: normaliseCidr(String(by.value)) } : { id: by.value as number };
     const row = await findIpRange(scope.db, scope.chainId, key);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
+    return row ? ipRangeRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 
   async list(scope, q) {
-    const filters: IpRangeListQuery["filters"] = {};
-    if (q.filters.id !== undefined) filters.id = q.filters.id as number;
-    if (q.filters.cidr !== undefined) filters.cidr = normaliseCidr(String(q.filters.cidr));
-    const { rows, total } = await listIpRanges(scope.db, scope.chainId, {
-      filters,
-      ...(q.sort ? { sort: q.sort.property as IpRangeListQuery["sort"] } : {}),
-      order: q.sort?.order ?? q.order,
-      limit: q.limit,
-      offset: q.offset,
-    });
+    const { rows, total } = await listIpRanges(scope.db, scope.chainId, q);
     const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
-    return { records: rows.map((r) => toRecord(r, chain)), total };
+    return { records: rows.map((r) => ipRangeRecord(r, chain)), total };
   },
 
   async create(scope, values) {
-    const row = await insertIpRange(
-      scope.db,
-      {
-        chainId: scope.chainId,
-        cidr: normaliseCidr(values.cidr as string),
-        notes: (values.notes as string | null | undefined) ?? null,
-        lastUpdatedBy: scope.actorAdminId,
-      },
-      scope.now,
-    );
-    return toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain));
+    const columns = ipRangeColumns.toColumns(values) as NewIpRange;
+    const row = await insertIpRange(scope.db, { ...columns, chainId: scope.chainId, lastUpdatedBy: scope.actorAdminId }, scope.now);
+    return ipRangeRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain));
   },
 
   async update(scope, target, values) {
-    const changes = {
-      ...(values.cidr !== undefined ? { cidr: normaliseCidr(values.cidr as string) } : {}),
-      ...(values.notes !== undefined ? { notes: values.notes as string | null } : {}),
-      lastUpdatedBy: scope.actorAdminId,
-    };
+    const changes = { ...ipRangeColumns.toColumns(values), lastUpdatedBy: scope.actorAdminId };
     const row = await updateIpRange(scope.db, scope.chainId, target.id as number, changes, scope.now);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
+    return row ? ipRangeRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 
   async remove(scope, target) {
     const row = await deleteIpRange(scope.db, scope.chainId, target.id as number, scope.actorAdminId, scope.now);
-    return row ? toRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
+    return row ? ipRangeRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 };
-
-/**
- * A stored range as a resource record.
- * @param chain the chain record to nest (see loadChainRecord); a range listed under its chain
- *   (Chain.allowed_ip_ranges) passes `{id}` only
- */
-export function toRecord(row: IpRangeRow, chain: ResourceRecord): ResourceRecord {
-  return {
-    chain,
-    cidr: row.cidr,
-    created_date: row.createdDate,
-    deleted: row.deleted,
-    id: row.id,
-    last_modified_date: row.lastModifiedDate,
-    last_updated_by: row.lastUpdatedBy === null ? null : { id: row.lastUpdatedBy },
-    notes: row.notes,
-  };
-}

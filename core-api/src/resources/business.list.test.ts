@@ -39,7 +39,7 @@ describe("GET /resources/businesses", () => {
     expect(res.body.results).toMatchObject({ limit: 25, offset: 0, total_count: 6, result_type: "businesses" });
     expect(keysOf(res)).toEqual(["dam", "zuid", "haarlem", "utrecht", "antwerp", "web"]);
     expect(res.body.results.resources[0]).not.toHaveProperty("business_distance_km");
-    expect(res.body.results.resources[0].chain).toEqual({ id: w.core.chainId, name: "Test Chain", deleted: false });
+    expect(res.body.results.resources[0].chain).toEqual({ id: w.core.chainId, name: "Test Chain", deleted: false, app: null });
   });
 
   it("pages with limit and offset; limit bounds 1..500", async () => {

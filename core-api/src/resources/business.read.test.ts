@@ -33,7 +33,7 @@ describe("GET /resources/business", () => {
       address_1: "Main Street 1",
       address_2: null,
       address_3: null,
-      chain: { id: w.core.chainId, name: "Test Chain", deleted: false },
+      chain: { id: w.core.chainId, name: "Test Chain", deleted: false, app: null },
       country_code: "NL",
       created_date: "2026-01-01T04:05:06Z",
       deleted: false,
@@ -61,25 +61,23 @@ describe("GET /resources/business", () => {
     }
   });
 
-  it("renders each recursion level 0..4 by the level <= requested rule", async () => {
+  it("renders each recursion level 0..4 by the level <= requested rule; the chain one level down", async () => {
     const keys = async (n: number) => (await w.call("GET", `/resources/business/${shopId}`, undefined, level(n))).body.results;
+    const chainAt = async (n: number) => (await w.call("GET", "/resources/chain", undefined, level(n))).body.results;
     expect(await keys(0)).toEqual({ id: shopId });
     expect(await keys(1)).toEqual({ chain: { id: w.core.chainId }, id: shopId, name: "Central Store", owner_code: "C-001" });
     const l2 = await keys(2);
-    expect(l2.chain).toEqual({ id: w.core.chainId, name: "Test Chain", deleted: false });
+    expect(l2.chain).toEqual({ id: w.core.chainId, name: "Test Chain", deleted: false, app: null });
     expect(l2).not.toHaveProperty("chain_member");
     const l3 = await keys(3);
-    expect(l3.chain).toEqual({
-      id: w.core.chainId,
-      name: "Test Chain",
-      deleted: false,
-      created_date: expect.stringMatching(/Z$/),
-      last_modified_date: expect.stringMatching(/Z$/),
-    });
+    // The chain inside a business at level 3 is the Chain resource at level 2, not a summary.
+    expect(l3.chain).toEqual(await chainAt(2));
+    expect(l3.chain).toMatchObject({ currency: null, last_updated_by: null, created_date: expect.stringMatching(/Z$/) });
     expect(l3).not.toHaveProperty("chain_member");
     const l4 = await keys(4);
     expect(l4.chain_member).toBe(true);
-    expect(Object.keys(l4.chain).sort()).toEqual(["created_date", "deleted", "id", "last_modified_date", "name"]);
+    expect(l4.chain).toEqual(await chainAt(3));
+    expect(l4.chain).toHaveProperty("allowed_ip_ranges", []);
     // business_distance_km only comes with location search
     expect(l4).not.toHaveProperty("business_distance_km");
   });

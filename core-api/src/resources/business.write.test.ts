@@ -25,7 +25,7 @@ describe("POST /resources/business", () => {
     const b = body.results;
     expect(b).toMatchObject({ name: "Harbour Shop", owner_code: "H-1", chain_member: true, is_shut_down: false, deleted: false });
     expect(b.created_date).toBe("2026-01-01T01:00:00Z");
-    expect(b.last_updated_by).toBe(w.admin.id);
+    expect(b.last_updated_by).toEqual({ id: w.admin.id });
     const row = await rowOf(b.id);
     expect(row).toMatchObject({
       chainId: w.core.chainId,
@@ -198,8 +198,8 @@ describe("DELETE /resources/business", () => {
     expect(res.body.results).toMatchObject({
       id: shop.id,
       deleted: true,
-      deleted_by: w.admin.id,
-      last_updated_by: w.admin.id,
+      deleted_by: { id: w.admin.id },
+      last_updated_by: { id: w.admin.id },
       last_modified_date: "2026-01-01T03:00:00Z",
     });
     expect(await rowOf(shop.id)).toMatchObject({ deleted: true, deletedBy: w.admin.id, geoCell: null });

@@ -95,7 +95,8 @@ describe("GET /resources/chain", () => {
     });
     expect(l3.allowed_ip_ranges).toEqual([
       {
-        chain: { id: w.core.chainId },
+        // each range is rendered at level 2, its chain at level 1 (the one rule, all the way down)
+        chain: { id: w.core.chainId, name: l3.name, deleted: false, app: l3.app },
         cidr: "192.0.2.0/24",
         created_date: "2026-01-01T02:00:00Z",
         deleted: false,

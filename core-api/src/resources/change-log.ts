@@ -27,7 +27,6 @@ import {
   changeLogEntryResource,
   type ChangeLogResults,
 } from "@service/shared/resources/change-log";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
 import { listChanges, type ChangeLogPage, type StoredChange } from "../campaigns/change-log.ts";
@@ -43,7 +42,7 @@ import { resolveScope, type ResourceScope } from "./request-scope.ts";
 /** The route of the campaign change log. */
 export const CAMPAIGN_CHANGE_LOG_PATH = "/resources/campaign/:id/change_log";
 
-const DECLARATION = changeLogEntryResource as unknown as ResourceDeclaration;
+const DECLARATION = changeLogEntryResource;
 
 /**
  * Serves the campaign change log; see the module comment for parameters, checks and errors.

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { nestBracketKeys } from "../http/params.ts";
 import { parseListParams } from "./list-params.ts";
 
-const decl = businessResource as unknown as ResourceDeclaration;
+const decl = businessResource;
 /** The query as the engine passes it: nested from its bracket keys (http/params.ts). */
 const parse = (qs: string) => parseListParams(decl, nestBracketKeys(new URLSearchParams(qs)));
 const invalid = (qs: string) => expect(() => parse(qs), qs).toThrow(expect.objectContaining({ errorName: "parameter_invalid" }));

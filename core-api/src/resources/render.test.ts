@@ -1,9 +1,9 @@
 import { businessResource } from "@service/shared/resources/business";
-import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/index";
+import { RESOURCES } from "@service/shared/resources/index";
 import { describe, expect, it } from "vitest";
 import { parseRecursionLevel, renderResource } from "./render.ts";
 
-const decl = businessResource as unknown as ResourceDeclaration;
+const decl = businessResource;
 const created = new Date("2026-03-04T05:06:07.890Z");
 const record = {
   id: 7,

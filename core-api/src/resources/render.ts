@@ -8,17 +8,13 @@
  */
 import type { PropertyInfo, RecursionLevel, ResourceDeclaration } from "@service/shared/resources/meta";
 import { formatDateTime, type ApiVersion } from "../http/api-version.ts";
+import type { ResourceRecord } from "../db/resource-columns.ts";
 import { ServiceError } from "../http/service-error.ts";
+
+export type { ResourceRecord };
 
 /** Default response level when the header is absent (handbook). */
 export const DEFAULT_RECURSION_LEVEL: RecursionLevel = 2;
-
-/**
- * A stored resource in API terms: property name -> value. Dates are `Date`; a reference is a
- * nested record (at least `{id}`); a property the record does not carry (undefined) is left out
- * of every response, which is how `business_distance_km` appears only with location search.
- */
-export type ResourceRecord = { [property: string]: unknown };
 
 export interface RenderOptions {
   version: ApiVersion;

@@ -39,7 +39,7 @@ export interface RouteInfo {
 
 /** List-like routes outside the adapters, by the last segment of their path: declaration and access table row. */
 const EXTRA_ROUTES: Record<string, { decl: ResourceDeclaration; resource: string }> = {
-  change_log: { decl: changeLogEntryResource as unknown as ResourceDeclaration, resource: CHANGE_LOG_RESOURCE },
+  change_log: { decl: changeLogEntryResource, resource: CHANGE_LOG_RESOURCE },
 };
 
 /**

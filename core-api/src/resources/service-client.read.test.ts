@@ -42,7 +42,7 @@ describe("GET /resources/service_client", () => {
     const { status, body } = await w.call("GET", `/resources/service_client/${pos}`);
     expect(status).toBe(200);
     expect(body.results).toEqual({
-      chain: { id: w.core.chainId, name: "Test Chain", deleted: false },
+      chain: { id: w.core.chainId, name: "Test Chain", deleted: false, app: null },
       created_date: "2026-01-01T01:00:00Z",
       deleted: false,
       deleted_by: null,

@@ -3,49 +3,38 @@
  * availability per resource): the adapter between the generic engine and the client repository.
  *
  * - Admins only (privileged and end-user callers get 544); reads need read access, every write
- *   the super_user level (544 otherwise, nothing written): the access table's row
- *   (auth/access-table.ts), checked by the engine before the adapter runs.
+ *   the super_user level (544 otherwise, nothing written).
  * - The chain is the header chain and never changes (`chain` is read-only: 419 in any body).
  * - PUT / PATCH setting `enabled` false, and DELETE, deactivate all the client's tokens in the
  *   same transaction; a second active identity source in a chain is refused (419).
  * - `access_tokens` (L3) lists the client's live tokens, never their secrets.
- * The module refuses to load when a declared F or S property has no support here.
+ * Property <-> column mapping is the client's storage mapping (clients/records.ts), derived from
+ * the declaration and checked when it loads.
  */
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { serviceClientResource } from "@service/shared/resources/service-client";
+import { loadChainRecord } from "../chains/nested-record.ts";
 import { listTokensOfClients } from "../clients/access-tokens.ts";
-import { clientRecord } from "../clients/records.ts";
+import { clientRecord, serviceClientColumns } from "../clients/records.ts";
 import {
   deleteServiceClient,
   findServiceClient,
   insertServiceClient,
   listServiceClients,
   updateServiceClient,
-  type ServiceClientListQuery,
+  type NewServiceClient,
+  type ServiceClientChanges,
   type ServiceClientRow,
 } from "../clients/service-clients.ts";
-import { loadChainRecord } from "./chain.ts";
 import type { ResourceAdapter } from "./engine.ts";
-import type { ListQuery } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
 import type { ResourceScope } from "./request-scope.ts";
 
-const decl = serviceClientResource as unknown as ResourceDeclaration;
-
-/** F property -> repository filter; S property -> repository sort column. */
-const FILTERS = { enabled: "enabled", id: "id", name: "name" } as const;
-const SORTS = { created_date: "createdDate", last_modified_date: "lastModifiedDate", name: "name" } as const;
-for (const p of decl.properties.values()) {
-  if (p.filter && !(p.name in FILTERS)) throw new Error(`service_client.${p.name}: no filter for it`);
-  if (p.sort && !(p.name in SORTS)) throw new Error(`service_client.${p.name}: no sort for it`);
-}
-
 /** Level at which `access_tokens` is included (the field table's L). */
-const TOKENS_LEVEL = decl.properties.get("access_tokens")!.level;
+const TOKENS_LEVEL = serviceClientResource.properties.get("access_tokens")!.level;
 
 /** The ServiceClient adapter of the engine. */
 export const serviceClientAdapter: ResourceAdapter = {
-  declaration: decl,
+  declaration: serviceClientResource,
 
   async findOne(scope, by) {
     if (by.property !== "id") throw new Error(`service_client: no lookup by ${by.property}`);
@@ -54,40 +43,20 @@ export const serviceClientAdapter: ResourceAdapter = {
   },
 
   async list(scope, q) {
-    const { rows, total } = await listServiceClients(scope.db, scope.chainId, toListQuery(q));
+    const { rows, total } = await listServiceClients(scope.db, scope.chainId, q);
     return { records: await toRecords(scope, rows), total };
   },
 
   async create(scope, values) {
-    const row = await insertServiceClient(
-      scope.db,
-      {
-        chainId: scope.chainId,
-        name: values.name as string,
-        emailContact: (values.email_contact as string | undefined) ?? null,
-        isIdentitySource: values.is_identity_source === true,
-        lastUpdatedBy: scope.actorAdminId,
-      },
-      scope.now,
-    );
+    const columns = serviceClientColumns.toColumns(values) as NewServiceClient;
+    const row = await insertServiceClient(scope.db, { ...columns, chainId: scope.chainId, lastUpdatedBy: scope.actorAdminId }, scope.now);
     return (await toRecords(scope, [row]))[0]!;
   },
 
   // update and remove: the engine finds the target with findOne first, which checks the caller.
   async update(scope, target, values) {
-    const row = await updateServiceClient(
-      scope.db,
-      scope.chainId,
-      target.id as number,
-      {
-        name: values.name as string | undefined,
-        emailContact: values.email_contact as string | undefined,
-        enabled: values.enabled as boolean | undefined,
-        isIdentitySource: values.is_identity_source as boolean | undefined,
-      },
-      scope.actorAdminId,
-      scope.now,
-    );
+    const changes = serviceClientColumns.toColumns(values) as ServiceClientChanges;
+    const row = await updateServiceClient(scope.db, scope.chainId, target.id as number, changes, scope.actorAdminId, scope.now);
     return row ? (await toRecords(scope, [row]))[0]! : null;
   },
 
@@ -103,21 +72,4 @@ async function toRecords(scope: ResourceScope, rows: ServiceClientRow[]): Promis
   if (scope.recursionLevel < TOKENS_LEVEL) return rows.map((r) => clientRecord(r, chain));
   const tokens = await listTokensOfClients(scope.db, scope.chainId, rows.map((r) => r.id));
   return rows.map((r) => clientRecord(r, chain, tokens.get(r.id) ?? []));
-}
-
-/** The engine's list query in repository terms. */
-function toListQuery(q: ListQuery): ServiceClientListQuery {
-  const filters: ServiceClientListQuery["filters"] = {};
-  for (const [prop, value] of Object.entries(q.filters)) {
-    if (prop === "id") filters.id = value as number;
-    else if (prop === "name") filters.name = String(value);
-    else if (prop === "enabled") filters.enabled = value as boolean;
-  }
-  return {
-    filters,
-    ...(q.sort ? { sort: { column: SORTS[q.sort.property as keyof typeof SORTS], order: q.sort.order } } : {}),
-    order: q.order,
-    limit: q.limit,
-    offset: q.offset,
-  };
 }

@@ -17,7 +17,7 @@ describe("POST /resources/service_client", () => {
     const { status, body } = await w.call("POST", "/resources/service_client", { name: "Till system", email_contact: "ops@example.com" });
     expect(status).toBe(200);
     expect(body.results).toEqual({
-      chain: { id: w.core.chainId, name: "Test Chain", deleted: false },
+      chain: { id: w.core.chainId, name: "Test Chain", deleted: false, app: null },
       created_date: "2026-01-01T01:00:00Z",
       deleted: false,
       deleted_by: null,

@@ -1,10 +1,9 @@
 import { businessResource } from "@service/shared/resources/business";
-import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { describe, expect, it } from "vitest";
 import { nestBracketKeys } from "../http/params.ts";
 import { validateWrite } from "./write.ts";
 
-const decl = businessResource as unknown as ResourceDeclaration;
+const decl = businessResource;
 const json = { source: "json" as const };
 const fails = (fn: () => unknown, errorName: string) => expect(fn).toThrow(expect.objectContaining({ errorName }));
 

@@ -2,45 +2,55 @@
  * Nested resources of a voucher response (handbook, "recursion level": a nested resource is
  * rendered at level - 1 with its own declaration). parent_voucher and
  * redemption_exclusive_business are level-2 properties with declared resources, so from response
- * level 2 on they are loaded and rendered as vouchers / businesses; one level deep only: their own
- * references stay `{id}`. The other references (campaign, user, currency, ...) have no declared
- * resource yet and render as `{id}` without a query.
+ * level 2 on they are loaded and rendered as vouchers / businesses, each with what it nests in
+ * turn one level further down (a parent's parent, a business's chain) until a level renders a
+ * bare `{id}`. The other references (campaign, user, currency, ...) have no declared resource yet
+ * and render as `{id}` without a query.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/mysql-core";
+import { businessRecord } from "../businesses/record.ts";
+import type { BusinessRow } from "../businesses/repository.ts";
+import { loadChainRecord } from "../chains/nested-record.ts";
 import type { CoreDb } from "../db/client.ts";
+import type { ResourceRecord } from "../db/resource-columns.ts";
 import { businesses, vouchers } from "../db/schema.ts";
-import { toRecord as toBusinessRecord } from "../resources/business.ts";
-import type { ResourceRecord } from "../resources/render.ts";
 import { toVoucherRecord, voucherDeclaration, type NestedRecords, type VoucherRow } from "./record.ts";
 
 /** The parent voucher, joined to the voucher that names it. */
 const PARENT = alias(vouchers, "parent_voucher");
 
 /**
- * Loads what `rows` show nested at response level `level`, in one query at most: the rows' own
- * vouchers joined to their parent vouchers and exclusive businesses (a GET by id is then the
- * authentication, the row and this).
+ * Loads what `rows`, rendered at response level `level`, show nested: one query joins the rows
+ * to their parent vouchers and exclusive businesses (none below level 2, so a GET by id is the
+ * authentication, the row and this), then the same one level down for what those show.
  * @returns the parent vouchers and exclusive businesses by id (deleted ones included: they are
- *   history); empty below the level at which those properties appear
+ *   history); empty below the level at which those properties render beyond `{id}`
  */
 export async function loadNestedRecords(db: CoreDb, chainId: number, rows: readonly VoucherRow[], level: number): Promise<NestedRecords> {
-  // Shown at all from the property's level; rendered beyond `{id}` only when level - 1 > 0.
-  const shown = (prop: string) => level >= Math.max(voucherDeclaration.properties.get(prop)!.level, 2);
-  const parents = shown("parent_voucher") && rows.some((r) => r.parentVoucherId !== null);
-  const shops = shown("redemption_exclusive_business") && rows.some((r) => r.redemptionExclusiveBusinessId !== null);
-  if (!parents && !shops) return { parentVouchers: new Map(), businesses: new Map() };
+  // Shown from the property's level on; rendered at level - 1, so beyond `{id}` only when that is > 0.
+  const loaded = (prop: string) => level >= voucherDeclaration.properties.get(prop)!.level && level - 1 > 0;
+  const wantParents = loaded("parent_voucher") && rows.some((r) => r.parentVoucherId !== null);
+  const wantShops = loaded("redemption_exclusive_business") && rows.some((r) => r.redemptionExclusiveBusinessId !== null);
+  if (!wantParents && !wantShops) return { parentVouchers: new Map(), businesses: new Map() };
   const found = await db
     .select({ parent: PARENT, business: businesses })
     .from(vouchers)
-    .leftJoin(PARENT, parents ? and(eq(PARENT.id, vouchers.parentVoucherId), eq(PARENT.chainId, chainId)) : sql`false`)
-    .leftJoin(businesses, shops ? and(eq(businesses.id, vouchers.redemptionExclusiveBusinessId), eq(businesses.chainId, chainId)) : sql`false`)
+    .leftJoin(PARENT, wantParents ? and(eq(PARENT.id, vouchers.parentVoucherId), eq(PARENT.chainId, chainId)) : sql`false`)
+    .leftJoin(businesses, wantShops ? and(eq(businesses.id, vouchers.redemptionExclusiveBusinessId), eq(businesses.chainId, chainId)) : sql`false`)
     .where(and(eq(vouchers.chainId, chainId), inArray(vouchers.id, rows.map((r) => r.id))));
-  const parentVouchers = new Map<number, ResourceRecord>();
-  const byId = new Map<number, ResourceRecord>();
+  const parents = new Map<number, VoucherRow>();
+  const shops = new Map<number, BusinessRow>();
   for (const { parent, business } of found) {
-    if (parent) parentVouchers.set(parent.id, toVoucherRecord(parent));
-    if (business) byId.set(business.id, toBusinessRecord(business, { id: chainId }));
+    if (parent) parents.set(parent.id, parent);
+    if (business) shops.set(business.id, business);
   }
-  return { parentVouchers, businesses: byId };
+  const [parentsNested, chain] = await Promise.all([
+    parents.size === 0 ? {} : loadNestedRecords(db, chainId, [...parents.values()], level - 1),
+    shops.size === 0 ? { id: chainId } : loadChainRecord(db, chainId, level - 1),
+  ]);
+  return {
+    parentVouchers: new Map<number, ResourceRecord>([...parents.values()].map((p) => [p.id, toVoucherRecord(p, parentsNested)])),
+    businesses: new Map<number, ResourceRecord>([...shops.values()].map((b) => [b.id, businessRecord(b, chain)])),
+  };
 }

@@ -3,29 +3,21 @@
  * to one chain and, unless said otherwise, to live (not deleted) vouchers; a deleted voucher is
  * gone for the API (544) and never comes back.
  */
-import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { rowUnchanged } from "../db/row-unchanged.ts";
+import { listRows, type ListRequest } from "../db/resource-columns.ts";
 import { vouchers } from "../db/schema.ts";
-import type { FilterValue } from "../resources/list-params.ts";
 import { generateVoucherKey } from "./key.ts";
-import { VOUCHER_COLUMNS, type VoucherColumns, type VoucherRow } from "./record.ts";
+import { voucherColumns, type VoucherColumns, type VoucherRow } from "./record.ts";
 import type { VoucherVisibility } from "./visibility.ts";
 
 /** What a new voucher needs besides the columns with defaults (the key is generated here). */
 export type NewVoucher = Omit<typeof vouchers.$inferInsert, "id" | "key" | "createdDate" | "lastModifiedDate" | "deleted">;
 
 /** A list request in API property names (the F and S properties of the declaration). */
-export interface VoucherListQuery {
-  filters: Readonly<Record<string, FilterValue>>;
-  sort?: { property: string; order: "asc" | "desc" };
-  /** direction of the natural (id) order when there is no sort */
-  order: "asc" | "desc";
-  limit: number;
-  offset: number;
-}
+export type VoucherListQuery = ListRequest;
 
-const COLUMNS = getTableColumns(vouchers);
 const DUPLICATE_KEY = "vouchers_by_key";
 /** Retries after a key collision: with 381 random bits a second one means a broken generator. */
 const KEY_ATTEMPTS = 3;
@@ -81,8 +73,9 @@ export async function findVouchersByIds(db: CoreDb, chainId: number, ids: readon
 }
 
 /**
- * One page of the chain's live vouchers within `visibility`, with equality filters and a sort.
- * Ties are broken by id in the same direction, so pages never overlap.
+ * One page of the chain's live vouchers within `visibility`, with equality filters and a sort
+ * (the voucher's storage mapping, vouchers/record.ts). Ties are broken by id in the same
+ * direction, so pages never overlap.
  * @returns the rows and the total count over all pages
  */
 export async function listVouchers(
@@ -91,15 +84,7 @@ export async function listVouchers(
   q: VoucherListQuery,
   visibility: VoucherVisibility = {},
 ): Promise<{ rows: VoucherRow[]; total: number }> {
-  const where = and(...live(chainId, visibility), ...Object.entries(q.filters).map(([prop, value]) => eq(columnOf(prop), value)));
-  const direction = q.sort?.order ?? q.order;
-  const by = direction === "desc" ? desc : asc;
-  const orderBy = q.sort && q.sort.property !== "id" ? [by(columnOf(q.sort.property)), by(vouchers.id)] : [by(vouchers.id)];
-  const [rows, [counted]] = await Promise.all([
-    db.select().from(vouchers).where(where).orderBy(...orderBy).limit(q.limit).offset(q.offset),
-    db.select({ n: count() }).from(vouchers).where(where),
-  ]);
-  return { rows, total: counted?.n ?? 0 };
+  return listRows(db, voucherColumns, live(chainId, visibility), q);
 }
 
 /**
@@ -165,12 +150,6 @@ function live(chainId: number, visibility: VoucherVisibility): SQL[] {
   if (visibility.userId !== undefined) conditions.push(eq(vouchers.userId, visibility.userId));
   if (visibility.statuses !== undefined) conditions.push(inArray(vouchers.status, [...visibility.statuses]));
   return conditions;
-}
-
-function columnOf(property: string) {
-  const entry = VOUCHER_COLUMNS.get(property);
-  if (!entry) throw new Error(`voucher: no column for ${property}`);
-  return COLUMNS[entry.column];
 }
 
 function isDuplicateKey(err: unknown): boolean {

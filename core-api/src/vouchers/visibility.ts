@@ -10,7 +10,7 @@
  * access table refuses them with 544 before a voucher is read (auth/access-table.ts).
  */
 import type { VoucherStatus } from "@service/shared/resources/voucher";
-import type { FilterValue } from "../resources/list-params.ts";
+import type { FilterValue } from "../db/resource-columns.ts";
 
 /** Who is reading or writing vouchers. */
 export type VoucherViewer = { kind: "admin" } | { kind: "end_user"; userId: number };

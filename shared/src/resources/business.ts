@@ -3,7 +3,8 @@
  * the field table's L column is `level`, its flags the other options.
  *
  * Decisions where the spec is silent: deleted, deleted_by and last_updated_by (types and levels
- * "not shown") are read-only at level 2; deleted_by and last_updated_by are the admin user id.
+ * "not shown") are read-only at level 2; deleted_by and last_updated_by are references to the
+ * admin user (`{id}`), like on every other resource.
  */
 import { z } from "zod";
 import { defineResource, field, reference } from "./meta.ts";
@@ -25,11 +26,11 @@ export const businessResource = defineResource({
     country_code: field(z.string().length(2).regex(/^[A-Z]{2}$/).nullable(), { level: 2, filter: true, description: "ISO 3166-1 alpha-2" }),
     created_date: field(z.iso.datetime(), { level: 2, readOnly: true, sort: true }),
     deleted: field(z.boolean(), { level: 2, readOnly: true }),
-    deleted_by: field(z.int().nullable(), { level: 2, readOnly: true, description: "admin user id" }),
+    deleted_by: field(reference().nullable(), { level: 2, readOnly: true, reference: "admin_user", description: "admin who deleted it" }),
     id: field(z.int(), { level: 0, readOnly: true, filter: true, ops: ["get", "put", "patch", "delete"] }),
     is_shut_down: field(z.boolean().default(false), { level: 2, filter: true, description: "administratively shut down" }),
     last_modified_date: field(z.iso.datetime(), { level: 2, readOnly: true, immutable: true, sort: true }),
-    last_updated_by: field(z.int().nullable(), { level: 2, readOnly: true, description: "admin user id" }),
+    last_updated_by: field(reference().nullable(), { level: 2, readOnly: true, reference: "admin_user", description: "admin who last created, updated or deleted it" }),
     latitude: field(z.number().min(-90).max(90).nullable(), { level: 2 }),
     longitude: field(z.number().min(-180).max(180).nullable(), { level: 2 }),
     name: field(z.string().min(1).max(255), { level: 1, filter: true, fulltext: true, requiredOnPost: true, ops: ["post", "put", "patch"] }),

@@ -24,11 +24,11 @@ export { allowedIpRangeResource, type AllowedIpRange } from "./allowed-ip-range.
 export { changeLogEntryResource, type ChangeLogEntry } from "./change-log.ts";
 
 export const RESOURCES: ReadonlyMap<string, ResourceDeclaration> = new Map<string, ResourceDeclaration>([
-  [businessResource.name, businessResource as unknown as ResourceDeclaration],
-  [chainResource.name, chainResource as unknown as ResourceDeclaration],
-  [voucherResource.name, voucherResource as unknown as ResourceDeclaration],
-  [accessTokenResource.name, accessTokenResource as unknown as ResourceDeclaration],
-  [serviceClientResource.name, serviceClientResource as unknown as ResourceDeclaration],
-  [contentPageResource.name, contentPageResource as unknown as ResourceDeclaration],
-  [allowedIpRangeResource.name, allowedIpRangeResource as unknown as ResourceDeclaration],
+  [businessResource.name, businessResource],
+  [chainResource.name, chainResource],
+  [voucherResource.name, voucherResource],
+  [accessTokenResource.name, accessTokenResource],
+  [serviceClientResource.name, serviceClientResource],
+  [contentPageResource.name, contentPageResource],
+  [allowedIpRangeResource.name, allowedIpRangeResource],
 ]);

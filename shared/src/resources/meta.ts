@@ -146,8 +146,19 @@ export interface ResourceDefinition<S extends z.ZodRawShape> {
   description?: string;
 }
 
-/** A resource declaration with its fields' metadata read back once. */
-export interface ResourceDeclaration<S extends z.ZodRawShape = z.ZodRawShape> extends ResourceDefinition<S> {
+/**
+ * A resource declaration with its fields' metadata read back once: what the engine, the storage
+ * mapping and the schema document read. Every `defineResource` result is one, whatever its
+ * fields, so code serving any resource takes this type without casts.
+ */
+export interface ResourceDeclaration {
+  name: string;
+  plural: string;
+  /** the zod object of the fields (its exact type is kept by `DeclaredResource`) */
+  fields: z.ZodType;
+  locationSearch?: boolean;
+  omitFor?: { end_user?: readonly string[] };
+  description?: string;
   /** `/resources/{name}` */
   path: string;
   /** `/resources/{plural}` */
@@ -157,11 +168,18 @@ export interface ResourceDeclaration<S extends z.ZodRawShape = z.ZodRawShape> ex
   identifiers: readonly string[];
 }
 
+/** A declaration that keeps its fields' types, for `z.infer<typeof x.fields>` and `x.fields.shape`. */
+export interface DeclaredResource<S extends z.ZodRawShape> extends ResourceDefinition<S>, ResourceDeclaration {
+  fields: z.ZodObject<S>;
+  omitFor?: { end_user?: readonly (keyof S & string)[] };
+  description?: string;
+}
+
 /**
  * Declares a resource from its zod object; every field must carry `field(...)` metadata.
  * @throws Error at load time when a field has no metadata (a programming error, not a request error)
  */
-export function defineResource<S extends z.ZodRawShape>(def: ResourceDefinition<S>): ResourceDeclaration<S> {
+export function defineResource<S extends z.ZodRawShape>(def: ResourceDefinition<S>): DeclaredResource<S> {
   const properties = new Map<string, PropertyInfo>();
   for (const [name, schema] of Object.entries(def.fields.shape) as [string, z.ZodType][]) {
     properties.set(name, describeProperty(def.name, name, schema));

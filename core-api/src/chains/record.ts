@@ -1,0 +1,54 @@
+/**
+ * Chain rows <-> Resources records (spec, "Chain (singular resource)"): the chain's storage
+ * mapping, derived from the declaration by the rules of db/resource-columns.ts and checked when
+ * this module loads. The exceptions read what the chain refers to with the row itself (its first
+ * app, its currency), so a chain record is one query; its allowed IP ranges live in their own
+ * table and are added by `chainRecord` when the response level shows them.
+ */
+import { chainResource } from "@service/shared/resources/chain";
+import { sql } from "drizzle-orm";
+import { addedByRecordBuilder, qualified, resourceColumns, type ResourceRecord, type RowOf } from "../db/resource-columns.ts";
+import { chains } from "../db/schema.ts";
+import { ipRangeRecord, type IpRangeRow } from "../ip-ranges/record.ts";
+
+/** What a chain row is read with: its first app (lowest id) and its currency's code and name. */
+const REFERRED = {
+  appId: sql<number | null>`(SELECT MIN(a.id) FROM apps a WHERE a.chain_id = ${qualified(chains.id)})`,
+  currencyCode: sql<string | null>`(SELECT c.code FROM currencies c WHERE c.id = ${qualified(chains.currencyId)})`,
+  currencyName: sql<string | null>`(SELECT c.name FROM currencies c WHERE c.id = ${qualified(chains.currencyId)})`,
+};
+
+/** A chain row as `chainColumns.selection` reads it. */
+export type ChainRow = RowOf<typeof chains, typeof REFERRED>;
+
+/** The chain's storage mapping. */
+export const chainColumns = resourceColumns(chainResource, chains, {
+  select: REFERRED,
+  exceptions: {
+    allowed_ip_ranges: addedByRecordBuilder("the chain's live ranges, from their own table, read only when the level shows them"),
+    app: { read: (row) => (row.appId === null ? null : { id: row.appId }), note: "the chain's first app (lowest id)" },
+    authentication_point: { read: () => null, note: "not modelled yet: no chain has one" },
+    currency: {
+      key: "currencyId",
+      column: chains.currencyId,
+      read: (row) => (row.currencyId === null ? null : { id: row.currencyId, code: row.currencyCode, name: row.currencyName }),
+      write: (value) => ({ currencyId: (value as { id: number }).id }),
+      note: "rendered {id, code, name} from the currencies table, written as {id}",
+    },
+  },
+});
+
+/** Level from which `allowed_ip_ranges` is rendered: below it the ranges are not read. */
+export const RANGES_LEVEL = chainResource.properties.get("allowed_ip_ranges")!.level;
+
+/**
+ * A stored chain as a resource record.
+ * @param ranges its live ranges, when the level shows them (absent leaves the property out); each
+ *   range nests this very record as its chain, so the one rendering rule (level - 1) applies all
+ *   the way down
+ */
+export function chainRecord(row: ChainRow, ranges?: readonly IpRangeRow[]): ResourceRecord {
+  const record = chainColumns.toRecord(row);
+  if (ranges) record.allowed_ip_ranges = ranges.map((r) => ipRangeRecord(r, record));
+  return record;
+}
