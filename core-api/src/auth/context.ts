@@ -68,27 +68,6 @@ export async function requireCallAccess(auth: RequestAuth, call: CallName, chain
 }
 
 /**
- * Requires access `need` on chain `chainId`, as an internal call whose row is not named yet.
- * @deprecated name the call's row instead: requireCallAccess(auth, call, chainId)
- * @param need an admin level (chain-scope tokens qualify below super_user), or `read_businesses`
- *   (read, also for read_businesses tokens)
- * @throws ServiceError as requireCallAccess, with `denied` as the refusal
- */
-export async function requireChainAccess(
-  _db: CoreDb,
-  auth: RequestAuth,
-  chainId: number,
-  need: AccessLevel | "read_businesses",
-  denied: Denied = "permission_denied_or_non_existent",
-): Promise<AccessLevels> {
-  const rule: AccessRule =
-    need === "read_businesses"
-      ? { callers: ["admin", "chain_scope", "read_businesses"], level: "read" }
-      : { callers: need === "super_user" ? ["admin"] : ["admin", "chain_scope"], level: need };
-  return levelsHeld(await requireAccess(auth, rule, chainId, denied));
-}
-
-/**
  * The admin recorded as last_updated_by / changed_by: the admin's id, else null (tokens, shoppers).
  * @throws Error when an admin's credentials have not been checked yet in this request (a
  *   handler asks only after requiring access)

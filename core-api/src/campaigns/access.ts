@@ -21,12 +21,9 @@ import { findLiveCampaign, type CampaignRow } from "./repository.ts";
 /** The campaign calls, by their rows of the access table. */
 export type CampaignCall = "get-campaign" | "alter-campaign";
 
-/** The level each call needs, as the handlers named it before the rows existed: read -> get-campaign, write -> alter-campaign. */
-const CALL_OF_LEVEL = { read: "get-campaign", write: "alter-campaign" } as const satisfies Record<string, CampaignCall>;
-
 /**
  * The live campaign `campaignId`, when the caller passes `call`'s row on its chain.
- * @param call the call's row (`read` / `write` name get-campaign / alter-campaign)
+ * @param call the call's row in the access table
  * @returns the stored row
  * @throws ServiceError no_valid_session (6, 401) / access_token_invalid (266, 401) for missing or
  *   bad credentials; campaign_id_not_found (246, 404) when the campaign does not exist or the
@@ -37,10 +34,10 @@ export async function requireCampaignAccess(
   db: CoreDb,
   auth: RequestAuth,
   campaignId: number,
-  call: CampaignCall | keyof typeof CALL_OF_LEVEL,
+  call: CampaignCall,
 ): Promise<CampaignRow> {
   requireSession(auth);
-  const row = CALL_ACCESS[call === "read" || call === "write" ? CALL_OF_LEVEL[call] : call];
+  const row = CALL_ACCESS[call];
   const campaign = await findLiveCampaign(db, campaignId);
   if (!campaign || auth.kind === "anonymous" || !mayAttempt(row, auth.kind)) throw new ServiceError("campaign_id_not_found");
   // Read access, or the call's own level, makes the campaign visible; the call's level comes after.

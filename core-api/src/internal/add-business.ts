@@ -18,7 +18,7 @@
 import { okBody } from "@service/shared";
 import { addBusinessCall, type AddBusinessResults } from "@service/shared/internal/add-business";
 import type { Context } from "hono";
-import { actorAdminIdOf, requireChainAccess, requireSession } from "../auth/context.ts";
+import { actorAdminIdOf, requireCallAccess, requireSession } from "../auth/context.ts";
 import {
   findBusinessById,
   findBusinessByOwnerCode,
@@ -41,7 +41,7 @@ export async function addBusiness(c: Context<AppEnv>): Promise<Response> {
   const params = await allParams(c);
   requireParams(addBusinessCall, params);
   const { chain_id: chainId } = readCallParams(addBusinessCall, params, ["chain_id"]);
-  await requireChainAccess(db, auth, chainId, "write");
+  await requireCallAccess(auth, "add-business", chainId);
 
   const target = readCallParams(addBusinessCall, params, ["update_if_exists", "business_id", "owner_code"]);
   const existing = target.update_if_exists ? await findExisting(db, chainId, target.business_id, target.owner_code) : null;

@@ -19,7 +19,7 @@
 import { okBody } from "@service/shared";
 import { addCampaignCall, type AddCampaignResults } from "@service/shared/internal/add-campaign";
 import type { Context } from "hono";
-import { actorAdminIdOf, requireChainAccess, requireSession } from "../auth/context.ts";
+import { actorAdminIdOf, requireCallAccess, requireSession } from "../auth/context.ts";
 import { readCampaignFields } from "../campaigns/fields.ts";
 import { renderCampaign } from "../campaigns/record.ts";
 import { createCampaign } from "../campaigns/repository.ts";
@@ -37,7 +37,7 @@ export async function addCampaign(c: Context<AppEnv>): Promise<Response> {
   const params = await allParams(c);
   requireParams(addCampaignCall, params);
   const { chain_id: chainId } = readCallParams(addCampaignCall, params, ["chain_id"]);
-  await requireChainAccess(db, auth, chainId, "write");
+  await requireCallAccess(auth, "add-campaign", chainId);
 
   const fields = readCampaignFields(params, addCampaignCall);
   const row = await createCampaign(

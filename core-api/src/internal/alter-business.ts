@@ -18,7 +18,7 @@
 import { okBody } from "@service/shared";
 import { alterBusinessCall, type AlterBusinessResults } from "@service/shared/internal/alter-business";
 import type { Context } from "hono";
-import { actorAdminIdOf, requireChainAccess, requireSession } from "../auth/context.ts";
+import { actorAdminIdOf, requireCallAccess, requireSession } from "../auth/context.ts";
 import { findBusinessesByIds, updateBusiness } from "../businesses/repository.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
@@ -35,7 +35,7 @@ export async function alterBusiness(c: Context<AppEnv>): Promise<Response> {
   const { business_id: businessId } = readCallParams(alterBusinessCall, params, ["business_id"]);
   const [current] = await findBusinessesByIds(db, [businessId]);
   if (!current) throw new ServiceError("permission_denied_or_non_existent");
-  await requireChainAccess(db, auth, current.chainId, "write");
+  await requireCallAccess(auth, "alter-business", current.chainId);
 
   const changes = readBusinessFields(params, alterBusinessCall, { current });
   const row = await updateBusiness(db, current.chainId, businessId, { ...changes, lastUpdatedBy: actorAdminIdOf(auth) }, now);

@@ -38,7 +38,7 @@ export async function alterCampaign(c: Context<AppEnv>): Promise<Response> {
   requireSession(auth);
   const params = await allParams(c);
   const campaignId = readCampaignId(params);
-  await requireCampaignAccess(db, auth, campaignId, "write");
+  await requireCampaignAccess(db, auth, campaignId, "alter-campaign");
 
   const fields = readCampaignFields(params);
   const row = await storeChanges(db, campaignId, fields, { adminId: actorAdminIdOf(auth), endpoint: ALTER_CAMPAIGN_ENDPOINT }, now);

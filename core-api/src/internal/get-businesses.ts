@@ -12,7 +12,7 @@
 import { okBody } from "@service/shared";
 import { getBusinessesCall, type GetBusinessesResults } from "@service/shared/internal/get-businesses";
 import type { Context } from "hono";
-import { requireChainAccess, requireSession } from "../auth/context.ts";
+import { requireCallAccess, requireSession } from "../auth/context.ts";
 import { searchBusinesses } from "../businesses/search.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
@@ -27,7 +27,7 @@ export async function getBusinesses(c: Context<AppEnv>): Promise<Response> {
   const params = await allParams(c);
   const { chain_id: chainId } = readCallParams(getBusinessesCall, params, ["chain_id"]);
   // A read_businesses token may use this call too (spec, "AccessToken": Scope).
-  await requireChainAccess(db, auth, chainId, "read_businesses");
+  await requireCallAccess(auth, "get-businesses", chainId);
   const query = readBusinessQuery(params, chainId);
   const hits = query ? (await searchBusinesses(db, query)).hits : [];
   const results: GetBusinessesResults = {

@@ -24,7 +24,7 @@ export async function getCampaign(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, version } = c.var.ctx;
   requireSession(auth);
   const params = await allParams(c);
-  const row = await requireCampaignAccess(db, auth, readCampaignId(params, getCampaignCall), "read");
+  const row = await requireCampaignAccess(db, auth, readCampaignId(params, getCampaignCall), "get-campaign");
   const results: GetCampaignResults = { campaign: renderCampaign(row, version), result_type: "get-campaign" };
   return c.json(okBody(results));
 }

@@ -10,7 +10,9 @@
 import { ERRORS, type ErrorName } from "@service/shared";
 import { CALL_VENDOR, type CallDeclaration, type Refusal } from "@service/shared/internal/call";
 import { z } from "zod";
+import { CALL_ACCESS, type CallName } from "../auth/access-table.ts";
 import { errorResponses, ref, successSchema, withoutDialect, type JsonSchema } from "./schema-components.ts";
+import { operationSecurity, sessionSecurity } from "./schema-security.ts";
 
 /** The tags of the internal calls and of login / logout. */
 export const INTERNAL_TAGS: Readonly<Record<"internal" | "auth", string>> = {
@@ -66,7 +68,7 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
       summary: call.summary,
       description: `${call.description ?? call.summary}${call.path.startsWith("/internal/") ? " Unknown parameters are ignored." : ""}`,
       parameters: [API_VERSION, ...(call.name === "login" ? [APP_HOSTNAME] : [])],
-      ...(call.name === "login" ? { security: [] } : {}),
+      ...securityOf(call),
     };
     const hasParams = call.parameters.size > 0;
     if (call.method === "GET") {
@@ -87,6 +89,20 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
     paths[call.path] = { ...paths[call.path], [call.method.toLowerCase()]: operation };
   }
   return { paths, schemas, tags: [...tags].map((name) => ({ name, description: INTERNAL_TAGS[name] })) };
+}
+
+/**
+ * Who may make `call`: login is public, logout takes the session it ends, every other call its
+ * row of the access table.
+ * @throws Error for an internal call without a row (a programming error: the document would
+ *   promise an access the server refuses)
+ */
+function securityOf(call: CallDeclaration): JsonSchema {
+  if (call.name === "login") return { security: [] };
+  if (call.name === "logout") return { security: sessionSecurity() };
+  const row = CALL_ACCESS[call.name as CallName];
+  if (!row) throw new Error(`${call.name}: no row in the access table (auth/access-table.ts CALL_ACCESS)`);
+  return operationSecurity(row);
 }
 
 /**

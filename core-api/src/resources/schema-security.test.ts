@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
-import { CHANGE_LOG_RESOURCE, resourceRule, type CallerKind, type EngineOperation } from "../auth/access-table.ts";
+import { CALL_ACCESS, CHANGE_LOG_RESOURCE, resourceRule, type AccessRule, type CallName, type CallerKind, type EngineOperation } from "../auth/access-table.ts";
 import { ADAPTERS } from "./routes.ts";
 
 let core: TestCore;
@@ -27,6 +27,24 @@ const EXPECTED: Record<CallerKind, object[]> = {
   ],
 };
 
+/** The internal calls with a row of their own (login and logout are checked apart). */
+const CALL_PATHS: Record<string, CallName> = {
+  "/internal/add-business": "add-business",
+  "/internal/alter-business": "alter-business",
+  "/internal/get-businesses": "get-businesses",
+  "/internal/add-campaign": "add-campaign",
+  "/internal/alter-campaign": "alter-campaign",
+  "/internal/get-campaign": "get-campaign",
+};
+
+/** The access table's row an OpenAPI path and method stand for. */
+function ruleOf(path: string, method: string): AccessRule | undefined {
+  const call = CALL_PATHS[path];
+  if (call) return CALL_ACCESS[call];
+  const [resource, operation] = operationOf(path, method);
+  return resourceRule(resource, operation);
+}
+
 /** The resource and engine operation an OpenAPI path and method stand for. */
 function operationOf(path: string, method: string): [string, EngineOperation] {
   if (path === "/resources/campaign/{id}/change_log") return [CHANGE_LOG_RESOURCE, "get"];
@@ -43,10 +61,9 @@ describe("security per operation", () => {
   it("lists exactly the credentials the access table allows, with the admin level it needs", () => {
     let walked = 0;
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
-      if (path === "/resources/schema") continue;
+      if (path === "/resources/schema" || path.startsWith("/auth/")) continue;
       for (const [method, op] of Object.entries(item)) {
-        const [resource, operation] = operationOf(path, method);
-        const rule = resourceRule(resource, operation);
+        const rule = ruleOf(path, method);
         expect(rule, `${method} ${path}`).toBeDefined();
         expect(op.security, `${method} ${path}`).toEqual(rule!.callers.flatMap((kind) => EXPECTED[kind]));
         expect(op["x-service-access-level"], `${method} ${path}`).toBe(rule!.level);
@@ -54,8 +71,17 @@ describe("security per operation", () => {
       }
     }
     // Six resources with every method (GET, PUT, PATCH, DELETE by identifier and by id, POST, the
-    // list: 10 each), the chain (GET, PUT, PATCH, by identifier and by id: 6) and the change log.
-    expect(walked).toBe(6 * 10 + 6 + 1);
+    // list: 10 each), the chain (GET, PUT, PATCH, by identifier and by id: 6), the change log and
+    // the six internal calls.
+    expect(walked).toBe(6 * 10 + 6 + 1 + Object.keys(CALL_PATHS).length);
+  });
+
+  it("login is public and logout takes an admin or shopper session", () => {
+    expect(doc.paths["/auth/login"].post.security).toEqual([]);
+    expect(doc.paths["/auth/logout"].delete.security).toEqual([
+      { sessionUserId: [], sessionKey: [] },
+      { appHostname: [], sessionUserId: [], sessionKey: [] },
+    ]);
   });
 
   it("shows the spec's rules: super-user writes are for admins only, shoppers read businesses", () => {

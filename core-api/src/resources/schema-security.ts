@@ -40,3 +40,8 @@ const REQUIREMENTS: Record<CallerKind, JsonSchema[]> = {
 export function operationSecurity(rule: AccessRule): { security: JsonSchema[]; "x-service-access-level": string } {
   return { security: rule.callers.flatMap((kind) => REQUIREMENTS[kind]), "x-service-access-level": rule.level };
 }
+
+/** The security of an operation that takes any session (admin, or shopper through its app): logout. */
+export function sessionSecurity(): JsonSchema[] {
+  return [...REQUIREMENTS.admin, REQUIREMENTS.end_user[0]!];
+}
