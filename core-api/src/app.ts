@@ -18,10 +18,10 @@ import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { ServiceError } from "./http/service-error.ts";
-import { registerInternalCalls } from "./internal/routes.ts";
+import { registerInternalCalls } from "./internal/call-routes.ts";
 import { defaultLogger } from "./logger.ts";
 import { registerDocs } from "./resources/docs.ts";
-import { registerResources } from "./resources/routes.ts";
+import { registerResources } from "./resources/resource-routes.ts";
 
 /** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -10,7 +10,7 @@
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { chainColumns } from "../chains/record.ts";
+import { chainColumns } from "../chains/chain-columns.ts";
 import { adminChainPermissions, adminUsers, allowedIpRanges, chains, sessions } from "../db/schema.ts";
 import type { SessionClaim } from "./credentials.ts";
 import type { ChainGrant } from "./identity.ts";

@@ -5,7 +5,7 @@
  * RequestAuth (auth/request-auth.ts) checks them once, with the chain.
  */
 import type { Context } from "hono";
-import type { ChainRow } from "../chains/repository.ts";
+import type { ChainRow } from "../chains/chain-repository.ts";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { CALL_ACCESS, mayAttempt, verdictOf, type AccessRule, type CallName } from "./access-table.ts";

@@ -2,7 +2,7 @@
  * Who a verified caller is, and what it holds on one chain: the outcome of the one
  * authentication query of a request (auth/request-auth.ts). Types only.
  */
-import type { ChainRow } from "../chains/repository.ts";
+import type { ChainRow } from "../chains/chain-repository.ts";
 import type { ChainHolding } from "./access-table.ts";
 import type { ScopeField } from "../clients/token-scopes.ts";
 

@@ -4,8 +4,8 @@
  * revocation is seen by the very next request (handbook: revocation immediate).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedClient, seedToken } from "../clients/test-support.ts";
-import { seedCampaign, seedUser } from "../vouchers/test-support.ts";
+import { seedClient, seedToken } from "../clients/client-test-support.ts";
+import { seedCampaign, seedUser } from "../vouchers/voucher-test-support.ts";
 import { bearer, startTwoChains, type TwoChains } from "./two-chains.test-support.ts";
 
 let w: TwoChains;

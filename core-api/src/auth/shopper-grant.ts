@@ -11,7 +11,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import type { CoreDb } from "../db/client.ts";
-import { chainColumns } from "../chains/record.ts";
+import { chainColumns } from "../chains/chain-columns.ts";
 import { apps, chains, sessions, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { UNKNOWN_APP } from "./apps.ts";

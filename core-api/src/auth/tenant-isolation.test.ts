@@ -7,8 +7,8 @@
  * fails the "covers" tests, so nothing is skipped silently.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CALLS } from "../internal/routes.ts";
-import { ADAPTERS } from "../resources/routes.ts";
+import { CALLS } from "../internal/call-routes.ts";
+import { ADAPTERS } from "../resources/resource-routes.ts";
 import { chainChecksum, startTwoChains, type ChainBObjects, type TwoChains } from "./two-chains.test-support.ts";
 
 const MISSING_INT = 99_999_999;

@@ -6,9 +6,9 @@
  */
 import { eq } from "drizzle-orm";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
-import { insertBusiness } from "../businesses/repository.ts";
-import { seedClient, seedToken } from "../clients/test-support.ts";
-import { insertContentPage } from "../content-pages/repository.ts";
+import { insertBusiness } from "../businesses/business-repository.ts";
+import { seedClient, seedToken } from "../clients/client-test-support.ts";
+import { insertContentPage } from "../content-pages/content-page-repository.ts";
 import { createAppHostname, createShopper } from "../db/seed.ts";
 import {
   accessTokens,
@@ -22,8 +22,8 @@ import {
   users,
   vouchers,
 } from "../db/schema.ts";
-import { insertIpRange } from "../ip-ranges/repository.ts";
-import { seedCampaign, seedUser, seedVoucher } from "../vouchers/test-support.ts";
+import { insertIpRange } from "../ip-ranges/ip-range-repository.ts";
+import { seedCampaign, seedUser, seedVoucher } from "../vouchers/voucher-test-support.ts";
 
 export const APP_A = "a.shop.example.test";
 export const APP_B = "b.shop.example.test";

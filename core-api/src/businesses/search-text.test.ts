@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
-import { insertBusiness } from "./repository.ts";
+import { insertBusiness } from "./business-repository.ts";
 import { searchTermsOf } from "./text.ts";
 
 let core: TestCore;

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { distanceKm } from "./geo.ts";
-import { deleteBusiness, insertBusinesses, updateBusiness, type BusinessRow } from "./repository.ts";
+import { deleteBusiness, insertBusinesses, updateBusiness, type BusinessRow } from "./business-repository.ts";
 import { searchBusinesses, type BusinessSearch } from "./search.ts";
 import { parseSearchTerms, tokenize } from "./text.ts";
 

@@ -18,7 +18,7 @@ import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { businesses } from "../db/schema.ts";
 import { cellCover, cellRangesWithin, EARTH_RADIUS_KM, geoRowsWithin, type CellRange } from "./geo.ts";
-import { findBusinessesByIds, TOKEN_FIELD, type BusinessRow } from "./repository.ts";
+import { findBusinessesByIds, TOKEN_FIELD, type BusinessRow } from "./business-repository.ts";
 import { prefixPage } from "./prefix-search.ts";
 import { one, rows } from "./query.ts";
 import { escapeLike } from "./text.ts";
@@ -36,7 +36,7 @@ export interface BusinessSearch {
   text?: { terms: string[][]; fields: TextField[]; matchAll: boolean };
   /** location search; radius in kilometres */
   location?: { latitude: number; longitude: number; radiusKm: number };
-  /** equality filters by column (the Resources API's are the F properties of Business, mapped in businesses/record.ts) */
+  /** equality filters by column (the Resources API's are the F properties of Business, mapped in businesses/business-columns.ts) */
   filters?: Partial<Record<BusinessColumn, string | number | boolean>>;
   /** order after distance and relevance; id breaks the remaining ties (ascending unless sorting by id desc) */
   sort?: { column: BusinessColumn; order: "asc" | "desc" };

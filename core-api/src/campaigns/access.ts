@@ -16,7 +16,7 @@ import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { findLiveCampaign, type CampaignRow } from "./repository.ts";
+import { findLiveCampaign, type CampaignRow } from "./campaign-repository.ts";
 
 /** The campaign calls, by their rows of the access table. */
 export type CampaignCall = "get-campaign" | "alter-campaign";

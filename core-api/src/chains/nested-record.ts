@@ -6,9 +6,9 @@
  */
 import type { CoreDb } from "../db/client.ts";
 import type { ResourceRecord } from "../db/resource-columns.ts";
-import { liveIpRanges } from "../ip-ranges/repository.ts";
-import { chainRecord, RANGES_LEVEL } from "./record.ts";
-import { findChain, type ChainRow } from "./repository.ts";
+import { liveIpRanges } from "../ip-ranges/ip-range-repository.ts";
+import { chainRecord, RANGES_LEVEL } from "./chain-columns.ts";
+import { findChain, type ChainRow } from "./chain-repository.ts";
 
 /**
  * The record of chain `chainId` for rendering at `level`: one query, plus one for its allowed IP

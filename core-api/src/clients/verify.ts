@@ -9,9 +9,9 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
-import type { ChainRow } from "../chains/repository.ts";
+import type { ChainRow } from "../chains/chain-repository.ts";
 import type { CoreDb } from "../db/client.ts";
-import { chainColumns } from "../chains/record.ts";
+import { chainColumns } from "../chains/chain-columns.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
 import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
 

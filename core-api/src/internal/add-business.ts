@@ -25,7 +25,7 @@ import {
   insertBusiness,
   updateBusiness,
   type BusinessRow,
-} from "../businesses/repository.ts";
+} from "../businesses/business-repository.ts";
 import type { CoreDb } from "../db/client.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";

@@ -2,7 +2,7 @@ import { addCampaignResponseSchema } from "@service/shared/internal/add-campaign
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { encode, ENCODINGS, type Encoding } from "../../../test/helpers/internal-calls.ts";
-import { campaignRow, changeLogRows, countRows } from "../campaigns/test-support.ts";
+import { campaignRow, changeLogRows, countRows } from "../campaigns/campaign-test-support.ts";
 
 const NOW = "2026-11-21T12:30:00Z";
 let core: TestCore;

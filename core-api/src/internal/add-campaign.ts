@@ -21,8 +21,8 @@ import { addCampaignCall, type AddCampaignResults } from "@service/shared/intern
 import type { Context } from "hono";
 import { actorAdminIdOf, requireCallAccess, requireSession } from "../auth/context.ts";
 import { readCampaignFields } from "../campaigns/fields.ts";
-import { renderCampaign } from "../campaigns/record.ts";
-import { createCampaign } from "../campaigns/repository.ts";
+import { renderCampaign } from "../campaigns/campaign-record.ts";
+import { createCampaign } from "../campaigns/campaign-repository.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";

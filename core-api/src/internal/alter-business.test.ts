@@ -2,7 +2,7 @@ import { alterBusinessResponseSchema } from "@service/shared/internal/alter-busi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { businessRow, encode, ENCODINGS, type Encoding } from "../../../test/helpers/internal-calls.ts";
-import { insertBusiness } from "../businesses/repository.ts";
+import { insertBusiness } from "../businesses/business-repository.ts";
 
 let core: TestCore;
 let admin: TestAdmin;

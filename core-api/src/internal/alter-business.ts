@@ -19,7 +19,7 @@ import { okBody } from "@service/shared";
 import { alterBusinessCall, type AlterBusinessResults } from "@service/shared/internal/alter-business";
 import type { Context } from "hono";
 import { actorAdminIdOf, requireCallAccess, requireSession } from "../auth/context.ts";
-import { findBusinessesByIds, updateBusiness } from "../businesses/repository.ts";
+import { findBusinessesByIds, updateBusiness } from "../businesses/business-repository.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { encode, ENCODINGS, type Encoding } from "../../../test/helpers/internal-calls.ts";
-import { createCampaign } from "../campaigns/repository.ts";
-import { campaignRow, changeLogRows, countRows } from "../campaigns/test-support.ts";
+import { createCampaign } from "../campaigns/campaign-repository.ts";
+import { campaignRow, changeLogRows, countRows } from "../campaigns/campaign-test-support.ts";
 import { campaigns } from "../db/schema.ts";
 
 const CREATED = "2026-01-01T00:00:00Z";

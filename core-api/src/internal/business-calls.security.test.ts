@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { businessRow, countBusinesses, encode } from "../../../test/helpers/internal-calls.ts";
-import { deleteBusiness, insertBusiness, type BusinessRow } from "../businesses/repository.ts";
+import { deleteBusiness, insertBusiness, type BusinessRow } from "../businesses/business-repository.ts";
 
 let core: TestCore;
 let otherChain: number;

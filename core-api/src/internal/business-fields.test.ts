@@ -1,7 +1,7 @@
 import { addBusinessCall } from "@service/shared/internal/add-business";
 import { openingTimesSchema } from "@service/shared/internal/opening-times";
 import { describe, expect, it } from "vitest";
-import type { BusinessRow } from "../businesses/repository.ts";
+import type { BusinessRow } from "../businesses/business-repository.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { isPhoneNumber, isPostalCodeOf, readBusinessFields } from "./business-fields.ts";
 import { decimalText } from "./business-record.ts";

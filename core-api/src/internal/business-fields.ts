@@ -19,7 +19,7 @@ import type { CallDeclaration } from "@service/shared/internal/call";
 import { POSTAL_CODE_FORMATS } from "@service/shared/internal/business-fields";
 import { PHONE_TEXT } from "@service/shared/internal/param-values";
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
-import type { BusinessChanges, BusinessRow } from "../businesses/repository.ts";
+import type { BusinessChanges, BusinessRow } from "../businesses/business-repository.ts";
 import { readCallParams } from "../http/coerce.ts";
 import type { Params } from "../http/params.ts";
 import { ServiceError } from "../http/service-error.ts";

@@ -6,7 +6,7 @@
 import type { InternalBusiness } from "@service/shared/internal/add-business";
 import type { AlteredBusiness } from "@service/shared/internal/alter-business";
 import type { ListedBusiness } from "@service/shared/internal/get-businesses";
-import type { BusinessRow } from "../businesses/repository.ts";
+import type { BusinessRow } from "../businesses/business-repository.ts";
 import type { BusinessHit } from "../businesses/search.ts";
 import { formatDateTime, type ApiVersion } from "../http/api-version.ts";
 

@@ -4,7 +4,7 @@ import { point } from "@turf/helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { query } from "../../../test/helpers/internal-calls.ts";
-import { insertBusinesses } from "../businesses/repository.ts";
+import { insertBusinesses } from "../businesses/business-repository.ts";
 
 let core: TestCore;
 let admin: TestAdmin;

@@ -2,7 +2,7 @@ import { getBusinessesResponseSchema } from "@service/shared/internal/get-busine
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { query } from "../../../test/helpers/internal-calls.ts";
-import { deleteBusiness, insertBusinesses, type BusinessRow } from "../businesses/repository.ts";
+import { deleteBusiness, insertBusinesses, type BusinessRow } from "../businesses/business-repository.ts";
 
 let core: TestCore;
 let admin: TestAdmin;

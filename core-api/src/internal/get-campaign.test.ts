@@ -1,8 +1,8 @@
 import { getCampaignResponseSchema } from "@service/shared/internal/get-campaign";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
-import { createCampaign, type NewCampaign } from "../campaigns/repository.ts";
-import { countRows } from "../campaigns/test-support.ts";
+import { createCampaign, type NewCampaign } from "../campaigns/campaign-repository.ts";
+import { countRows } from "../campaigns/campaign-test-support.ts";
 
 let core: TestCore;
 let reader: TestAdmin;

@@ -15,7 +15,7 @@ import type { Context } from "hono";
 import { requireSession } from "../auth/context.ts";
 import { requireCampaignAccess } from "../campaigns/access.ts";
 import { readCampaignId } from "../campaigns/fields.ts";
-import { renderCampaign } from "../campaigns/record.ts";
+import { renderCampaign } from "../campaigns/campaign-record.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { businessRow, countBusinesses } from "../../../test/helpers/internal-calls.ts";
-import { insertBusiness } from "../businesses/repository.ts";
-import { countRows } from "../campaigns/test-support.ts";
+import { insertBusiness } from "../businesses/business-repository.ts";
+import { countRows } from "../campaigns/campaign-test-support.ts";
 import { MAX_PARAM_DEPTH } from "../http/params.ts";
 
 let core: TestCore;

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedClient, seedToken } from "../clients/test-support.ts";
+import { seedClient, seedToken } from "../clients/client-test-support.ts";
 import { accessTokens } from "../db/schema.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 let chain: number;

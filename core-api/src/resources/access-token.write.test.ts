@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../auth/secrets.ts";
 import { verifyAccessToken } from "../clients/verify.ts";
-import { allTokens, seedClient, seedToken, tokenRow } from "../clients/test-support.ts";
+import { allTokens, seedClient, seedToken, tokenRow } from "../clients/client-test-support.ts";
 import { serviceClients } from "../db/schema.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 let chain: number;

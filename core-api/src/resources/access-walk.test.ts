@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineOperation } from "../auth/access-table.ts";
 import { chainChecksum, startTwoChains, type TwoChains } from "../auth/two-chains.test-support.ts";
-import { ADAPTERS } from "./routes.ts";
+import { ADAPTERS } from "./resource-routes.ts";
 
 type Kind = "admin" | "chain_scope" | "read_businesses" | "end_user";
 const ALL: EngineOperation[] = ["get", "list", "create", "update", "delete"];

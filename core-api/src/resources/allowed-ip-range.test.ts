@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAdmin } from "../../../test/helpers/core.ts";
 import { allowedIpRanges, chains } from "../db/schema.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 /** read, write, delete and assign on the chain, but not super user */

@@ -1,8 +1,8 @@
 /**
  * AllowedIpRange in the Resources API (spec, "AllowedIpRange", "Authentication": writes need
- * super-user access): the adapter between the generic engine and ip-ranges/repository.ts.
+ * super-user access): the adapter between the generic engine and ip-ranges/ip-range-repository.ts.
  *
- * Property <-> column mapping is the range's storage mapping (ip-ranges/record.ts), which
+ * Property <-> column mapping is the range's storage mapping (ip-ranges/ip-range-columns.ts), which
  * normalises every cidr that comes in (body, `cidr` filter); the `?cidr=` identifier is
  * normalised here the same way, so `192.168.1.77/24` finds the stored `192.168.1.0/24` and a
  * malformed one is parameter_invalid (419) before anything is read or written.
@@ -10,8 +10,8 @@
 import { allowedIpRangeResource } from "@service/shared/resources/allowed-ip-range";
 import { loadChainRecord } from "../chains/nested-record.ts";
 import { normaliseCidr } from "../ip-ranges/cidr.ts";
-import { ipRangeColumns, ipRangeRecord } from "../ip-ranges/record.ts";
-import { deleteIpRange, findIpRange, insertIpRange, listIpRanges, updateIpRange, type NewIpRange } from "../ip-ranges/repository.ts";
+import { ipRangeColumns, ipRangeRecord } from "../ip-ranges/ip-range-columns.ts";
+import { deleteIpRange, findIpRange, insertIpRange, listIpRanges, updateIpRange, type NewIpRange } from "../ip-ranges/ip-range-repository.ts";
 import type { ResourceAdapter } from "./engine.ts";
 
 /** The AllowedIpRange adapter of the engine: reads need read access, every write super_user. */

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { campaigns, currencies, users } from "../db/schema.ts";
 import { acceptedCases, countByKind, EXPECTED, expectedCounts, refusedCases, specRefusal, type AcceptedCase, type CaseValues, type RefusedCase } from "./fixtures/spec-cases.ts";
 import { decidedFields, SPEC_DECISIONS, SPEC_FIELDS, type SpecField, type SpecWriteMethod } from "./fixtures/spec-fields.ts";
-import { startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 import { databaseFingerprint } from "./test-values.ts";
 
 const FUTURE = "2030-01-01T00:00:00Z";

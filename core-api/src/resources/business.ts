@@ -2,13 +2,13 @@
  * Business in the Resources API (spec, "Business", "Location search", "Resource-specific
  * behaviour"): the adapter between the generic engine and the business repository / search.
  *
- * Property <-> column mapping is the business's storage mapping (businesses/record.ts), derived
+ * Property <-> column mapping is the business's storage mapping (businesses/business-columns.ts), derived
  * from the declaration and checked when it loads; the search (businesses/search.ts) filters and
  * sorts on any column, so a new F or S property needs its declaration line and its column only.
  */
 import { businessResource } from "@service/shared/resources/business";
 import { and, eq } from "drizzle-orm";
-import { businessColumns, businessRecord } from "../businesses/record.ts";
+import { businessColumns, businessRecord } from "../businesses/business-columns.ts";
 import {
   deleteBusiness,
   findBusinessById,
@@ -18,7 +18,7 @@ import {
   type BusinessChanges,
   type BusinessRow,
   type BusinessValues,
-} from "../businesses/repository.ts";
+} from "../businesses/business-repository.ts";
 import { searchBusinesses, type BusinessColumn, type BusinessSearch, type TextField } from "../businesses/search.ts";
 import { searchTermsOf } from "../businesses/text.ts";
 import { loadChainRecord } from "../chains/nested-record.ts";

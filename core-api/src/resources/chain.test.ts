@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAdmin } from "../../../test/helpers/core.ts";
 import { createAppHostname } from "../db/seed.ts";
 import { allowedIpRanges, chains, currencies } from "../db/schema.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 /** read, write, delete and assign on the chain, but not super user */

@@ -5,15 +5,15 @@
  * when the admin may see that chain: the header names the chain a request applies to). No POST,
  * DELETE or plural: the adapter offers none, so the engine answers 544.
  *
- * Property <-> column mapping is the chain's storage mapping (chains/record.ts), derived from the
+ * Property <-> column mapping is the chain's storage mapping (chains/chain-columns.ts), derived from the
  * declaration and checked when it loads; a chain record is read by chains/nested-record.ts, the
  * same way whether the chain is asked for itself or nested in another resource. PUT changes only
  * the properties sent (see the declaration).
  */
 import { chainResource } from "@service/shared/resources/chain";
 import { readChainRecord } from "../chains/nested-record.ts";
-import { chainColumns } from "../chains/record.ts";
-import { findCurrency, updateChain, type ChainChanges } from "../chains/repository.ts";
+import { chainColumns } from "../chains/chain-columns.ts";
+import { findCurrency, updateChain, type ChainChanges } from "../chains/chain-repository.ts";
 import { ServiceError } from "../http/service-error.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { ResourceScope } from "./request-scope.ts";

@@ -1,9 +1,9 @@
 /**
  * Content page in the Resources API (spec, "Content Page", "Resource-specific behaviour"): the
- * adapter between the generic engine and content-pages/repository.ts. The hierarchy rules
+ * adapter between the generic engine and content-pages/content-page-repository.ts. The hierarchy rules
  * (parent by name, no self-parent, no cycle, delete with descendants) live in the repository and
  * content-pages/hierarchy.ts; property <-> column mapping is the page's storage mapping
- * (content-pages/record.ts), derived from the declaration and checked when it loads.
+ * (content-pages/content-page-columns.ts), derived from the declaration and checked when it loads.
  *
  * Decisions where the spec is silent: a duplicate name (among the chain's live pages) is
  * parameter_invalid (419), like every other refused value of a Resources write; PUT follows the
@@ -11,7 +11,7 @@
  * `zones` clears them.
  */
 import { contentPageResource } from "@service/shared/resources/content-page";
-import { contentPageColumns, contentPageRecord } from "../content-pages/record.ts";
+import { contentPageColumns, contentPageRecord } from "../content-pages/content-page-columns.ts";
 import {
   deleteContentPage,
   findContentPage,
@@ -19,7 +19,7 @@ import {
   listContentPages,
   updateContentPage,
   type ContentPageValues,
-} from "../content-pages/repository.ts";
+} from "../content-pages/content-page-repository.ts";
 import type { ResourceAdapter } from "./engine.ts";
 
 /** The Content page adapter of the engine (default access: read, write, delete). */

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PARAM_DEPTH } from "../http/params.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 beforeAll(async () => {

@@ -12,7 +12,7 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
-import { SCHEMA_PATH } from "./schema.ts";
+import { SCHEMA_PATH } from "./schema-document.ts";
 
 export const DOCS_PATH = "/docs";
 /** Where the locally served Scalar bundle lives, when there is one. */

@@ -5,13 +5,13 @@
  * read; the chain is the app's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedClient } from "../clients/test-support.ts";
-import { insertContentPage } from "../content-pages/repository.ts";
-import { insertBusiness } from "../businesses/repository.ts";
-import { seedCampaign, seedUser, seedVoucher } from "../vouchers/test-support.ts";
+import { seedClient } from "../clients/client-test-support.ts";
+import { insertContentPage } from "../content-pages/content-page-repository.ts";
+import { insertBusiness } from "../businesses/business-repository.ts";
+import { seedCampaign, seedUser, seedVoucher } from "../vouchers/voucher-test-support.ts";
 import { startTwoChains, type TwoChains } from "../auth/two-chains.test-support.ts";
 import { CHANGE_LOG_RESOURCE, RESOURCE_ACCESS } from "../auth/access-table.ts";
-import { ADAPTERS } from "./routes.ts";
+import { ADAPTERS } from "./resource-routes.ts";
 
 let w: TwoChains;
 const ids = { business: 0, page: 0, generated: 0, claimed: 0, redeemed: 0, othersVoucher: 0, othersKey: "", othersUser: 0, client: 0 };

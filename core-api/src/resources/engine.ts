@@ -10,7 +10,7 @@
  * resource; nothing is written unless all pass.
  */
 import { okBody } from "@service/shared";
-import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/index";
+import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/resource-registry";
 import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
 import { bodyParams, queryParams, type Params } from "../http/params.ts";

@@ -6,11 +6,11 @@
  * case ran per declared key, so the loops can never pass by running nothing.
  */
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
-import { RESOURCES } from "@service/shared/resources/index";
+import { RESOURCES } from "@service/shared/resources/resource-registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDERS, type SeededResource, type SeededRow } from "./list-seeds.test-support.ts";
-import { ADAPTERS } from "./routes.ts";
-import { startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { ADAPTERS } from "./resource-routes.ts";
+import { startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 /** Fewer declared F and S keys than this means keys were lost (47 when this test was written). */
 const MIN_CASES = 40;

@@ -134,7 +134,7 @@ const FILTER_KINDS = new Set<PropertyInfo["kind"]>(["string", "integer", "number
 /**
  * The filter parameters a list accepts: every F property by name, a reference also as
  * `name[id]` (`chain=1` and `chain[id]=1` both filter a reference by id). The parser and the
- * schema document (resources/schema.ts) both read this list.
+ * schema document (resources/schema-document.ts) both read this list.
  */
 export function filterParameters(decl: ResourceDeclaration): Array<{ name: string; prop: PropertyInfo }> {
   const out: Array<{ name: string; prop: PropertyInfo }> = [];

@@ -7,10 +7,10 @@
  * fails naming it, so a new F or S property is never skipped silently.
  */
 import { eq } from "drizzle-orm";
-import { deleteBusiness, insertBusiness } from "../businesses/repository.ts";
+import { deleteBusiness, insertBusiness } from "../businesses/business-repository.ts";
 import { accessTokens, allowedIpRanges, businesses, chains, contentPages, serviceClients, vouchers } from "../db/schema.ts";
-import { insertVoucher } from "../vouchers/repository.ts";
-import type { ResourcesWorld } from "./test-support.ts";
+import { insertVoucher } from "../vouchers/voucher-repository.ts";
+import type { ResourcesWorld } from "./resources-test-support.ts";
 
 /** A stored row: its id and the API value of each property the seeder set (Date for datetimes, `{id}` for references). */
 export interface SeededRow {

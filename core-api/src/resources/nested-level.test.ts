@@ -5,11 +5,11 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedClient, seedToken } from "../clients/test-support.ts";
+import { seedClient, seedToken } from "../clients/client-test-support.ts";
 import { allowedIpRanges, chains } from "../db/schema.ts";
 import { createAppHostname } from "../db/seed.ts";
-import { seedCampaign, seedUser, seedVoucher } from "../vouchers/test-support.ts";
-import { startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { seedCampaign, seedUser, seedVoucher } from "../vouchers/voucher-test-support.ts";
+import { startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 /** [label, path of the outer resource, nested property, path of the nested resource itself] */

@@ -1,5 +1,5 @@
 import { businessResource } from "@service/shared/resources/business";
-import { RESOURCES } from "@service/shared/resources/index";
+import { RESOURCES } from "@service/shared/resources/resource-registry";
 import { describe, expect, it } from "vitest";
 import { parseRecursionLevel, renderResource } from "./render.ts";
 

@@ -17,7 +17,7 @@
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
-import type { ChainRow } from "../chains/repository.ts";
+import type { ChainRow } from "../chains/chain-repository.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { ApiVersion } from "../http/api-version.ts";
 import { ServiceError } from "../http/service-error.ts";

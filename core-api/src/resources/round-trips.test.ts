@@ -8,11 +8,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTwoChains, type TwoChains } from "../auth/two-chains.test-support.ts";
-import { insertBusiness } from "../businesses/repository.ts";
-import { insertContentPage } from "../content-pages/repository.ts";
+import { insertBusiness } from "../businesses/business-repository.ts";
+import { insertContentPage } from "../content-pages/content-page-repository.ts";
 import { chains } from "../db/schema.ts";
-import { insertIpRange } from "../ip-ranges/repository.ts";
-import { seedCampaign, seedVoucher } from "../vouchers/test-support.ts";
+import { insertIpRange } from "../ip-ranges/ip-range-repository.ts";
+import { seedCampaign, seedVoucher } from "../vouchers/voucher-test-support.ts";
 
 let w: TwoChains;
 const ids = { business: 0, parent: 0, nested: 0, plain: 0, page: 0, range: 0 };

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { CALL_ACCESS, CHANGE_LOG_RESOURCE, resourceRule, type AccessRule, type CallName, type CallerKind, type EngineOperation } from "../auth/access-table.ts";
-import { ADAPTERS } from "./routes.ts";
+import { ADAPTERS } from "./resource-routes.ts";
 
 let core: TestCore;
 let doc: any;

@@ -10,7 +10,7 @@
 import { ERRORS, type ErrorName } from "@service/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JsonSchema } from "./schema-components.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 import { overlongValue, sampleValue } from "./test-values.ts";
 import { validPostBody, WRITE_WALK_SKIPPED } from "./valid-bodies.ts";
 

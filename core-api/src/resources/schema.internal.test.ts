@@ -5,11 +5,11 @@
  */
 import { ERRORS } from "@service/shared";
 import { CALL_VENDOR } from "@service/shared/internal/call";
-import { CALL_DECLARATIONS } from "@service/shared/internal/index";
+import { CALL_DECLARATIONS } from "@service/shared/internal/call-registry";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
-import { CALLS } from "../internal/routes.ts";
+import { CALLS } from "../internal/call-routes.ts";
 
 let core: TestCore;
 let admin: TestAdmin;

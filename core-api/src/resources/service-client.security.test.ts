@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allClients, allTokens, seedClient, seedToken } from "../clients/test-support.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { allClients, allTokens, seedClient, seedToken } from "../clients/client-test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 let clientId: number;

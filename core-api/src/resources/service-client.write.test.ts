@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allClients, clientRow, seedClient, seedToken, tokenRow } from "../clients/test-support.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { allClients, clientRow, seedClient, seedToken, tokenRow } from "../clients/client-test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
 import { campaigns, users } from "../db/schema.ts";
 import type { JsonSchema } from "./schema-components.ts";
 import { sampleValue } from "./test-values.ts";
-import type { ResourcesWorld } from "./test-support.ts";
+import type { ResourcesWorld } from "./resources-test-support.ts";
 
 type Prerequisite = (w: ResourcesWorld, seq: number) => Promise<Record<string, unknown>>;
 

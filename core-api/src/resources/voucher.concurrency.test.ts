@@ -1,11 +1,11 @@
 /**
  * Two PATCHes racing on one voucher both get a correct answer (resources/voucher.ts,
- * vouchers/repository.ts updateVoucher): each is checked against the state the other left, the
+ * vouchers/voucher-repository.ts updateVoucher): each is checked against the state the other left, the
  * stored row holds both writes, and no answer shows a state that was never stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCampaign, seedUser, seedVoucher, voucherRow } from "../vouchers/test-support.ts";
-import { startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { seedCampaign, seedUser, seedVoucher, voucherRow } from "../vouchers/voucher-test-support.ts";
+import { startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 let mine: { chainId: number; campaignId: number; userId: number };

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertBusiness } from "../businesses/repository.ts";
+import { insertBusiness } from "../businesses/business-repository.ts";
 import { vouchers } from "../db/schema.ts";
-import type { VoucherRow } from "../vouchers/record.ts";
-import { seedCampaign, seedUser, seedVoucher } from "../vouchers/test-support.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import type { VoucherRow } from "../vouchers/voucher-columns.ts";
+import { seedCampaign, seedUser, seedVoucher } from "../vouchers/voucher-test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 let campaign: number;

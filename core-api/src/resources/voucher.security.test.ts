@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VoucherRow } from "../vouchers/record.ts";
-import { allVoucherRows, seedCampaign, seedUser, seedVoucher, voucherRow } from "../vouchers/test-support.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import type { VoucherRow } from "../vouchers/voucher-columns.ts";
+import { allVoucherRows, seedCampaign, seedUser, seedVoucher, voucherRow } from "../vouchers/voucher-test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 let campaign: number;

@@ -9,7 +9,7 @@
  * - PUT / PATCH: references, then type fields of the merged voucher and the status order (a
  *   redeemed status never changes: 419 parameter_invalid), checked against the voucher as the
  *   engine read it; the update applies only while the row is still that voucher, else it is read
- *   again under a lock and checked again (vouchers/repository.ts updateVoucher). The answer is the
+ *   again under a lock and checked again (vouchers/voucher-repository.ts updateVoucher). The answer is the
  *   voucher as written, not read back; its nested records are the ones read, unless the write
  *   changed those references.
  * - DELETE: soft delete; the voucher is 544 afterwards and cannot be undeleted (`deleted` is
@@ -18,9 +18,9 @@
 import { VOUCHER_STATUSES, VOUCHER_TYPES, type VoucherStatus } from "@service/shared/resources/voucher";
 import { ServiceError } from "../http/service-error.ts";
 import { loadNestedRecords } from "../vouchers/nested.ts";
-import { toVoucherColumns, toVoucherRecord, voucherDeclaration, type VoucherRow } from "../vouchers/record.ts";
+import { toVoucherColumns, toVoucherRecord, voucherDeclaration, type VoucherRow } from "../vouchers/voucher-columns.ts";
 import { checkVoucherReferences } from "../vouchers/references.ts";
-import { deleteVoucher, findVoucher, insertVoucher, listVouchers, updateVoucher, type NewVoucher } from "../vouchers/repository.ts";
+import { deleteVoucher, findVoucher, insertVoucher, listVouchers, updateVoucher, type NewVoucher } from "../vouchers/voucher-repository.ts";
 import { statusChange } from "../vouchers/status.ts";
 import { checkVoucherType } from "../vouchers/type-rules.ts";
 import { voucherVisibility, type VoucherViewer } from "../vouchers/visibility.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertBusiness } from "../businesses/repository.ts";
-import { seedCampaign, seedUser, seedVoucher, voucherRow } from "../vouchers/test-support.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { insertBusiness } from "../businesses/business-repository.ts";
+import { seedCampaign, seedUser, seedVoucher, voucherRow } from "../vouchers/voucher-test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 let campaign: number;

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertBusiness } from "../businesses/repository.ts";
+import { insertBusiness } from "../businesses/business-repository.ts";
 import { currencies } from "../db/schema.ts";
-import { allVoucherRows, seedCampaign, seedUser, voucherRow } from "../vouchers/test-support.ts";
-import { errorOf, startResourcesWorld, type ResourcesWorld } from "./test-support.ts";
+import { allVoucherRows, seedCampaign, seedUser, voucherRow } from "../vouchers/voucher-test-support.ts";
+import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
 let w: ResourcesWorld;
 let campaign: number;

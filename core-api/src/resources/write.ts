@@ -70,7 +70,7 @@ export function validateWrite(decl: ResourceDeclaration, method: WriteMethod, bo
 /**
  * Why `prop` may not be sent with `method`, or undefined when it may. The one rule of which
  * properties a write body accepts: validateWrite applies it and the schema document
- * (resources/schema.ts) lists request bodies from it, so the two cannot drift.
+ * (resources/schema-document.ts) lists request bodies from it, so the two cannot drift.
  */
 export function refusalOf(prop: PropertyInfo, method: WriteMethod): string | undefined {
   if (prop.readOnly) return `${prop.name} is read-only.`;

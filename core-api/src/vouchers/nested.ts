@@ -9,13 +9,13 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/mysql-core";
-import { businessRecord } from "../businesses/record.ts";
-import type { BusinessRow } from "../businesses/repository.ts";
+import { businessRecord } from "../businesses/business-columns.ts";
+import type { BusinessRow } from "../businesses/business-repository.ts";
 import { loadChainRecord } from "../chains/nested-record.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { ResourceRecord } from "../db/resource-columns.ts";
 import { businesses, vouchers } from "../db/schema.ts";
-import { toVoucherRecord, voucherDeclaration, type NestedRecords, type VoucherRow } from "./record.ts";
+import { toVoucherRecord, voucherDeclaration, type NestedRecords, type VoucherRow } from "./voucher-columns.ts";
 
 /** The parent voucher, joined to the voucher that names it. */
 const PARENT = alias(vouchers, "parent_voucher");

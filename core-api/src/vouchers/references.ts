@@ -9,7 +9,7 @@
  * rather than stored unchecked.
  */
 import { and, eq } from "drizzle-orm";
-import { findBusinessById } from "../businesses/repository.ts";
+import { findBusinessById } from "../businesses/business-repository.ts";
 import type { CoreDb } from "../db/client.ts";
 import { campaigns, currencies, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allowedIpRangeResource } from "./allowed-ip-range.ts";
 import { chainResource } from "./chain.ts";
-import { RESOURCES } from "./index.ts";
+import { RESOURCES } from "./resource-registry.ts";
 
 const p = (n: string) => allowedIpRangeResource.properties.get(n)!;
 

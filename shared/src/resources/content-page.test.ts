@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contentPageResource, zoneSchema } from "./content-page.ts";
-import { RESOURCES } from "./index.ts";
+import { RESOURCES } from "./resource-registry.ts";
 
 const p = (n: string) => contentPageResource.properties.get(n)!;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { businessResource } from "./business.ts";
 import { chainResource } from "./chain.ts";
-import { RESOURCES } from "./index.ts";
+import { RESOURCES } from "./resource-registry.ts";
 import { defineResource, field, reference, VENDOR } from "./meta.ts";
 
 const prop = (name: string) => businessResource.properties.get(name)!;

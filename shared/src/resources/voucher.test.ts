@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RESOURCES } from "./index.ts";
+import { RESOURCES } from "./resource-registry.ts";
 import { parseDateTimeInput, voucherResource, voucherTypeRules } from "./voucher.ts";
 
 const prop = (name: string) => voucherResource.properties.get(name)!;

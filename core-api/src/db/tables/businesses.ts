@@ -1,6 +1,6 @@
 /**
  * Businesses (spec, "Business (branch store)") and the indexes their searches read, each kept in
- * step with the businesses by every write (businesses/repository.ts): the word index of the text
+ * step with the businesses by every write (businesses/business-repository.ts): the word index of the text
  * search, its word counts, and the per-cell counts of the location search.
  */
 import { sql } from "drizzle-orm";
@@ -99,7 +99,7 @@ export const businessSearchTokens = mysqlTable(
 
 /**
  * How many words of each (word, lcp_prev) the word index holds per chain and field, kept in step
- * with business_search_tokens by every write (businesses/repository.ts): the total of a prefix
+ * with business_search_tokens by every write (businesses/business-repository.ts): the total of a prefix
  * search is the sum over the prefix's few distinct words instead of a count over every match.
  */
 export const businessSearchWordCounts = mysqlTable(
@@ -116,7 +116,7 @@ export const businessSearchWordCounts = mysqlTable(
 
 /**
  * How many live businesses with coordinates each location grid cell holds per chain, kept in step
- * by every write (businesses/repository.ts): a radius search adds up the cells wholly inside the
+ * by every write (businesses/business-repository.ts): a radius search adds up the cells wholly inside the
  * circle instead of counting their businesses.
  */
 export const businessGeoCellCounts = mysqlTable(

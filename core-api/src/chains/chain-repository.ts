@@ -1,12 +1,12 @@
 /**
  * Chain storage for the Chain resource (spec, "Chain (singular resource)"): the chain's row with
- * what it refers to (chains/record.ts), and updates of its settings.
+ * what it refers to (chains/chain-columns.ts), and updates of its settings.
  */
 import { and, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { findRow } from "../db/resource-columns.ts";
 import { chains, currencies } from "../db/schema.ts";
-import { chainColumns, type ChainRow } from "./record.ts";
+import { chainColumns, type ChainRow } from "./chain-columns.ts";
 
 export type { ChainRow };
 export type CurrencyRow = typeof currencies.$inferSelect;

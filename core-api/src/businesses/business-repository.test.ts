@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { businessSearchTokens } from "../db/schema.ts";
-import { deleteBusiness, findBusinessesByIds, insertBusiness, updateBusiness } from "./repository.ts";
+import { deleteBusiness, findBusinessesByIds, insertBusiness, updateBusiness } from "./business-repository.ts";
 import { withLcpPrev } from "./word-index.ts";
 
 let core: TestCore;

@@ -21,7 +21,7 @@
  */
 import { okBody } from "@service/shared";
 import { CHANGE_LOG_RESOURCE } from "../auth/access-table.ts";
-import { RESOURCES } from "@service/shared/resources/index";
+import { RESOURCES } from "@service/shared/resources/resource-registry";
 import {
   CHANGE_LOG_RESULT_TYPE,
   changeLogEntryResource,
@@ -30,7 +30,7 @@ import {
 import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
 import { listChanges, type ChangeLogPage, type StoredChange } from "../campaigns/change-log.ts";
-import { CAMPAIGN_MODEL_CLASS, findLiveCampaign } from "../campaigns/repository.ts";
+import { CAMPAIGN_MODEL_CLASS, findLiveCampaign } from "../campaigns/campaign-repository.ts";
 import { versionAtLeast } from "../http/api-version.ts";
 import { queryParams, type Params } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";

@@ -11,7 +11,7 @@ import { loadCoreConfig } from "../config.ts";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { DOCS_SCRIPT_PATH } from "./docs.ts";
 import { loadScalarBundle } from "./docs-asset.node.ts";
-import { ADAPTERS } from "./routes.ts";
+import { ADAPTERS } from "./resource-routes.ts";
 import { requiredProperties, writableProperties } from "./write.ts";
 
 let core: TestCore;

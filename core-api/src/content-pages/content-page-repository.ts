@@ -12,7 +12,7 @@ import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { chains, contentPages } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { checkParent, descendantsOf, ownParentError, type PageLink } from "./hierarchy.ts";
-import { contentPageColumns, type ContentPageRow } from "./record.ts";
+import { contentPageColumns, type ContentPageRow } from "./content-page-columns.ts";
 
 type Tx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
 

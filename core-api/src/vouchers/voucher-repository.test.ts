@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
-import type { VoucherRow } from "./record.ts";
-import { insertVoucher, updateVoucher, type NewVoucher } from "./repository.ts";
+import type { VoucherRow } from "./voucher-columns.ts";
+import { insertVoucher, updateVoucher, type NewVoucher } from "./voucher-repository.ts";
 import { statusChange } from "./status.ts";
-import { allVoucherRows, seedCampaign, seedUser, voucherRow } from "./test-support.ts";
+import { allVoucherRows, seedCampaign, seedUser, voucherRow } from "./voucher-test-support.ts";
 
 let core: TestCore;
 let values: NewVoucher;

@@ -3,7 +3,7 @@
  * direct business seeder (the repository, so list tests do not depend on POST).
  */
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
-import { insertBusiness, type BusinessRow, type BusinessValues } from "../businesses/repository.ts";
+import { insertBusiness, type BusinessRow, type BusinessValues } from "../businesses/business-repository.ts";
 
 export interface ResourcesWorld {
   core: TestCore;

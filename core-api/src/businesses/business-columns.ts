@@ -8,7 +8,7 @@
 import { businessResource } from "@service/shared/resources/business";
 import { addedByRecordBuilder, resourceColumns, type ResourceRecord } from "../db/resource-columns.ts";
 import { businesses } from "../db/schema.ts";
-import type { BusinessRow } from "./repository.ts";
+import type { BusinessRow } from "./business-repository.ts";
 import { TOKEN_FIELD } from "./word-index.ts";
 
 /** The business's storage mapping. */

@@ -4,7 +4,7 @@
  */
 import type { CampaignRecord } from "@service/shared/internal/add-campaign";
 import { formatDateTime, type ApiVersion } from "../http/api-version.ts";
-import type { CampaignRow } from "./repository.ts";
+import type { CampaignRow } from "./campaign-repository.ts";
 
 /** The campaign record with datetimes per API version (RFC 3339 UTC from 1.6.8, `YYYY-MM-DD HH:MM:SS` before). */
 export function renderCampaign(row: CampaignRow, version: ApiVersion): CampaignRecord {

@@ -9,7 +9,7 @@ import { rowUnchanged } from "../db/row-unchanged.ts";
 import { listRows, type ListRequest } from "../db/resource-columns.ts";
 import { vouchers } from "../db/schema.ts";
 import { generateVoucherKey } from "./key.ts";
-import { voucherColumns, type VoucherColumns, type VoucherRow } from "./record.ts";
+import { voucherColumns, type VoucherColumns, type VoucherRow } from "./voucher-columns.ts";
 import type { VoucherVisibility } from "./visibility.ts";
 
 /** What a new voucher needs besides the columns with defaults (the key is generated here). */
@@ -74,7 +74,7 @@ export async function findVouchersByIds(db: CoreDb, chainId: number, ids: readon
 
 /**
  * One page of the chain's live vouchers within `visibility`, with equality filters and a sort
- * (the voucher's storage mapping, vouchers/record.ts). Ties are broken by id in the same
+ * (the voucher's storage mapping, vouchers/voucher-columns.ts). Ties are broken by id in the same
  * direction, so pages never overlap.
  * @returns the rows and the total count over all pages
  */

@@ -9,7 +9,7 @@ import { chainResource } from "@service/shared/resources/chain";
 import { sql } from "drizzle-orm";
 import { addedByRecordBuilder, qualified, resourceColumns, type ResourceRecord, type RowOf } from "../db/resource-columns.ts";
 import { chains } from "../db/schema.ts";
-import { ipRangeRecord, type IpRangeRow } from "../ip-ranges/record.ts";
+import { ipRangeRecord, type IpRangeRow } from "../ip-ranges/ip-range-columns.ts";
 
 /** What a chain row is read with: its first app (lowest id) and its currency's code and name. */
 const REFERRED = {

@@ -8,7 +8,7 @@ import { isDuplicateKey } from "../db/duplicate-key.ts";
 import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { allowedIpRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { ipRangeColumns, type IpRangeRow } from "./record.ts";
+import { ipRangeColumns, type IpRangeRow } from "./ip-range-columns.ts";
 
 export type { IpRangeRow };
 

@@ -10,10 +10,10 @@ import { accessTokenAdapter } from "./access-token.ts";
 import { allowedIpRangeAdapter } from "./allowed-ip-range.ts";
 import { businessAdapter } from "./business.ts";
 import { chainAdapter } from "./chain.ts";
-import { CAMPAIGN_CHANGE_LOG_PATH, serveCampaignChangeLog } from "./change-log.ts";
+import { CAMPAIGN_CHANGE_LOG_PATH, serveCampaignChangeLog } from "./campaign-change-log.ts";
 import { contentPageAdapter } from "./content-page.ts";
 import { servePlural, serveSingular, type ResourceAdapter } from "./engine.ts";
-import { registerSchema } from "./schema.ts";
+import { registerSchema } from "./schema-document.ts";
 import { serviceClientAdapter } from "./service-client.ts";
 import { voucherAdapter } from "./voucher.ts";
 

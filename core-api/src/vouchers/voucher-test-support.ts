@@ -6,8 +6,8 @@
 import { eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { campaigns, users, vouchers } from "../db/schema.ts";
-import { insertVoucher, type NewVoucher } from "./repository.ts";
-import type { VoucherRow } from "./record.ts";
+import { insertVoucher, type NewVoucher } from "./voucher-repository.ts";
+import type { VoucherRow } from "./voucher-columns.ts";
 
 let seq = 0;
 

@@ -14,7 +14,7 @@
  * app's route table at request time, so one registered by a later change is documented without
  * an edit here; a test fails when a /resources route is missing from the document.
  */
-import { CALL_DECLARATIONS } from "@service/shared/internal/index";
+import { CALL_DECLARATIONS } from "@service/shared/internal/call-registry";
 import { changeLogEntryResource } from "@service/shared/resources/change-log";
 import { CHANGE_LOG_RESOURCE } from "../auth/access-table.ts";
 import type { ResourceDeclaration } from "@service/shared/resources/meta";

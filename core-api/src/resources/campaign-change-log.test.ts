@@ -3,11 +3,11 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { encode } from "../../../test/helpers/internal-calls.ts";
-import { createCampaign } from "../campaigns/repository.ts";
-import { countRows } from "../campaigns/test-support.ts";
+import { createCampaign } from "../campaigns/campaign-repository.ts";
+import { countRows } from "../campaigns/campaign-test-support.ts";
 import { modelChangeLogs } from "../db/schema.ts";
 import { grantAccess } from "../db/seed.ts";
-import { errorOf } from "./test-support.ts";
+import { errorOf } from "./resources-test-support.ts";
 
 /** The clock; sessions last 24 hours, so every request stays within 2026-05-10. */
 let now = new Date("2026-05-10T08:00:00Z");

@@ -2,7 +2,7 @@
  * Content page rows <-> Resources records (spec, "Content Page"): the page's storage mapping,
  * derived from the declaration by the rules of db/resource-columns.ts (zones are JSON text) and
  * checked when this module loads. `parent` is the parent's name, read with the row and written as
- * a name the repository resolves to the parent's id (content-pages/repository.ts).
+ * a name the repository resolves to the parent's id (content-pages/content-page-repository.ts).
  */
 import { contentPageResource } from "@service/shared/resources/content-page";
 import { sql } from "drizzle-orm";
