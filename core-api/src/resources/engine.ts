@@ -3,11 +3,20 @@
  * handbook, "One source of truth for resources"): GET one / list, POST, PUT, PATCH, DELETE driven
  * by a resource's shared declaration, with a per-resource adapter for storage.
  *
- * Order of checks on every request: credentials at all, the access table's row for the caller's
- * kind (auth/access-table.ts: a refused kind gets 544 before anything else is read), the chain
- * header, then in one query the credentials and the row's level on the chain
- * (resources/request-scope.ts), then the request's parameters and body, then the target
- * resource; nothing is written unless all pass.
+ * Order of checks (nothing is written unless all pass; the first failure answers):
+ * 1. credentials at all (6 / 266), and the access table's row for the caller's kind
+ *    (auth/access-table.ts): a kind the row does not list gets 544 before anything else is read;
+ * 2. the chain header (419), then, in one query, the credentials and the row's access level on
+ *    that chain (544 when missing; resources/request-scope.ts);
+ * 3. per method:
+ *    - GET one / DELETE: the identifier (path id or one `?{identifier}=`; 544 / 419 / 441), then
+ *      the target (544);
+ *    - GET list: the list parameters (419), then the page;
+ *    - POST: no query parameters (419), the body parsed (419) and validated (419 / 441 / 482), the
+ *      chain reference; then the adapter's own rules;
+ *    - PUT / PATCH: the identifier, the body parsed (419), the target read (544), then the body
+ *      validated against it (419 / 441 / 482; an `id` equal to the target's is tolerated), then the
+ *      adapter's own rules. PUT on an adapter with `putIsPatch` is validated as PATCH.
  */
 import { okBody } from "@service/shared";
 import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/resource-registry";

@@ -39,11 +39,6 @@ export const PREREQUISITES: Record<string, Prerequisite> = {
   },
 };
 
-/**
- * Resources whose write walks are skipped, with the reason. The walker fails for a resource that
- * cannot be given a target and is not listed here, so a skip is always a decision.
- */
-export const WRITE_WALK_SKIPPED: Readonly<Record<string, string>> = {};
 
 /** The req-post properties of a POST body schema, each with a generated value. */
 export function generatedBody(postBody: JsonSchema, seq: number): Record<string, unknown> {

@@ -27,8 +27,12 @@ export interface WriteOptions {
 
 /**
  * Validates a write body.
- * - POST: the given properties plus declared defaults for omitted ones.
- * - PUT: a full replacement: every writable property, omitted ones reset to their default or null.
+ * - POST: the given properties plus declared defaults for omitted ones; every req-post property
+ *   must be given (441).
+ * - PUT: a replacement: every req-post property PUT accepts must be given (441); every other
+ *   property PUT may carry that is not given is reset to its declared default, else to null when
+ *   nullable; a non-nullable property without a default keeps its stored value (the adapter
+ *   leaves it out of the update), and immutable properties are never reset.
  * - PATCH: only the given properties.
  * @param body the body as http/params.ts reads it: a JSON object as sent, form fields nested from
  *   their bracket keys (`chain[id]=1` is `{chain: {id: "1"}}`)
