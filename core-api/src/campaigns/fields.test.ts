@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ServiceError } from "../http/service-error.ts";
 import { readCampaignFields, readCampaignId, requireForwardPeriod } from "./fields.ts";
-
-/** The catalogue name of the ServiceError `fn` throws. */
-function errorName(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ServiceError) return err.errorName;
-    throw err;
-  }
-  return undefined;
-}
+import { thrownErrorName as errorName } from "../http/thrown-error.test-support.ts";
 
 describe("readCampaignId", () => {
   it("reads an integer from text or JSON", () => {

@@ -5,18 +5,7 @@ import { getBusinessesCall } from "@service/shared/internal/get-businesses";
 import { describe, expect, it } from "vitest";
 import { readCallParams, requireParams } from "./coerce.ts";
 import type { Params } from "./params.ts";
-import { ServiceError } from "./service-error.ts";
-
-/** The catalogue name of the ServiceError `fn` throws. */
-function errorName(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ServiceError) return err.errorName;
-    throw err;
-  }
-  return undefined;
-}
+import { thrownErrorName as errorName } from "./thrown-error.test-support.ts";
 
 describe("readCallParams", () => {
   it("reads form text and JSON values alike, trims text, applies defaults and ignores unknown parameters", () => {

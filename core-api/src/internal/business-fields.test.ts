@@ -2,19 +2,9 @@ import { addBusinessCall } from "@service/shared/internal/add-business";
 import { openingTimesSchema } from "@service/shared/internal/opening-times";
 import { describe, expect, it } from "vitest";
 import type { BusinessRow } from "../businesses/business-repository.ts";
-import { ServiceError } from "../http/service-error.ts";
+import { thrownErrorName as errorOf } from "../http/thrown-error.test-support.ts";
 import { isPhoneNumber, isPostalCodeOf, readBusinessFields } from "./business-fields.ts";
 import { decimalText } from "./business-record.ts";
-
-function errorOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ServiceError) return err.errorName;
-    throw err;
-  }
-  return undefined;
-}
 
 describe("isPostalCodeOf", () => {
   it("checks NL, DE and BE forms and leaves other countries alone", () => {

@@ -150,7 +150,7 @@ export function errorResponses(errors: readonly ErrorName[]): Record<string, Jso
   const out: Record<string, JsonSchema> = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
-      description: list.map((n) => `${ERRORS[n].code ?? "-"} ${n}`).join("; "),
+      description: list.map((n) => `${ERRORS[n].code} ${n}`).join("; "),
       content: {
         "application/json": {
           schema: ref(names.error),

@@ -4,13 +4,13 @@
  * list-params.ts for list parameters, the access table for `security`), so the document cannot
  * promise what the engine refuses.
  */
-import { ERRORS, errorBody, type ErrorName } from "@service/shared";
+import type { ErrorName } from "@service/shared";
 import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
 import { resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, filterParameters, fulltextProperties, LOCATION_KEYS, MAX_LIMIT, MAX_RADIUS_KM, sortKeys } from "./list-params.ts";
 import { DEFAULT_RECURSION_LEVEL } from "./render.ts";
-import { names, propertySchema, ref, type JsonSchema } from "./schema-components.ts";
+import { errorResponses, names, propertySchema, ref, type JsonSchema } from "./schema-components.ts";
 import { operationSecurity } from "./schema-security.ts";
 import type { WriteMethod } from "./write.ts";
 
@@ -43,20 +43,7 @@ const HEADERS = Object.keys(HEADER_PARAMETERS).map((k) => ({ $ref: `#/components
  */
 function responses(success: JsonSchema, errors: ErrorName[], extra: Record<string, JsonSchema> = {}): JsonSchema {
   const out: Record<string, JsonSchema> = { "200": { description: "Success.", content: { "application/json": { schema: success } } } };
-  const byStatus = new Map<number, ErrorName[]>();
-  for (const name of errors) byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
-  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    out[String(status)] = {
-      description: list.map((n) => `${ERRORS[n].code ?? "-"} ${n}`).join("; "),
-      content: {
-        "application/json": {
-          schema: ref(names.error),
-          examples: Object.fromEntries(list.map((n) => [n, { value: errorBody(n) }])),
-        },
-      },
-    };
-  }
-  return { ...out, ...extra };
+  return { ...out, ...errorResponses(errors), ...extra };
 }
 
 /** Errors every authenticated Resources request can give (credentials, headers, access). */
