@@ -88,6 +88,9 @@ describe("security per operation", () => {
     expect(doc.paths["/internal/delete-campaign"].delete).toMatchObject({ "x-service-access-level": "write", "x-service-also-access-levels": ["campaign"] });
     expect(doc.paths["/internal/delete-campaign-group"].delete["x-service-access-level"]).toBe("delete");
     expect(doc.paths["/auth/delete-tag"].delete).toMatchObject({ security: [{ sessionUserId: [], sessionKey: [] }], "x-service-access-level": "delete" });
+    // listed with the internal calls, not with login and logout
+    expect(doc.paths["/auth/delete-tag"].delete.tags).toEqual(["internal"]);
+    expect(doc.paths["/auth/login"].post.tags).toEqual(["auth"]);
   });
 
   it("login is public and logout takes an admin or shopper session", () => {
