@@ -71,4 +71,21 @@ describe("the rows of the internal calls", () => {
     expect(CALL_ACCESS["get-campaign"]).toMatchObject({ level: "read" });
     for (const row of Object.values(CALL_ACCESS)) expect(row.denied).toBe("permission_denied_or_non_existent");
   });
+
+  it("follow the deletions' Auth lines: delete-campaign write and campaign, the group DELETE, the tag calls admins only", () => {
+    expect(CALL_ACCESS["delete-campaign"]).toMatchObject({ callers: ["admin", "chain_scope"], level: "write", alsoLevels: ["campaign"] });
+    expect(CALL_ACCESS["delete-campaign-group"]).toMatchObject({ callers: ["admin", "chain_scope"], level: "delete" });
+    expect(CALL_ACCESS["delete-tag"]).toEqual({ callers: ["admin"], level: "delete", denied: "permission_denied_or_non_existent" });
+    expect(CALL_ACCESS["add-tag"]).toMatchObject({ callers: ["admin"], level: "write" });
+    expect(CALL_ACCESS["get-tags"]).toMatchObject({ callers: ["admin"], level: "read" });
+  });
+
+  it("a row with further levels needs every one of them", () => {
+    const row = CALL_ACCESS["delete-campaign"];
+    expect(verdictOf(row, admin(["write"]))).toBe("denied");
+    expect(verdictOf(row, admin(["campaign"]))).toBe("denied");
+    expect(verdictOf(row, admin(["write", "campaign"]))).toBe("allowed");
+    expect(verdictOf(row, admin(["write", "campaign"], false))).toBe("address_refused");
+    expect(verdictOf(row, CHAIN_SCOPE)).toBe("allowed");
+  });
 });

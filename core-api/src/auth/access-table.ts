@@ -32,6 +32,8 @@ export interface AccessRule {
   callers: readonly CallerKind[];
   /** the admin access level it needs (for `admin` and `chain_scope` callers) */
   level: AccessLevel;
+  /** further levels it needs besides `level` (delete-campaign: the campaign permission) */
+  alsoLevels?: readonly AccessLevel[];
 }
 
 /** Table row name of the campaign change log (GET /resources/campaign/{id}/change_log). */
@@ -49,7 +51,8 @@ export type ResourceName =
   | typeof CHANGE_LOG_RESOURCE;
 
 /** The internal calls whose access the table decides. */
-export type CallName = "add-business" | "alter-business" | "get-businesses" | "add-campaign" | "alter-campaign" | "get-campaign";
+export type CallName = "add-business" | "alter-business" | "get-businesses" | "add-campaign" | "alter-campaign" | "get-campaign"
+  | "delete-campaign" | "add-campaign-group" | "get-campaign-groups" | "delete-campaign-group" | "add-tag" | "get-tags" | "delete-tag";
 
 const ADMIN: readonly CallerKind[] = ["admin"];
 const PRIVILEGED: readonly CallerKind[] = ["admin", "chain_scope"];
@@ -117,6 +120,18 @@ export const CALL_ACCESS: Readonly<Record<CallName, CallRule>> = {
   "add-campaign": call(PRIVILEGED, "write"),
   "alter-campaign": call(PRIVILEGED, "write"),
   "get-campaign": call(PRIVILEGED, "read"),
+  // delete-campaign: "write access ... and the permission flag permissions_business_chain_campaign",
+  // which is the admin level `campaign`; campaign_enable for an active campaign in a chain with
+  // restrict_campaign_enable depends on the campaign, so campaigns/access.ts checks it.
+  "delete-campaign": { ...call(PRIVILEGED, "write"), alsoLevels: ["campaign"] },
+  "add-campaign-group": call(PRIVILEGED, "write"),
+  "get-campaign-groups": call(PRIVILEGED, "read"),
+  // "admin with DELETE access to the chain"; a chain-scope token equals admin access.
+  "delete-campaign-group": call(PRIVILEGED, "delete"),
+  // The tag calls: "user and privileged authentication not permitted" (delete-tag); add and get alike.
+  "add-tag": call(ADMIN, "write"),
+  "get-tags": call(ADMIN, "read"),
+  "delete-tag": call(ADMIN, "delete"),
 };
 
 /** What the request's credentials claim to be, before they are checked (auth/credentials.ts). */
@@ -165,7 +180,7 @@ export function verdictOf(rule: AccessRule, holding: ChainHolding): Verdict {
   for (const kind of holding.kinds) {
     if (!rule.callers.includes(kind)) continue;
     if (kind === "admin" || kind === "chain_scope") {
-      if (holding.levels?.[rule.level] !== true) continue;
+      if (!holdsLevels(rule, holding.levels)) continue;
       if (kind === "admin" && !holding.addressAllowed) {
         verdict = "address_refused";
         continue;
@@ -176,6 +191,11 @@ export function verdictOf(rule: AccessRule, holding: ChainHolding): Verdict {
   return verdict;
 }
 
+/** Whether `levels` hold the rule's level and every one of its `alsoLevels`. */
+function holdsLevels(rule: AccessRule, levels: ChainHolding["levels"]): boolean {
+  return levels !== null && [rule.level, ...(rule.alsoLevels ?? [])].every((level) => levels[level] === true);
+}
+
 // A chain-scope token never holds super_user: a row offering it a super-user operation would be a
 // promise the check can never keep, so such a table refuses to load.
 const EVERY_ROW: Array<[string, AccessRule]> = [
@@ -183,5 +203,5 @@ const EVERY_ROW: Array<[string, AccessRule]> = [
   ...Object.entries(CALL_ACCESS),
 ];
 for (const [where, r] of EVERY_ROW) {
-  if (r.level === "super_user" && r.callers.includes("chain_scope")) throw new Error(`access table: ${where} offers a super_user operation to chain_scope tokens`);
+  if ((r.level === "super_user" || r.alsoLevels?.includes("super_user")) && r.callers.includes("chain_scope")) throw new Error(`access table: ${where} offers a super_user operation to chain_scope tokens`);
 }

@@ -15,7 +15,9 @@ import { APP_A, startTwoChains, type TwoChains } from "./two-chains.test-support
 
 let w: TwoChains;
 const CALLS = Object.keys(CALL_ACCESS) as CallName[];
-const READS: CallName[] = ["get-businesses", "get-campaign"];
+const READS: CallName[] = ["get-businesses", "get-campaign", "get-campaign-groups", "get-tags"];
+/** The tag calls: "user and privileged authentication not permitted" (spec, delete-tag). */
+const ADMIN_ONLY: CallName[] = ["add-tag", "get-tags", "delete-tag"];
 
 beforeAll(async () => {
   w = await startTwoChains();
@@ -58,6 +60,15 @@ describe("requireCallAccess", () => {
     expect(await outcome(adminCredentials(w.adminA.headers), "get-businesses", 2_000_000_000)).toBe("permission_denied_or_non_existent");
   });
 
+  it("delete-campaign needs the campaign level besides write (permissions_business_chain_campaign)", async () => {
+    const writer = await w.core.admin({ write: true, read: true });
+    const campaigner = await w.core.admin({ campaign: true, read: true });
+    const both = await w.core.admin({ write: true, campaign: true });
+    expect(await outcome(adminCredentials(writer.headers), "delete-campaign", w.chainA)).toBe("permission_denied_or_non_existent");
+    expect(await outcome(adminCredentials(campaigner.headers), "delete-campaign", w.chainA)).toBe("permission_denied_or_non_existent");
+    expect(await outcome(adminCredentials(both.headers), "delete-campaign", w.chainA)).toBe("ok");
+  });
+
   it("an admin outside the chain's allowed IP ranges gets 68 naming the address", async () => {
     const chainId = await w.core.createChain("Ranged");
     const admin = await w.core.admin({ write: true, read: true }, chainId);
@@ -68,7 +79,7 @@ describe("requireCallAccess", () => {
   });
 
   it("a chain-scope token passes every call; a read_businesses token only get-businesses, reading", async () => {
-    for (const call of CALLS) expect(await outcome(tokenCredentials(w.tokenA), call, w.chainA), call).toBe("ok");
+    for (const call of CALLS) expect(await outcome(tokenCredentials(w.tokenA), call, w.chainA), call).toBe(ADMIN_ONLY.includes(call) ? "permission_denied_or_non_existent" : "ok");
     expect(await requireCallAccess(authOf(tokenCredentials(w.tokenA)), "alter-business", w.chainA)).toMatchObject({ write: true, super_user: false });
     for (const call of CALLS) expect(await outcome(tokenCredentials(w.readBusinessesA), call, w.chainA), call).toBe(call === "get-businesses" ? "ok" : "permission_denied_or_non_existent");
     const levels = await requireCallAccess(authOf(tokenCredentials(w.readBusinessesA)), "get-businesses", w.chainA);

@@ -39,6 +39,13 @@ function callParams(b: ChainBObjects): Record<string, { other: Record<string, st
     "/internal/alter-business": { other: { business_id: `${b.businessId}`, name: "Intruder" }, missing: { business_id: `${MISSING_INT}`, name: "Intruder" } },
     "/internal/alter-campaign": { other: { campaign_id: `${b.campaignId}`, title: "Intruder" }, missing: { campaign_id: `${MISSING_INT}`, title: "Intruder" } },
     "/internal/get-campaign": { other: { campaign_id: `${b.campaignId}` }, missing: { campaign_id: `${MISSING_INT}` } },
+    "/internal/delete-campaign": { other: { campaign_id: `${b.campaignId}` }, missing: { campaign_id: `${MISSING_INT}` } },
+    "/internal/add-campaign-group": chain({ name: "Intruder" }),
+    "/internal/get-campaign-groups": chain({}),
+    "/internal/delete-campaign-group": { other: { id: `${b.campaignGroupId}` }, missing: { id: `${MISSING_INT}` } },
+    "/auth/add-tag": chain({ value: "Intruder" }),
+    "/auth/get-tags": chain({}),
+    "/auth/delete-tag": { other: { id: `${b.tagId}` }, missing: { id: `${MISSING_INT}` } },
   };
 }
 
@@ -172,5 +179,28 @@ describe("positive control: the matrix targets are real", () => {
   it("chain B's admin reads the campaign through get-campaign", async () => {
     const { "X-Service-Chain-ID": _ignored, ...headers } = w.adminB.headers;
     expect((await send("GET", "/internal/get-campaign", headers, { campaign_id: `${w.b.campaignId}` })).status).toBe(200);
+  });
+});
+
+describe("chain A's own objects against chain B's (campaign groups, tags)", () => {
+  it("a group of chain A cannot take chain B's campaign: 246, as for a missing campaign", async () => {
+    const { "X-Service-Chain-ID": _ignored, ...headers } = w.adminA.headers;
+    const other = await send("POST", "/internal/add-campaign-group", headers, { chain_id: `${w.chainA}`, name: "Mixed", campaign_ids: `${w.b.campaignId}` });
+    const missing = await send("POST", "/internal/add-campaign-group", headers, { chain_id: `${w.chainA}`, name: "Mixed", campaign_ids: `${MISSING_INT}` });
+    expect(other.status).toBe(404);
+    // the descriptions name the id sent; everything else is alike
+    expect(JSON.parse(other.text).error).toMatchObject({ code: 246, name: "campaign_id_not_found" });
+    expect(JSON.parse(missing.text).error).toMatchObject({ code: 246, name: "campaign_id_not_found" });
+    expect(await chainChecksum(w.core, w.b.chainId)).toBe(before);
+  });
+});
+
+describe("positive control: chain B's group and tag are real", () => {
+  it("chain B's admin lists them", async () => {
+    const { "X-Service-Chain-ID": _ignored, ...headers } = w.adminB.headers;
+    const groups = JSON.parse((await send("GET", "/internal/get-campaign-groups", headers, { chain_id: `${w.b.chainId}` })).text);
+    expect(groups.results.campaign_groups.map((g: { id: number; campaign_ids: number[] }) => [g.id, g.campaign_ids])).toEqual([[w.b.campaignGroupId, [w.b.campaignId]]]);
+    const tagList = JSON.parse((await send("GET", "/auth/get-tags", headers, { chain_id: `${w.b.chainId}` })).text);
+    expect(tagList.results.tags.map((t: { id: number }) => t.id)).toEqual([w.b.tagId]);
   });
 });

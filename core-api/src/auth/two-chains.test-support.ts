@@ -2,7 +2,7 @@
  * Test world of the authorization tests: chain A (the core's chain) with a super-user admin, a
  * privileged chain-scope token, a read_businesses token and a logged-in shopper; chain B with one
  * object of every kind (business, voucher, content page, IP range, service client, access token,
- * campaign), seeded directly so nothing depends on the requests under test.
+ * campaign, campaign group, tag), seeded directly so nothing depends on the requests under test.
  */
 import { eq } from "drizzle-orm";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
@@ -24,6 +24,9 @@ import {
 } from "../db/schema.ts";
 import { insertIpRange } from "../ip-ranges/ip-range-repository.ts";
 import { seedCampaign, seedUser, seedVoucher } from "../vouchers/voucher-test-support.ts";
+import { createCampaignGroup } from "../campaign-groups/campaign-group-repository.ts";
+import { createTag } from "../tags/tag-repository.ts";
+import { campaignGroupCampaigns, campaignGroups, tags } from "../db/schema.ts";
 
 export const APP_A = "a.shop.example.test";
 export const APP_B = "b.shop.example.test";
@@ -42,6 +45,9 @@ export interface ChainBObjects {
   serviceClientId: number;
   accessTokenId: string;
   campaignId: number;
+  /** a group holding campaignId */
+  campaignGroupId: number;
+  tagId: number;
 }
 
 export interface TwoChains {
@@ -105,6 +111,12 @@ export async function startTwoChains(): Promise<TwoChains> {
   const range = await insertIpRange(core.db, { chainId: chainB, cidr: "10.9.0.0/16", notes: null, lastUpdatedBy: null }, now);
   const clientB = await seedClient(core.db, chainB, now, { name: "Client B" });
   const tokenB = await seedToken(core.db, chainB, clientB.id, now);
+  const groupB = await createCampaignGroup(
+    core.db,
+    { chainId: chainB, name: "B group", activeDateFrom: null, activeDateUntil: null, campaignIds: [campaignId], lastUpdatedBy: adminB.id },
+    now,
+  );
+  const tagB = await createTag(core.db, { chainId: chainB, modelClass: "user", value: "b-tag", lastUpdatedBy: adminB.id }, now);
 
   return {
     core,
@@ -135,13 +147,16 @@ export async function startTwoChains(): Promise<TwoChains> {
       serviceClientId: clientB.id,
       accessTokenId: tokenB.row.id,
       campaignId,
+      campaignGroupId: groupB.group.id,
+      tagId: tagB.tag.id,
     },
   };
 }
 
 /**
  * Every stored row of chain `chainId` (the chain itself, its businesses, vouchers, content pages,
- * IP ranges, clients, tokens, campaigns, change logs and users) as one JSON string: equal before
+ * IP ranges, clients, tokens, campaigns, change logs, users, campaign groups with their campaigns,
+ * and tags) as one JSON string: equal before
  * and after a test means nothing of the chain was written.
  */
 export async function chainChecksum(core: TestCore, chainId: number): Promise<string> {
@@ -157,6 +172,9 @@ export async function chainChecksum(core: TestCore, chainId: number): Promise<st
     db.select().from(campaigns).where(eq(campaigns.chainId, chainId)).orderBy(campaigns.id),
     db.select().from(modelChangeLogs).where(eq(modelChangeLogs.chainId, chainId)).orderBy(modelChangeLogs.id),
     db.select().from(users).where(eq(users.chainId, chainId)).orderBy(users.id),
+    db.select().from(campaignGroups).where(eq(campaignGroups.chainId, chainId)).orderBy(campaignGroups.id),
+    db.select().from(campaignGroupCampaigns).where(eq(campaignGroupCampaigns.chainId, chainId)).orderBy(campaignGroupCampaigns.campaignGroupId, campaignGroupCampaigns.campaignId),
+    db.select().from(tags).where(eq(tags.chainId, chainId)).orderBy(tags.id),
   ]);
   return JSON.stringify(parts);
 }

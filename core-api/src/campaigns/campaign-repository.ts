@@ -10,8 +10,10 @@ import type { ChangeDiff } from "@service/shared/resources/change-log";
 import { and, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { campaigns } from "../db/schema.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { deleteCampaignWebhooks } from "./campaign-webhooks.ts";
 import { recordChange, type CoreTx } from "./change-log.ts";
-import { campaignSnapshot, diffCampaign } from "./diff.ts";
+import { campaignSnapshot, diffCampaign, diffCampaignDeletion } from "./diff.ts";
 import { requireForwardPeriod, type CampaignFields } from "./fields.ts";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -101,6 +103,54 @@ export async function alterCampaign(
     await record(tx, row, author, diff, at);
     return row;
   });
+}
+
+/**
+ * Deletes the live campaign `id` (spec, "Internal call: delete-campaign"): its webhooks go, it
+ * becomes inactive and deleted, and the change is recorded (change_endpoint `author.endpoint`;
+ * diff: is_active when it was active, deleted, last_updated_date). The row is locked first, so of
+ * concurrent deletions exactly one succeeds and whether the campaign is active is decided on the
+ * row that is deleted.
+ * @param opts.mayDeleteActive false when the caller may delete only inactive campaigns (a chain
+ *   with restrict_campaign_enable and a caller without campaign_enable: campaigns/access.ts)
+ * @param now change time (cut to the second)
+ * @returns the row after the call; null when no live campaign has the id (nothing is written)
+ * @throws ServiceError permission_denied_or_non_existent (68, 403) when the campaign is active and
+ *   `opts.mayDeleteActive` is false; nothing is written then
+ */
+export async function deleteCampaign(
+  db: CoreDb,
+  id: number,
+  author: ChangeAuthor,
+  now: Date,
+  opts: { mayDeleteActive: boolean },
+): Promise<CampaignRow | null> {
+  const at = wholeSecond(now);
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(campaigns)
+      .where(and(eq(campaigns.id, id), eq(campaigns.deleted, false)))
+      .for("update");
+    if (!current) return null;
+    if (current.isActive && !opts.mayDeleteActive) throw activeNeedsEnable();
+    await deleteCampaignWebhooks(tx, current);
+    await tx
+      .update(campaigns)
+      .set({ isActive: false, deleted: true, lastModifiedDate: at, lastUpdatedBy: author.adminId })
+      .where(eq(campaigns.id, id));
+    const row = await selectCampaign(tx, id);
+    await record(tx, row, author, diffCampaignDeletion(campaignSnapshot(current), campaignSnapshot(row)), at);
+    return row;
+  });
+}
+
+/** The refusal of an active campaign's deletion without campaign_enable where the chain restricts it. */
+export function activeNeedsEnable(): ServiceError {
+  return new ServiceError(
+    "permission_denied_or_non_existent",
+    "Deleting an active campaign needs the campaign_enable permission in this chain (restrict_campaign_enable).",
+  );
 }
 
 async function selectCampaign(tx: CoreTx, id: number): Promise<CampaignRow> {

@@ -71,3 +71,14 @@ export function diffCampaign(before: CampaignSnapshot | null, after: CampaignSna
   }
   return diff;
 }
+
+/**
+ * The diff of a deletion (delete-campaign): is_active to false when it was active, `deleted` from
+ * false to true (a field no other change touches, so creation entries do not list it), then
+ * last_updated_date.
+ * @param before the live campaign; `after` the same campaign inactive, deleted and re-dated
+ */
+export function diffCampaignDeletion(before: CampaignSnapshot, after: CampaignSnapshot): ChangeDiff {
+  const { last_updated_date: _dated, ...changed } = diffCampaign(before, after);
+  return { ...changed, deleted: { from: false, to: true }, last_updated_date: { from: before.last_updated_date, to: after.last_updated_date } };
+}

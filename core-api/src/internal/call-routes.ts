@@ -20,6 +20,20 @@ import { alterBusiness } from "./alter-business.ts";
 import { alterCampaign } from "./alter-campaign.ts";
 import { getBusinesses } from "./get-businesses.ts";
 import { getCampaign } from "./get-campaign.ts";
+import { deleteCampaignCall } from "@service/shared/internal/delete-campaign";
+import { addCampaignGroupCall } from "@service/shared/internal/add-campaign-group";
+import { getCampaignGroupsCall } from "@service/shared/internal/get-campaign-groups";
+import { deleteCampaignGroupCall } from "@service/shared/internal/delete-campaign-group";
+import { addTagCall } from "@service/shared/internal/add-tag";
+import { getTagsCall } from "@service/shared/internal/get-tags";
+import { deleteTagCall } from "@service/shared/internal/delete-tag";
+import { deleteCampaign } from "./delete-campaign.ts";
+import { addCampaignGroup } from "./add-campaign-group.ts";
+import { getCampaignGroups } from "./get-campaign-groups.ts";
+import { deleteCampaignGroup } from "./delete-campaign-group.ts";
+import { addTag } from "./add-tag.ts";
+import { getTags } from "./get-tags.ts";
+import { deleteTag } from "./delete-tag.ts";
 
 type Handler = (c: Context<AppEnv>) => Promise<Response>;
 
@@ -42,6 +56,13 @@ export const CALLS: Array<[path: string, method: CallMethod, handler: Handler, d
     [addCampaignCall, addCampaign],
     [alterCampaignCall, alterCampaign],
     [getCampaignCall, getCampaign],
+    [deleteCampaignCall, deleteCampaign],
+    [addCampaignGroupCall, addCampaignGroup],
+    [getCampaignGroupsCall, getCampaignGroups],
+    [deleteCampaignGroupCall, deleteCampaignGroup],
+    [addTagCall, addTag],
+    [getTagsCall, getTags],
+    [deleteTagCall, deleteTag],
   ] as Array<[CallDeclaration, Handler]>
 ).map(([call, handler]) => [call.path, call.method, handler, call]);
 

@@ -9,6 +9,7 @@
  */
 import { ERRORS, type ErrorName } from "@service/shared";
 import { CALL_VENDOR, type CallDeclaration, type Refusal } from "@service/shared/internal/call";
+import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { z } from "zod";
 import { CALL_ACCESS, type CallName } from "../auth/access-table.ts";
 import { errorResponses, ref, successSchema, withoutDialect, type JsonSchema } from "./schema-components.ts";
@@ -17,7 +18,7 @@ import { operationSecurity, sessionSecurity } from "./schema-security.ts";
 /** The tags of the internal calls and of login / logout. */
 export const INTERNAL_TAGS: Readonly<Record<"internal" | "auth", string>> = {
   internal:
-    "The internal calls (/internal/...): older, named operations taking form, multipart or JSON parameters (a JSON " +
+    "The internal calls (/internal/..., and the tag calls under /auth/): older, named operations taking form, multipart or JSON parameters (a JSON " +
     "body may also carry numbers and booleans as text). Unknown parameters are ignored; every known one is validated.",
   auth: "Login and logout: POST /auth/login opens a session; send its session_user_id and session_key as the " +
     "X-Service-Session-User-ID and X-Service-Session-Key headers (the sessionUserId and sessionKey schemes).",
@@ -57,7 +58,9 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
   const schemas: Record<string, JsonSchema> = {};
   const tags = new Set<keyof typeof INTERNAL_TAGS>();
   for (const call of calls) {
-    const tag = call.path.startsWith("/auth/") ? "auth" : "internal";
+    // The tag calls live under /auth/ too (spec: DELETE /auth/delete-tag) but are internal calls.
+    const session = call === loginCall || call === logoutCall;
+    const tag = session ? "auth" : "internal";
     tags.add(tag);
     const params = paramsSchema(call);
     schemas[callNames.params(call)] = params;
@@ -66,7 +69,7 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
       operationId: call.name.replace(/-/g, "_"),
       tags: [tag],
       summary: call.summary,
-      description: `${call.description ?? call.summary}${call.path.startsWith("/internal/") ? " Unknown parameters are ignored." : ""}`,
+      description: `${call.description ?? call.summary}${session ? "" : " Unknown parameters are ignored."}`,
       parameters: [API_VERSION, ...(call.name === "login" ? [APP_HOSTNAME] : [])],
       ...securityOf(call),
     };

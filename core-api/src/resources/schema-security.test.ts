@@ -35,6 +35,13 @@ const CALL_PATHS: Record<string, CallName> = {
   "/internal/add-campaign": "add-campaign",
   "/internal/alter-campaign": "alter-campaign",
   "/internal/get-campaign": "get-campaign",
+  "/internal/delete-campaign": "delete-campaign",
+  "/internal/add-campaign-group": "add-campaign-group",
+  "/internal/get-campaign-groups": "get-campaign-groups",
+  "/internal/delete-campaign-group": "delete-campaign-group",
+  "/auth/add-tag": "add-tag",
+  "/auth/get-tags": "get-tags",
+  "/auth/delete-tag": "delete-tag",
 };
 
 /** The access table's row an OpenAPI path and method stand for. */
@@ -61,19 +68,29 @@ describe("security per operation", () => {
   it("lists exactly the credentials the access table allows, with the admin level it needs", () => {
     let walked = 0;
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
-      if (path === "/resources/schema" || path.startsWith("/auth/")) continue;
+      if (path === "/resources/schema" || path === "/auth/login" || path === "/auth/logout") continue;
       for (const [method, op] of Object.entries(item)) {
         const rule = ruleOf(path, method);
         expect(rule, `${method} ${path}`).toBeDefined();
         expect(op.security, `${method} ${path}`).toEqual(rule!.callers.flatMap((kind) => EXPECTED[kind]));
         expect(op["x-service-access-level"], `${method} ${path}`).toBe(rule!.level);
+        expect(op["x-service-also-access-levels"], `${method} ${path}`).toEqual(rule!.alsoLevels);
         walked++;
       }
     }
     // Six resources with every method (GET, PUT, PATCH, DELETE by identifier and by id, POST, the
     // list: 10 each), the chain (GET, PUT, PATCH, by identifier and by id: 6), the change log and
-    // the six internal calls.
+    // the internal calls (the tag calls under /auth/ included).
     expect(walked).toBe(6 * 10 + 6 + 1 + Object.keys(CALL_PATHS).length);
+  });
+
+  it("delete-campaign shows the campaign level it needs besides write; the tag calls take admins only", () => {
+    expect(doc.paths["/internal/delete-campaign"].delete).toMatchObject({ "x-service-access-level": "write", "x-service-also-access-levels": ["campaign"] });
+    expect(doc.paths["/internal/delete-campaign-group"].delete["x-service-access-level"]).toBe("delete");
+    expect(doc.paths["/auth/delete-tag"].delete).toMatchObject({ security: [{ sessionUserId: [], sessionKey: [] }], "x-service-access-level": "delete" });
+    // listed with the internal calls, not with login and logout
+    expect(doc.paths["/auth/delete-tag"].delete.tags).toEqual(["internal"]);
+    expect(doc.paths["/auth/login"].post.tags).toEqual(["auth"]);
   });
 
   it("login is public and logout takes an admin or shopper session", () => {

@@ -8,7 +8,8 @@
  * - privileged token: `bearer` with the role its scope must give on the chain (`chain` or
  *   `read_businesses`: OpenAPI 3.1 lets any scheme name required roles);
  * - shopper: `appHostname` with the session headers, or `appHostname` with `shopperToken` (a JWT).
- * The admin access level an operation needs is `x-service-access-level` on the operation.
+ * The admin access level an operation needs is `x-service-access-level` on the operation, and any
+ * further levels it needs `x-service-also-access-levels` (delete-campaign: `campaign`).
  */
 import type { AccessRule, CallerKind } from "../auth/access-table.ts";
 import type { JsonSchema } from "./schema-components.ts";
@@ -37,8 +38,12 @@ const REQUIREMENTS: Record<CallerKind, JsonSchema[]> = {
  * The `security` and `x-service-access-level` of an operation governed by `rule`.
  * @returns the fields to spread into the operation object
  */
-export function operationSecurity(rule: AccessRule): { security: JsonSchema[]; "x-service-access-level": string } {
-  return { security: rule.callers.flatMap((kind) => REQUIREMENTS[kind]), "x-service-access-level": rule.level };
+export function operationSecurity(rule: AccessRule): { security: JsonSchema[]; "x-service-access-level": string; "x-service-also-access-levels"?: string[] } {
+  return {
+    security: rule.callers.flatMap((kind) => REQUIREMENTS[kind]),
+    "x-service-access-level": rule.level,
+    ...(rule.alsoLevels && rule.alsoLevels.length > 0 ? { "x-service-also-access-levels": [...rule.alsoLevels] } : {}),
+  };
 }
 
 /** The security of an operation that takes any session (admin, or shopper through its app): logout. */

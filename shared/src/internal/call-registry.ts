@@ -11,6 +11,13 @@ import type { CallDeclaration } from "./call.ts";
 import { getBusinessesCall } from "./get-businesses.ts";
 import { getCampaignCall } from "./get-campaign.ts";
 import { loginCall, logoutCall } from "./login.ts";
+import { deleteCampaignCall } from "./delete-campaign.ts";
+import { addCampaignGroupCall } from "./add-campaign-group.ts";
+import { getCampaignGroupsCall } from "./get-campaign-groups.ts";
+import { deleteCampaignGroupCall } from "./delete-campaign-group.ts";
+import { addTagCall } from "./add-tag.ts";
+import { getTagsCall } from "./get-tags.ts";
+import { deleteTagCall } from "./delete-tag.ts";
 
 export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   loginCall,
@@ -21,4 +28,11 @@ export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   addCampaignCall,
   alterCampaignCall,
   getCampaignCall,
+  deleteCampaignCall,
+  addCampaignGroupCall,
+  getCampaignGroupsCall,
+  deleteCampaignGroupCall,
+  addTagCall,
+  getTagsCall,
+  deleteTagCall,
 ];
