@@ -99,6 +99,9 @@ describe("a shopper session keeps its rules", () => {
     expect([adminOnly.status, adminOnly.body.error.code]).toEqual([404, 544]);
     const otherChain = await w.core.json("/resources/businesses", { headers: { ...shopperWith(APP_A), "X-Service-Chain-ID": String(w.b.chainId) } });
     expect([otherChain.status, otherChain.body.error.code]).toEqual([404, 544]);
+    // a resource closed to shoppers is 544 before the chain header is read, as for a shopper token
+    const closed = await w.core.json("/resources/access_tokens", { headers: { ...shopperWith(APP_A), "X-Service-Chain-ID": "not-a-number" } });
+    expect([closed.status, closed.body.error.code]).toEqual([404, 544]);
   });
 
   it("is refused through another chain's app (6), on the Resources API and internal calls", async () => {

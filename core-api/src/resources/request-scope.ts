@@ -74,7 +74,14 @@ export async function resolveScope(
   const rule = resourceRule(request.resource, request.operation);
   // The table first: a kind it refuses gets 544 before the chain header is even read.
   if (auth.kind === "anonymous" || !rule || !mayAttempt(rule, auth.kind)) throw new ServiceError("resource_not_found");
-  const chainId = (await isShopper(auth, chainHeader)) ? await appChainOf(auth, chainHeader) : parseChainHeader(chainHeader);
+  let chainId: number;
+  if (await isShopper(auth, chainHeader)) {
+    // A session sent with an app may turn out a shopper's only now: the table's row for shoppers, again first.
+    if (!mayAttempt(rule, "end_user")) throw new ServiceError("resource_not_found");
+    chainId = await appChainOf(auth, chainHeader);
+  } else {
+    chainId = parseChainHeader(chainHeader);
+  }
   const grant = await requireAccess(auth, rule, chainId, "resource_not_found");
   const caller = grant.auth;
   return {
