@@ -37,7 +37,7 @@ describe("core-api on Node", () => {
   it("passes the smoke requests", async () => {
     const prepared = await prepareDatabase();
     dbName = prepared.dbName;
-    const service = await startCoreApi(loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0" }));
+    const service = await startCoreApi(loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0", LOG_LEVEL: "warn" }));
     try {
       await runCoreSmoke(service.url, admin, prepared.chainId);
     } finally {

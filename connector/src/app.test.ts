@@ -5,7 +5,7 @@ import type { ConnectorDb } from "./db/client.ts";
 
 describe("unexpected failures", () => {
   it("answer 500 without details and are logged with the request through the injected logger", async () => {
-    const logger = { error: vi.fn() };
+    const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
     // A database whose every call fails stands in for any infrastructure fault.
     const broken = new Proxy({}, { get: () => () => { throw new Error("database unreachable"); } }) as unknown as ConnectorDb;
     const app = createApp({ db: broken, config: { bodyLimitBytes: 1024 }, logger });

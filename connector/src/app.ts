@@ -1,13 +1,17 @@
 /**
- * The connector's Express 5 application (handbook, "connector/src"). Every endpoint needs an
- * integration token; every failure is a ConnectorError rendered here, and only here, in Magento's
- * REST error shape.
+ * The connector's Express 5 application (handbook, "connector/src"). Every customer endpoint
+ * needs an integration token (the operations endpoints /health, /ready and / do not); every
+ * failure is a ConnectorError rendered here, and only here, in Magento's REST error shape. Every
+ * request gets one log line with its request id (http/request-log.ts).
  */
 import express, { type ErrorRequestHandler } from "express";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
 import { ConnectorError } from "./http/errors.ts";
+import { requestLog } from "./http/request-log.ts";
+import { parseTrustedProxies } from "./http/trusted-proxies.ts";
+import { healthRoutes } from "./health/health-routes.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import { CUSTOMER_ROUTE_PREFIX, customerRoutes } from "./routes/customer.ts";
 
@@ -15,8 +19,9 @@ export interface ConnectorAppDeps {
   db: ConnectorDb;
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
-  config: Pick<ConnectorConfig, "bodyLimitBytes">;
-  /** structured log (logger.ts); default a pino logger on stdout */
+  /** trustedProxies (TRUSTED_PROXIES) default to none: X-Request-Id is then never believed */
+  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel">>;
+  /** structured log (logger.ts); default a pino logger on stdout at config.logLevel */
   logger?: Logger;
 }
 
@@ -26,8 +31,11 @@ export interface ConnectorAppDeps {
  */
 export function createApp(deps: ConnectorAppDeps): express.Express {
   const clock = deps.clock ?? (() => new Date());
+  const log = deps.logger ?? defaultLogger(deps.config.logLevel);
   const app = express();
   app.disable("x-powered-by");
+  app.use(requestLog({ logger: log, trustedProxies: parseTrustedProxies(deps.config.trustedProxies ?? []) }));
+  app.use(healthRoutes({ db: deps.db, logger: log }));
   app.use(
     CUSTOMER_ROUTE_PREFIX,
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
@@ -37,7 +45,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   app.use((_req, _res) => {
     throw new ConnectorError(404, "Request does not match any route.");
   });
-  app.use(errorHandler(deps.logger ?? defaultLogger()));
+  app.use(errorHandler(log));
   return app;
 }
 
@@ -56,7 +64,7 @@ const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next
   } else if (typeof (err as { status?: unknown }).status === "number" && (err as { status: number }).status < 500) {
     res.status((err as { status: number }).status).json({ message: String((err as Error).message) });
   } else {
-    log.error({ err, method: req.method, path: req.path }, "connector: unexpected error");
+    log.error({ err, requestId: res.locals.requestId, method: req.method, path: req.path }, "connector: unexpected error");
     res.status(500).json({ message: "Internal Error. Details are available in the connector log." });
   }
 };

@@ -3,6 +3,8 @@
  * scripts, compose and tests agree).
  */
 import { z } from "zod";
+import { parseTrustedProxies } from "./http/trusted-proxies.ts";
+import { LOG_LEVELS, type LogLevel } from "./logger.ts";
 
 const envSchema = z.object({
   DATABASE_URL: z.string().url().default("mysql://root@127.0.0.1:3306"),
@@ -13,6 +15,10 @@ const envSchema = z.object({
   SEED_CHAIN_ID: z.coerce.number().int().positive().default(1),
   /** seeded as an accepted integration token when set */
   SEED_INTEGRATION_TOKEN: z.string().min(16).optional(),
+  /** the lowest log level written */
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  /** CIDRs of our own proxies, comma-separated: only they may send X-Request-Id */
+  TRUSTED_PROXIES: z.string().default(""),
 });
 
 /** Typed connector configuration. */
@@ -25,6 +31,10 @@ export interface ConnectorConfig {
   seedIntegrationToken: string | undefined;
   /** largest accepted JSON body, bytes */
   bodyLimitBytes: number;
+  /** the lowest log level written (LOG_LEVEL) */
+  logLevel: LogLevel;
+  /** CIDRs or addresses of our own proxies (TRUSTED_PROXIES; checked by http/trusted-proxies.ts) */
+  trustedProxies: string[];
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
@@ -33,7 +43,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * Reads the configuration; empty variables count as unset.
  * @param env defaults to process.env
- * @throws Error naming the invalid variables
+ * @throws Error naming the invalid variables, or the malformed TRUSTED_PROXIES entry
  */
 export function loadConnectorConfig(env: Record<string, string | undefined> = process.env): ConnectorConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
@@ -43,6 +53,8 @@ export function loadConnectorConfig(env: Record<string, string | undefined> = pr
     throw new Error(`invalid connector configuration: ${names}`);
   }
   const e = parsed.data;
+  const trustedProxies = e.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean);
+  parseTrustedProxies(trustedProxies); // refused at start-up, naming the bad entry
   return {
     databaseUrl: e.DATABASE_URL,
     dbName: e.WEBSHOP_DB_NAME,
@@ -51,5 +63,7 @@ export function loadConnectorConfig(env: Record<string, string | undefined> = pr
     seedChainId: e.SEED_CHAIN_ID,
     seedIntegrationToken: e.SEED_INTEGRATION_TOKEN,
     bodyLimitBytes: BODY_LIMIT_BYTES,
+    logLevel: e.LOG_LEVEL,
+    trustedProxies,
   };
 }

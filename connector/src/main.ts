@@ -11,6 +11,7 @@ import { BODY_LIMIT_BYTES, loadConnectorConfig } from "./config.ts";
 import { openConnectorDatabase, type ConnectorDb } from "./db/client.ts";
 import { migrateConnectorDatabase } from "./db/migrate.node.ts";
 import { seedConnector } from "./db/seed.ts";
+import type { LogLevel } from "./logger.ts";
 
 export interface StartConnectorOptions {
   /** MySQL server, e.g. `mysql://root@127.0.0.1:3306` */
@@ -23,6 +24,10 @@ export interface StartConnectorOptions {
   host: string;
   /** the current time (tests) */
   clock?: () => Date;
+  /** the lowest log level written (LOG_LEVEL); default `info` */
+  logLevel?: LogLevel;
+  /** CIDRs of our own proxies (TRUSTED_PROXIES); default none */
+  trustedProxies?: string[];
 }
 
 export interface RunningConnector {
@@ -40,7 +45,11 @@ export interface RunningConnector {
  */
 export async function startConnector(options: StartConnectorOptions): Promise<RunningConnector> {
   const database = openConnectorDatabase(options.databaseUrl, options.dbName);
-  const app = createApp({ db: database.db, clock: options.clock, config: { bodyLimitBytes: BODY_LIMIT_BYTES } });
+  const app = createApp({
+    db: database.db,
+    clock: options.clock,
+    config: { bodyLimitBytes: BODY_LIMIT_BYTES, trustedProxies: options.trustedProxies, logLevel: options.logLevel },
+  });
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
@@ -74,6 +83,7 @@ async function runFromEnvironment(): Promise<void> {
   }
   const running = await startConnector({
     databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
+    logLevel: config.logLevel, trustedProxies: config.trustedProxies,
   });
   console.log(`connector listening on ${running.url}`);
   const stop = () => void running.close().then(() => process.exit(0));

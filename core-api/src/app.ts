@@ -10,18 +10,21 @@ import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { clientIpOf, parseTrustedProxies } from "./auth/client-ip.ts";
+import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
+import { requestLog } from "./http/request-log.ts";
 import { ServiceError } from "./http/service-error.ts";
+import { registerHealth } from "./health/health-routes.ts";
 import { registerInternalCalls } from "./internal/call-routes.ts";
 import { defaultLogger } from "./logger.ts";
-import { registerDocs } from "./resources/docs.ts";
+import { DOCS_PATH, registerDocs } from "./resources/docs.ts";
 import { registerResources } from "./resources/resource-routes.ts";
+import { SCHEMA_PATH } from "./resources/schema-document.ts";
 
 /** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -31,12 +34,15 @@ export type { AppDeps } from "./http/request-context.ts";
 /** Builds the core API application around its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? (() => new Date());
-  const log = deps.logger ?? defaultLogger();
+  const log = deps.logger ?? defaultLogger({ level: deps.config.logLevel });
   const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
   const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
   const app = new Hono<AppEnv>();
 
+  app.use("*", requestLog({ logger: log, fromTrustedProxy: (c) => fromTrustedProxy(c, deps.clientAddress, trustedProxies) }));
+  // Before the authentication middleware: probes need no credentials and cost no session lookup.
+  registerHealth(app, { db: deps.db, logger: log, links: { docs: DOCS_PATH, schema: SCHEMA_PATH } });
   app.use(
     "*",
     bodyLimit({
@@ -76,7 +82,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError(async (err, c) => {
     // Bad credentials answer 6 / 266 whatever else the request got wrong: they are checked first.
     if (err instanceof ServiceError) return errorResponse(c, (await c.get("ctx")?.auth.refusal()) ?? err);
-    log.error({ err, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
+    log.error({ err, requestId: c.get("requestId"), method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
     return c.json(
       { result: { code: 0, status: "error" }, error: { code: 0, name: "internal_error", description: "Internal server error." } },
       500,

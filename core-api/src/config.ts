@@ -4,6 +4,7 @@
  * (`Deno.env.toObject()`).
  */
 import { z } from "zod";
+import { LOG_LEVELS, type LogLevel } from "./logger.ts";
 
 const schema = z.object({
   DATABASE_URL: z.string().url().default("mysql://root@127.0.0.1:3306"),
@@ -12,6 +13,7 @@ const schema = z.object({
   HOST: z.string().default("127.0.0.1"),
   TRUSTED_PROXIES: z.string().default(""),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
 });
 
 export interface CoreConfig {
@@ -23,6 +25,8 @@ export interface CoreConfig {
   trustedProxies: string[];
   /** lifetime of a login session in milliseconds */
   sessionTtlMs: number;
+  /** the lowest log level written (LOG_LEVEL) */
+  logLevel: LogLevel;
 }
 
 /**
@@ -43,5 +47,6 @@ export function loadCoreConfig(env: Record<string, string | undefined>): CoreCon
     host: e.HOST,
     trustedProxies: e.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    logLevel: e.LOG_LEVEL,
   };
 }

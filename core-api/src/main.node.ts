@@ -10,6 +10,8 @@ import { pathToFileURL } from "node:url";
 import { createApp } from "./app.ts";
 import { loadCoreConfig, type CoreConfig } from "./config.ts";
 import { openCoreDatabase } from "./db/client.ts";
+import { defaultLogger } from "./logger.ts";
+import { prettyWhenTerminal } from "./pretty-log.node.ts";
 import { loadScalarBundle } from "./resources/docs-asset.node.ts";
 
 export interface RunningService {
@@ -29,6 +31,7 @@ export async function startCoreApi(config: CoreConfig): Promise<RunningService> 
     config,
     docsScript: loadScalarBundle,
     clientAddress: (c) => getConnInfo(c).remote.address,
+    logger: defaultLogger({ level: config.logLevel, transport: prettyWhenTerminal() }),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));

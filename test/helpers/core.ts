@@ -53,7 +53,8 @@ export interface StartCoreOptions extends Pick<AppDeps, "clock" | "clientAddress
 export async function startCore(options: StartCoreOptions = {}): Promise<TestCore> {
   const dbName = throwawayDatabaseName("core");
   await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
-  const config = loadCoreConfig({ ...options.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName });
+  // Request lines are noise in test output: warnings and errors only, unless LOG_LEVEL says otherwise.
+  const config = loadCoreConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ...options.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName });
   const database = openCoreDatabase(TEST_DATABASE_URL, dbName);
   const { env: _env, ...fakes } = options;
   const app = createApp({ db: database.db, config, ...fakes });

@@ -1,6 +1,7 @@
 /**
- * The smoke requests a core API must pass on every runtime (issue: "Deno"): admin login,
- * add-business, get-businesses and a Resources list, over real HTTP against `baseUrl`.
+ * The smoke requests a core API must pass on every runtime (issue: "Deno"): health, readiness and
+ * the root document, admin login, add-business, get-businesses and a Resources list, over real
+ * HTTP against `baseUrl`.
  */
 import { expect } from "vitest";
 
@@ -10,6 +11,15 @@ import { expect } from "vitest";
  * @param admin credentials of an admin with write access on `chainId`
  */
 export async function runCoreSmoke(baseUrl: string, admin: { username: string; password: string }, chainId: number): Promise<void> {
+  const health = await fetch(`${baseUrl}/health`);
+  expect([health.status, await health.json()]).toEqual([200, { status: "ok" }]);
+  expect(health.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  const ready = await fetch(`${baseUrl}/ready`);
+  expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", database: "ok", migrations: "current", pending: [] }]);
+  const root = await fetch(`${baseUrl}/`);
+  expect(root.status).toBe(200);
+  expect(await root.json()).toMatchObject({ name: "@service/core-api", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+
   const login = await fetch(`${baseUrl}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -39,7 +39,8 @@ export async function startHarness(prefix: string): Promise<Harness> {
   const database = openConnectorDatabase(TEST_DATABASE_URL, name);
   await seedConnector(database.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: START_TIME });
   let now = START_TIME;
-  const app = createApp({ db: database.db, clock: () => now, config: { bodyLimitBytes: BODY_LIMIT_BYTES } });
+  // Request lines are noise in test output: warnings and errors only.
+  const app = createApp({ db: database.db, clock: () => now, config: { bodyLimitBytes: BODY_LIMIT_BYTES, logLevel: "warn" } });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

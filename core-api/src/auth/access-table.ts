@@ -134,12 +134,17 @@ export const CALL_ACCESS: Readonly<Record<CallName, CallRule>> = {
   "delete-tag": call(ADMIN, "delete"),
 };
 
-/** What the request's credentials claim to be, before they are checked (auth/credentials.ts). */
-export type ClaimedKind = "admin" | "privileged" | "end_user";
+/**
+ * What the request's credentials claim to be, before they are checked (auth/credentials.ts);
+ * `app_session`: session headers with X-Service-App-Hostname, an admin's or a shopper's session
+ * (only the stored session tells).
+ */
+export type ClaimedKind = "admin" | "app_session" | "privileged" | "end_user";
 
-/** The columns a claimed kind may turn out to hold: a token's scopes are known only once it is verified. */
+/** The columns a claimed kind may turn out to hold: a token's scopes, and whose a session sent with an app is, are known only once verified. */
 const COLUMNS_OF: Readonly<Record<ClaimedKind, readonly CallerKind[]>> = {
   admin: ["admin"],
+  app_session: ["admin", "end_user"],
   privileged: ["chain_scope", "read_businesses"],
   end_user: ["end_user"],
 };

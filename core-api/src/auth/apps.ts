@@ -1,7 +1,7 @@
 /**
  * End-user apps (spec, "Common request headers": `X-Service-App-Hostname` identifies the chain for
- * end-user requests). The header marks a request as a shopper's: its session or token must belong
- * to that app's chain.
+ * end-user requests). A shopper's session or token must belong to that app's chain; an admin's
+ * session sent with it stays the admin's (auth/session-grant.ts).
  */
 import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";

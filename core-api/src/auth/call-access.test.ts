@@ -88,7 +88,7 @@ describe("requireCallAccess", () => {
   });
 
   it("shoppers hold nothing; missing or bad credentials are 6, a bad token 266", async () => {
-    const shopper: Credentials = { kind: "end_user", hostname: APP_A, session: session(w.shopperA) };
+    const shopper: Credentials = { kind: "app_session", hostname: APP_A, session: session(w.shopperA) };
     for (const call of CALLS) expect(await outcome(shopper, call, w.chainA), call).toBe("permission_denied_or_non_existent");
     expect(await outcome({ kind: "anonymous" }, "get-businesses", w.chainA)).toBe("no_valid_session");
     const stale = { kind: "admin", session: { ...session(w.adminA.headers), key: "not-the-key" } } as const;

@@ -86,12 +86,30 @@ export function clientIpOf(
   clientAddress: ((c: Context) => string | undefined) | undefined,
   trustedProxies: readonly string[],
 ): string | null {
-  let peer: string | undefined;
+  return resolveClientIp(socketPeer(c, clientAddress), c.req.header("x-forwarded-for"), trustedProxies);
+}
+
+/**
+ * Whether request `c` came straight from one of our own proxies (`TRUSTED_PROXIES`): only then
+ * are the headers a proxy writes (X-Forwarded-For, X-Request-Id) believed.
+ * @returns false when the socket address is unknown or malformed
+ */
+export function fromTrustedProxy(
+  c: Context,
+  clientAddress: ((c: Context) => string | undefined) | undefined,
+  trustedProxies: readonly string[],
+): boolean {
+  const peer = socketPeer(c, clientAddress);
+  const socket = peer === undefined ? null : canonicalAddress(peer);
+  return socket !== null && trustedProxies.length > 0 && ipInRanges(socket, trustedProxies);
+}
+
+/** The socket peer's address as the runtime reports it; undefined when unknown. */
+function socketPeer(c: Context, clientAddress: ((c: Context) => string | undefined) | undefined): string | undefined {
   try {
-    peer = clientAddress?.(c);
+    return clientAddress?.(c);
   } catch {
     // getConnInfo throws when the request did not come through the runtime's server (app.request).
-    peer = undefined;
+    return undefined;
   }
-  return resolveClientIp(peer, c.req.header("x-forwarded-for"), trustedProxies);
 }

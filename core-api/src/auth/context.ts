@@ -69,12 +69,13 @@ export async function requireCallAccess(auth: RequestAuth, call: CallName, chain
 
 /**
  * The admin recorded as last_updated_by / changed_by: the admin's id, else null (tokens, shoppers).
- * @throws Error when an admin's credentials have not been checked yet in this request (a
+ * @throws Error when a session's credentials have not been checked yet in this request (a
  *   handler asks only after requiring access)
  */
 export function actorAdminIdOf(auth: RequestAuth): number | null {
   const caller = auth.verified;
-  if (auth.kind === "admin" && !caller) throw new Error("actorAdminIdOf: the admin's session has not been checked yet");
+  // A session sent with an app may be an admin's too: only its check tells.
+  if ((auth.kind === "admin" || auth.kind === "app_session") && !caller) throw new Error("actorAdminIdOf: the session has not been checked yet");
   return caller?.kind === "admin" ? caller.userId : null;
 }
 

@@ -4,9 +4,10 @@
  * the chain the request needs (auth/request-auth.ts), so a request costs one authentication query.
  *
  * Which credentials mean what:
- * - session headers alone: an admin session;
- * - `X-Service-App-Hostname` plus session headers: a shopper session, which must belong to that
- *   app's chain (the hostname marks an end-user request; an admin session is not accepted there);
+ * - session headers alone: an admin session (a shopper session needs its app);
+ * - `X-Service-App-Hostname` plus session headers: the stored session decides who is calling
+ *   (auth/session-grant.ts): an admin session is served as that admin (the hostname is then
+ *   ignored), a shopper session must belong to that app's chain;
  * - `X-Service-App-Hostname` plus `Authorization: Bearer <JWT>`: a shopper access token, validated
  *   with the app's chain settings (auth/jwt.ts). Its `sub` is the shopper's users.id as a decimal
  *   string: stable, never reused, and no personal data in the token;
@@ -33,8 +34,11 @@ export interface SessionClaim {
 /** The credentials of one request, unchecked. */
 export type Credentials =
   | { kind: "anonymous" }
+  /** session headers without an app: only an admin session passes */
   | { kind: "admin"; session: SessionClaim }
-  | { kind: "end_user"; hostname: string; session: SessionClaim }
+  /** session headers with an app: an admin's session, or a shopper's of that app's chain */
+  | { kind: "app_session"; hostname: string; session: SessionClaim }
+  /** a shopper access token through an app */
   | { kind: "end_user"; hostname: string; token: string }
   | { kind: "privileged"; tokenId: string; secret: string };
 
@@ -74,5 +78,5 @@ export function readCredentials(c: Context): Credentials {
     throw new ServiceError("no_valid_session", "The session headers are incomplete or malformed.");
   }
   const session = { userId: Number(userId), key };
-  return hostname === undefined ? { kind: "admin", session } : { kind: "end_user", hostname, session };
+  return hostname === undefined ? { kind: "admin", session } : { kind: "app_session", hostname, session };
 }

@@ -4,7 +4,7 @@
  * address inside one of them; a super user of the chain is exempt when the chain says so.
  *
  * Decision (an admin may hold rights on several chains, and login names no chain): the rule is
- * enforced per chain on every admin request (auth/admin-grant.ts reads the ranges with the
+ * enforced per chain on every admin request (auth/session-grant.ts reads the ranges with the
  * session; auth/access-table.ts verdictOf applies them), against that request's client
  * address, and login is refused when no chain of the admin would accept the address (a session that
  * could do nothing is not handed out). Checking only at login would let an admin of chains A

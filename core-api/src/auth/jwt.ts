@@ -40,7 +40,7 @@ export interface ShopperTokenOptions {
   /** outbound HTTP for the key sets (AppDeps.fetch); default globalThis.fetch */
   fetch?: typeof fetch;
   /** where an unusable key set is reported (AppDeps.logger); not logged without one */
-  logger?: Logger;
+  logger?: Pick<Logger, "warn">;
   /** least time between two fetches of one key set triggered by an unknown kid, ms (default 30 s) */
   cooldownMs?: number;
   /** refetch a key set at the latest after this long, ms (default 10 min) */
@@ -110,7 +110,7 @@ export function looksLikeJwt(token: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/.test(token);
 }
 
-function describe(err: unknown, url: URL, logger: Logger | undefined): string {
+function describe(err: unknown, url: URL, logger: Pick<Logger, "warn"> | undefined): string {
   if (err instanceof errors.JWTExpired) return "the access token has expired";
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === "nbf") return "the access token is not valid yet (nbf)";

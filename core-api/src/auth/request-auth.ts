@@ -3,10 +3,12 @@
  * allowlist check in one query per request"). The middleware reads the credential headers only
  * (auth/credentials.ts); the first handler that needs the caller names the chain it needs
  * (X-Service-Chain-ID on the Resources API, chain_id or the target's chain on internal calls), and
- * one query then checks the credentials and reads what they hold on that chain: an admin's
- * session, account, permission row, the chain and its allowed IP ranges (auth/admin-grant.ts); a
- * token, its client and the chain (auth/privileged.ts); a shopper's app, chain and session or user
- * (auth/shopper-grant.ts). Answers are kept for the rest of the request.
+ * one query then checks the credentials and reads what they hold on that chain: a session (the
+ * stored session decides whose: an admin's, with account, permission row, the chain and its
+ * allowed IP ranges; a shopper's, with the app's chain and the user: auth/session-grant.ts); a
+ * token, its client and the chain (auth/privileged.ts); a shopper's access token, app, chain and
+ * user (auth/shopper-grant.ts). Answers are kept for the rest of the request; a shopper's grant
+ * (always on the app's chain) answers every chain asked afterwards.
  *
  * Credentials no handler needed are still checked before the response leaves (app.ts), and a
  * request refused for any other reason first gets its credentials checked (`refusal`), so bad
@@ -15,12 +17,12 @@
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import type { ClaimedKind } from "./access-table.ts";
-import { loadAdminGrant } from "./admin-grant.ts";
 import type { Credentials } from "./credentials.ts";
 import type { AuthContext, ChainGrant, VerifiedCaller } from "./identity.ts";
 import type { ShopperTokenVerifier } from "./jwt.ts";
 import { loadPrivilegedGrant } from "./privileged.ts";
-import { loadShopperGrant } from "./shopper-grant.ts";
+import { loadSessionGrant } from "./session-grant.ts";
+import { loadShopperTokenGrant } from "./shopper-grant.ts";
 
 /** What checking credentials needs besides the credentials. */
 export interface AuthEnv {
@@ -49,7 +51,10 @@ export class RequestAuth {
     this.#env = env;
   }
 
-  /** What the credentials claim to be, unchecked; anonymous without credentials. */
+  /**
+   * What the credentials claim to be, unchecked; anonymous without credentials. `app_session`
+   * (session headers with an app) is an admin or a shopper: ask `identity()` or `onChain()`.
+   */
   get kind(): ClaimedKind | "anonymous" {
     return this.#credentials.kind;
   }
@@ -64,11 +69,11 @@ export class RequestAuth {
    * the request: asking again costs nothing).
    * @returns the grant; a shopper holds something only on the app's chain
    * @throws ServiceError no_valid_session (6, 401) without credentials or for credentials that
-   *   name no live session or valid shopper token (auth/shopper-grant.ts); access_token_invalid
+   *   name no live session (auth/session-grant.ts) or valid shopper token (auth/shopper-grant.ts); access_token_invalid
    *   (266, 401) for a privileged token that does not verify
    */
   async onChain(chainId: number): Promise<ChainGrant> {
-    const grant = await this.#load(this.#credentials.kind === "end_user" ? OWN_CHAIN : chainId);
+    const grant = await this.#load(this.#keyOf(chainId));
     if (grant.auth.kind === "end_user" && grant.chain?.id !== chainId) return { ...grant, chain: null, kinds: [] };
     return grant;
   }
@@ -81,7 +86,7 @@ export class RequestAuth {
   async identity(): Promise<AuthContext> {
     if (this.#credentials.kind === "anonymous") return { kind: "anonymous" };
     const asked = this.#grants.values().next().value;
-    return (await (asked ?? this.#load(this.#credentials.kind === "end_user" ? OWN_CHAIN : NO_CHAIN))).auth;
+    return (await (asked ?? this.#load(this.#keyOf(null)))).auth;
   }
 
   /**
@@ -100,13 +105,22 @@ export class RequestAuth {
     }
   }
 
+  /** The cache key of a check on `chainId`: a shopper's one grant is on the app's chain, whatever is asked. */
+  #keyOf(chainId: number | null): number | string {
+    if (this.#credentials.kind === "end_user" || this.#verified?.kind === "end_user") return OWN_CHAIN;
+    return chainId ?? NO_CHAIN;
+  }
+
   #load(key: number | string): Promise<ChainGrant> {
     let grant = this.#grants.get(key);
     if (!grant) {
-      grant = this.#query(typeof key === "number" ? key : null).then((g) => {
+      const loading = this.#query(typeof key === "number" ? key : null).then((g) => {
         this.#verified = g.auth;
+        // A session sent with an app that turned out a shopper's: later questions reuse this grant.
+        if (g.auth.kind === "end_user") this.#grants.set(OWN_CHAIN, loading);
         return g;
       });
+      grant = loading;
       this.#grants.set(key, grant);
     }
     return grant;
@@ -118,15 +132,14 @@ export class RequestAuth {
     switch (c.kind) {
       case "anonymous":
         throw new ServiceError("no_valid_session", "This call needs a valid session.");
-      case "admin": {
-        const grant = await loadAdminGrant(db, c.session, now, chainId, clientIp);
-        if (!grant) throw new ServiceError("no_valid_session");
-        return grant;
-      }
+      case "admin":
+        return loadSessionGrant(db, c.session, { hostname: null, now, chainId, clientIp });
+      case "app_session":
+        return loadSessionGrant(db, c.session, { hostname: c.hostname, now, chainId, clientIp });
       case "privileged":
         return loadPrivilegedGrant(db, c, chainId);
       case "end_user":
-        return loadShopperGrant(db, c, now, shopperTokens);
+        return loadShopperTokenGrant(db, c, now, shopperTokens);
     }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Login sessions (handbook, "admin login"): a random session key handed out once, stored as its
  * SHA-256, valid until `expires_at`. A request's session is checked with its chain access in one
- * query (auth/admin-grant.ts, auth/shopper-grant.ts).
+ * query (auth/session-grant.ts).
  */
 import { eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";

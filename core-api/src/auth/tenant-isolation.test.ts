@@ -1,15 +1,15 @@
 /**
  * Tenant isolation matrix, generated: for EVERY resource in ADAPTERS, the campaign change log and
- * every internal call in CALLS, under each authentication type of chain A (admin, privileged
- * chain-scope token, read_businesses token, shopper), every method against chain B's objects must
- * answer byte for byte as for an id that does not exist, lists must show nothing of chain B, and
- * chain B's rows must be unchanged afterwards. A new resource or call without a target below
+ * every internal call in CALLS, under each authentication type of chain A (admin, the same admin
+ * sending chain B's app hostname, privileged chain-scope token, read_businesses token, shopper),
+ * every method against chain B's objects must answer byte for byte as for an id that does not
+ * exist, lists must show nothing of chain B, and chain B's rows must be unchanged afterwards. A new resource or call without a target below
  * fails the "covers" tests, so nothing is skipped silently.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CALLS } from "../internal/call-routes.ts";
 import { ADAPTERS } from "../resources/resource-routes.ts";
-import { chainChecksum, startTwoChains, type ChainBObjects, type TwoChains } from "./two-chains.test-support.ts";
+import { APP_B, chainChecksum, startTwoChains, type ChainBObjects, type TwoChains } from "./two-chains.test-support.ts";
 
 const MISSING_INT = 99_999_999;
 
@@ -60,6 +60,8 @@ afterAll(() => w.core.close());
 /** The authentication types of chain A: headers for the Resources API (chain header included). */
 const CALLERS: Array<[string, (w: TwoChains) => Record<string, string>]> = [
   ["admin of chain A", (w) => w.adminA.headers],
+  // the stored session decides who is calling: chain B's app hostname opens nothing of chain B
+  ["admin of chain A sending chain B's app hostname", (w) => ({ ...w.adminA.headers, "X-Service-App-Hostname": APP_B })],
   ["chain-scope token of chain A", (w) => ({ ...w.tokenA, "X-Service-Chain-ID": String(w.chainA) })],
   ["read_businesses token of chain A", (w) => ({ ...w.readBusinessesA, "X-Service-Chain-ID": String(w.chainA) })],
   ["shopper of chain A", (w) => w.shopperA],

@@ -40,5 +40,6 @@ export interface RequestContext {
 
 /** Hono environment of the core API. */
 export interface AppEnv {
-  Variables: { ctx: RequestContext };
+  /** requestId: the request's id, logged and echoed (http/request-log.ts) */
+  Variables: { ctx: RequestContext; requestId: string };
 }

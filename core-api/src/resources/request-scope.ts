@@ -6,7 +6,8 @@
  * 2. the table's row for the caller's kind (544), before the chain header, the parameters or the
  *    body are read, so a refused caller learns nothing about the request's rules;
  * 3. the chain: X-Service-Chain-ID for admins and privileged callers (419 when not a positive
- *    integer); the app's chain for end-users (a different X-Service-Chain-ID is 544);
+ *    integer); the app's chain for end-users (a different X-Service-Chain-ID is 544); for session
+ *    headers sent with an app, whichever the stored session turns out to be;
  * 4. in one query (auth/request-auth.ts), the credentials (6 / 266) and the row's access level on
  *    that chain (544 otherwise, also for a chain that does not exist; 68 for an admin whose
  *    address the chain's allowed IP ranges exclude).
@@ -73,7 +74,14 @@ export async function resolveScope(
   const rule = resourceRule(request.resource, request.operation);
   // The table first: a kind it refuses gets 544 before the chain header is even read.
   if (auth.kind === "anonymous" || !rule || !mayAttempt(rule, auth.kind)) throw new ServiceError("resource_not_found");
-  const chainId = auth.kind === "end_user" ? await appChainOf(auth, chainHeader) : parseChainHeader(chainHeader);
+  let chainId: number;
+  if (await isShopper(auth, chainHeader)) {
+    // A session sent with an app may turn out a shopper's only now: the table's row for shoppers, again first.
+    if (!mayAttempt(rule, "end_user")) throw new ServiceError("resource_not_found");
+    chainId = await appChainOf(auth, chainHeader);
+  } else {
+    chainId = parseChainHeader(chainHeader);
+  }
   const grant = await requireAccess(auth, rule, chainId, "resource_not_found");
   const caller = grant.auth;
   return {
@@ -87,6 +95,23 @@ export async function resolveScope(
     userId: caller.kind === "end_user" ? caller.userId : null,
     recursionLevel: request.recursionLevel,
   };
+}
+
+/**
+ * Whether the request's caller is a shopper. Session headers sent with an app are an admin's or a
+ * shopper's session: the one authentication query, asked on the chain X-Service-Chain-ID names
+ * when it is well-formed (what an admin's check needs), tells which.
+ */
+async function isShopper(auth: RequestAuth, chainHeader: string | undefined): Promise<boolean> {
+  if (auth.kind !== "app_session") return auth.kind === "end_user";
+  let named: number | null = null;
+  try {
+    named = parseChainHeader(chainHeader);
+  } catch {
+    // a shopper may leave the header out; an admin's 419 comes from parseChainHeader later
+  }
+  const caller = named === null ? await auth.identity() : (await auth.onChain(named)).auth;
+  return caller.kind === "end_user";
 }
 
 /**

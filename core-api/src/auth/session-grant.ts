@@ -1,0 +1,104 @@
+/**
+ * A login session and what its holder has on one chain, in one query (spec, "Authentication":
+ * admin access levels; "AllowedIpRange"; "Common request headers": `X-Service-App-Hostname`
+ * identifies the chain for end-user requests). The stored session decides who is calling, never
+ * the headers sent with it:
+ * - an admin session (whether or not the request names an app: the hostname is then ignored):
+ *   the admin's account (it must be active: a deactivated admin's sessions fail their next
+ *   request), the admin's permission row on the chain asked for, the chain (live) and its live
+ *   allowed IP ranges;
+ * - a shopper session: good only through an app of the chain it was opened for, so the request
+ *   must name an app (`X-Service-App-Hostname`) of that live chain; the shopper's `active` flag
+ *   (a deactivated shopper's session fails its next request). The chain is the app's.
+ *
+ * The chain joined is the one asked for when the session is an admin's and the app's when it is a
+ * shopper's (one CASE in the join). The ranges come as one row each (a LEFT JOIN), not
+ * aggregated: GROUP_CONCAT is cut at group_concat_max_len (1024 bytes by default on MySQL 8) and
+ * JSON_ARRAYAGG differs between MySQL and MariaDB, while a chain has few ranges and the other
+ * columns merely repeat.
+ */
+import { and, eq, gt, sql } from "drizzle-orm";
+import type { CoreDb } from "../db/client.ts";
+import { chainColumns } from "../chains/chain-columns.ts";
+import { adminChainPermissions, adminUsers, allowedIpRanges, apps, chains, sessions, users } from "../db/schema.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { UNKNOWN_APP } from "./apps.ts";
+import type { SessionClaim } from "./credentials.ts";
+import type { ChainGrant } from "./identity.ts";
+import { addressAllowed } from "./ip-allowlist.ts";
+import { levelsOf } from "./permissions.ts";
+import { sha256Hex, timingSafeEqualString } from "./secrets.ts";
+
+/** What the session query needs besides the session claim. */
+export interface SessionQuery {
+  /** `X-Service-App-Hostname`; null when the request names no app */
+  hostname: string | null;
+  /** sessions expiring at or before it are dead */
+  now: Date;
+  /** the chain the request needs (for an admin); null to check the session alone */
+  chainId: number | null;
+  /** the request's canonical client address; null (unknown) is inside no range */
+  clientIp: string | null;
+}
+
+/**
+ * Checks the session `claim` and reads what its holder has on the chain (see the module comment).
+ * @returns for an admin, the grant on `query.chainId` (kinds `["admin"]` when the admin has a
+ *   permission row on the live chain, else empty with chain null or levels null); for a shopper,
+ *   the grant on the app's chain (kinds `["end_user"]`, no levels)
+ * @throws ServiceError no_valid_session (6, 401) when the key names no live session of that user,
+ *   the admin account is inactive, or a shopper session comes without an app, through an unknown
+ *   app, through another chain's app, or for an inactive shopper; the description says which
+ */
+export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: SessionQuery): Promise<ChainGrant> {
+  const { hostname, now, chainId, clientIp } = query;
+  const keyHash = await sha256Hex(claim.key);
+  const isAdmin = eq(sessions.kind, "admin");
+  const isShopper = eq(sessions.kind, "end_user");
+  // An admin's chain is the one asked for, a shopper's the app's.
+  const chainOfSession = sql`CASE WHEN ${sessions.kind} = 'admin' THEN ${chainId} ELSE ${apps.chainId} END`;
+  const rows = await db
+    .select({
+      session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash, chainId: sessions.chainId },
+      adminId: adminUsers.id,
+      appChainId: apps.chainId,
+      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
+      chain: chainColumns.selection,
+      permission: adminChainPermissions,
+      cidr: allowedIpRanges.cidr,
+      user: { id: users.id, active: users.active },
+    })
+    .from(sessions)
+    .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
+    .leftJoin(apps, hostname === null ? sql`false` : and(isShopper, eq(apps.hostname, hostname)))
+    .leftJoin(chains, and(eq(chains.id, chainOfSession), eq(chains.deleted, false)))
+    .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
+    .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
+    .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
+    .where(and(eq(sessions.keyHash, keyHash), gt(sessions.expiresAt, now)));
+  const first = rows[0];
+  if (!first || first.session.userId !== claim.userId || !timingSafeEqualString(first.session.keyHash, keyHash)) {
+    throw new ServiceError("no_valid_session");
+  }
+  const { session, chain } = first;
+  if (session.kind === "admin") {
+    if (first.adminId === null) throw new ServiceError("no_valid_session");
+    const auth = { kind: "admin" as const, userId: session.userId, sessionId: session.id, clientIp };
+    const levels = chain ? levelsOf(first.permission) : null;
+    if (!chain || !levels) return { auth, chain, kinds: [], levels: null, addressAllowed: false };
+    const cidrs = rows.flatMap((r) => (r.cidr === null ? [] : [r.cidr]));
+    const exempt = levels.super_user && chain.ipWhitelistSuperUserExemption;
+    return { auth, chain, kinds: ["admin"], levels, addressAllowed: addressAllowed({ chainId: chain.id, cidrs, exempt }, clientIp) };
+  }
+  if (hostname === null) throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
+  if (first.appChainId === null || !chain) throw new ServiceError("no_valid_session", UNKNOWN_APP);
+  if (session.chainId !== chain.id) throw new ServiceError("no_valid_session", "The session belongs to another app's chain.");
+  if (!first.user?.active) throw new ServiceError("no_valid_session", "The shopper's account is not active.");
+  return {
+    auth: { kind: "end_user", userId: first.user.id, chainId: chain.id, sessionId: session.id },
+    chain,
+    kinds: ["end_user"],
+    levels: null,
+    addressAllowed: true,
+  };
+}
