@@ -24,7 +24,7 @@ vi.mock("../campaigns/campaign-webhooks.ts", () => ({
 }));
 
 /** the unexpected failure below is logged here rather than on the console */
-const logger = { error: vi.fn(), warn: vi.fn() };
+const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
 let core: TestCore;
 let admin: TestAdmin;
 beforeAll(async () => {
