@@ -7,7 +7,7 @@
  * plain ASCII (asciiFold), so a SQL REGEXP on the name sees exactly the words core-api's
  * tokenize sees (the full-scan baseline relies on it).
  */
-import type { BusinessValues } from "../core-api/src/businesses/repository.ts";
+import type { BusinessValues } from "../core-api/src/businesses/business-repository.ts";
 import { asciiFold, loadTowns, type Town } from "../scripts/lib/towns.ts";
 
 /** Countries whose towns the stores are placed around. */
