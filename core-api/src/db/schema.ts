@@ -18,3 +18,5 @@ export * from "./tables/login-sessions.ts";
 export * from "./tables/login-throttle.ts";
 export * from "./tables/users.ts";
 export * from "./tables/vouchers.ts";
+export * from "./tables/member-number-ranges.ts";
+export * from "./tables/baskets.ts";
