@@ -11,6 +11,10 @@ import type { CallDeclaration } from "./call.ts";
 import { getBusinessesCall } from "./get-businesses.ts";
 import { getCampaignCall } from "./get-campaign.ts";
 import { loginCall, logoutCall } from "./login.ts";
+import { addUserCall } from "./add-user.ts";
+import { getUserCall } from "./get-user.ts";
+import { alterUserCall } from "./alter-user.ts";
+import { addBasketCall } from "./add-basket.ts";
 
 export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   loginCall,
@@ -21,4 +25,8 @@ export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   addCampaignCall,
   alterCampaignCall,
   getCampaignCall,
+  addUserCall,
+  getUserCall,
+  alterUserCall,
+  addBasketCall,
 ];
