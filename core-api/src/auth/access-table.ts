@@ -46,10 +46,15 @@ export type ResourceName =
   | "chain"
   | "access_token"
   | "service_client"
-  | typeof CHANGE_LOG_RESOURCE;
+  | typeof CHANGE_LOG_RESOURCE
+  | "member_number_range";
 
 /** The internal calls whose access the table decides. */
-export type CallName = "add-business" | "alter-business" | "get-businesses" | "add-campaign" | "alter-campaign" | "get-campaign";
+export type CallName = "add-business" | "alter-business" | "get-businesses" | "add-campaign" | "alter-campaign" | "get-campaign"
+  | "add-user" | typeof ADD_ADMIN_USER | "get-user" | "alter-user" | "add-basket";
+
+/** The row of add-user when it creates an admin user (permission_* parameters). */
+export const ADD_ADMIN_USER = "add-user (admin user)";
 
 const ADMIN: readonly CallerKind[] = ["admin"];
 const PRIVILEGED: readonly CallerKind[] = ["admin", "chain_scope"];
@@ -94,6 +99,8 @@ export const RESOURCE_ACCESS: Readonly<Record<ResourceName, Readonly<Partial<Rec
   access_token: superUserWrites(ADMIN),
   service_client: superUserWrites(ADMIN),
   [CHANGE_LOG_RESOURCE]: { get: rule(ADMIN, "read") },
+  // handbook, "The user": member-number ranges are a super-user resource, reads included.
+  member_number_range: { ...superUserWrites(ADMIN), get: rule(ADMIN, "super_user"), list: rule(ADMIN, "super_user") },
 };
 
 /** An internal call's row: a Resources rule plus the error a refused caller gets. */
@@ -117,6 +124,15 @@ export const CALL_ACCESS: Readonly<Record<CallName, CallRule>> = {
   "add-campaign": call(PRIVILEGED, "write"),
   "alter-campaign": call(PRIVILEGED, "write"),
   "get-campaign": call(PRIVILEGED, "read"),
+  // add-user: "admin with assign access to the entity of the user; privileged authentication also
+  // permitted"; an admin user needs super_user instead. get-user / alter-user (handbook, "The
+  // user"): admins with read / assign, chain-scope tokens, and a shopper for themselves (the
+  // handler confines a shopper to their own profile). add-basket: as add-business.
+  "add-user": call(PRIVILEGED, "assign"),
+  [ADD_ADMIN_USER]: call(ADMIN, "super_user"),
+  "get-user": call(SHOPPER_READERS, "read"),
+  "alter-user": call(SHOPPER_READERS, "assign"),
+  "add-basket": call(PRIVILEGED, "write"),
 };
 
 /** What the request's credentials claim to be, before they are checked (auth/credentials.ts). */
