@@ -13,12 +13,15 @@ import { createAppHostname, createShopper } from "../db/seed.ts";
 import {
   accessTokens,
   allowedIpRanges,
+  baskets,
   businesses,
   campaigns,
   chains,
   contentPages,
+  memberNumberRanges,
   modelChangeLogs,
   serviceClients,
+  userReferrals,
   users,
   vouchers,
 } from "../db/schema.ts";
@@ -42,6 +45,10 @@ export interface ChainBObjects {
   serviceClientId: number;
   accessTokenId: string;
   campaignId: number;
+  /** a user (shopper) of chain B */
+  userId: number;
+  /** a generated member-number range of chain B */
+  memberNumberRangeId: number;
 }
 
 export interface TwoChains {
@@ -105,6 +112,7 @@ export async function startTwoChains(): Promise<TwoChains> {
   const range = await insertIpRange(core.db, { chainId: chainB, cidr: "10.9.0.0/16", notes: null, lastUpdatedBy: null }, now);
   const clientB = await seedClient(core.db, chainB, now, { name: "Client B" });
   const tokenB = await seedToken(core.db, chainB, clientB.id, now);
+  const [numbers] = await core.db.insert(memberNumberRanges).values({ chainId: chainB, kind: "generated", first: 5000n, last: 5999n, nextNumber: 5000n });
 
   return {
     core,
@@ -135,13 +143,16 @@ export async function startTwoChains(): Promise<TwoChains> {
       serviceClientId: clientB.id,
       accessTokenId: tokenB.row.id,
       campaignId,
+      userId: userB,
+      memberNumberRangeId: Number(numbers.insertId),
     },
   };
 }
 
 /**
  * Every stored row of chain `chainId` (the chain itself, its businesses, vouchers, content pages,
- * IP ranges, clients, tokens, campaigns, change logs and users) as one JSON string: equal before
+ * IP ranges, clients, tokens, campaigns, change logs, users, referral links, member-number ranges
+ * and baskets) as one JSON string: equal before
  * and after a test means nothing of the chain was written.
  */
 export async function chainChecksum(core: TestCore, chainId: number): Promise<string> {
@@ -157,6 +168,10 @@ export async function chainChecksum(core: TestCore, chainId: number): Promise<st
     db.select().from(campaigns).where(eq(campaigns.chainId, chainId)).orderBy(campaigns.id),
     db.select().from(modelChangeLogs).where(eq(modelChangeLogs.chainId, chainId)).orderBy(modelChangeLogs.id),
     db.select().from(users).where(eq(users.chainId, chainId)).orderBy(users.id),
+    db.select().from(userReferrals).where(eq(userReferrals.chainId, chainId)).orderBy(userReferrals.id),
+    db.select().from(memberNumberRanges).where(eq(memberNumberRanges.chainId, chainId)).orderBy(memberNumberRanges.id),
+    db.select().from(baskets).where(eq(baskets.chainId, chainId)).orderBy(baskets.id),
   ]);
-  return JSON.stringify(parts);
+  // member-number range bounds are BIGINT (bigint in JS), which JSON.stringify cannot write itself
+  return JSON.stringify(parts, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value));
 }
