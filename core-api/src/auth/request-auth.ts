@@ -67,6 +67,15 @@ export class RequestAuth {
     return this.#credentials.hostname;
   }
 
+  /**
+   * Records a caller a handler verified itself, so that the credentials count as checked when the
+   * request is refused for another reason: add-user verifies an admin session sent with
+   * X-Service-App-Hostname, which it refuses with 419 rather than with the shopper check's 6.
+   */
+  recordVerified(caller: VerifiedCaller): void {
+    this.#verified ??= caller;
+  }
+
   /** The caller once its credentials passed a check in this request; undefined before (and for anonymous). */
   get verified(): VerifiedCaller | undefined {
     return this.#verified;

@@ -119,11 +119,16 @@ async function throughApp(
   return { chainId: app.chainId, source };
 }
 
-/** Whether the request's session headers name a live admin session (not a shopper's). */
+/**
+ * Whether the request's session headers name a live admin session (not a shopper's); if so, the
+ * admin is recorded as the request's verified caller (the 419 that follows is the answer, not 6).
+ */
 async function isAdminSession(c: Context<AppEnv>, ctx: RequestContext): Promise<boolean> {
   const credentials = readCredentials(c);
   if (!("session" in credentials)) return false;
-  return (await loadAdminGrant(ctx.db, credentials.session, ctx.now, null, ctx.clientIp)) !== null;
+  const grant = await loadAdminGrant(ctx.db, credentials.session, ctx.now, null, ctx.clientIp);
+  if (grant) ctx.auth.recordVerified(grant.auth);
+  return grant !== null;
 }
 
 /** add-user with permission_* parameters: the admin user (users/admin-user.ts). */
