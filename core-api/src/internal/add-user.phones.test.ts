@@ -103,7 +103,7 @@ describe("require_unique_phone_number", () => {
       const owner = await add("1.6.8", { phone_number: "+31 6 12345609" });
       expect(owner.status).toBe(200);
       const before = await writtenRows(w.core);
-      for (const [v, phone] of [["1.6.8", "06 12345609"], ["1.6.1", "+31612345609"], ["1.5.8", "+31612345609"]]) {
+      for (const [v, phone] of [["1.6.8", "06 12345609"], ["1.6.1", "+31612345609"], ["1.5.8", "+31612345609"]] as const) {
         const res = await add(v, { phone_number: phone, country_code: "NL" });
         expect([res.status, res.body.error?.code, res.body.error?.name], v).toEqual([409, 555, "phone_number_already_exists"]);
       }

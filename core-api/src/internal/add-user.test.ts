@@ -143,7 +143,7 @@ describe("add-user: the existing-user rule", () => {
     const first = await addUserAsAdmin(w, { username, authentication_point_identifier: "ap-dup" });
     const { member_number } = first.body.results.user;
     const before = await writtenRows(w.core);
-    const cases = [{ username }, { username: email("other"), member_number }, { username: email("other"), authentication_point_identifier: "ap-dup" }, { username: username.toUpperCase() }];
+    const cases: Array<Record<string, string>> = [{ username }, { username: email("other"), member_number }, { username: email("other"), authentication_point_identifier: "ap-dup" }, { username: username.toUpperCase() }];
     expect(cases).toHaveLength(4);
     for (const params of cases) {
       const { status, body } = await addUserAsAdmin(w, params);
@@ -242,6 +242,18 @@ describe("add-user: member numbers", () => {
   });
 });
 
+describe("add-user: a member number whose range has gone", () => {
+  it("still names its user: update_if_exists updates them, without it user_already_exists", async () => {
+    const range = await seedRange(w.core, w.core.chainId, "custom", 700000n, 700009n);
+    const held = await addUserAsAdmin(w, { username: email("held"), member_number: "700001" });
+    await w.core.db.update(memberNumberRanges).set({ deleted: true }).where(eq(memberNumberRanges.id, range));
+    const updated = await addUserAsAdmin(w, { member_number: "700001", update_if_exists: true, first_name: "Still" });
+    expect(updated.body.results).toMatchObject({ updated_existing_user: true, user: { id: held.body.results.user.id, first_name: "Still" } });
+    expect((await addUserAsAdmin(w, { member_number: "700001" })).body.error.name).toBe("user_already_exists");
+    expect((await addUserAsAdmin(w, { member_number: "700002" })).body.error.code).toBe(419);
+  });
+});
+
 describe("add-user: dummy usernames", () => {
   it("without a username: <member_number>@<dummy_email_domain> for a number of a custom range, else user-<24 hex>@<domain>", async () => {
     const plain = await addUserAsAdmin(w, { first_name: "No mail" });
@@ -303,7 +315,7 @@ describe("add-user: stores", () => {
 
   it("a store that is no live business of the chain is 419; nothing written", async () => {
     const before = await writtenRows(w.core);
-    const cases = [
+    const cases: Array<Record<string, string | number>> = [
       { store_id: w.deletedStoreId }, { store_id: w.otherChainStoreId }, { store_id: 99_999_999 },
       { home_store_id: w.deletedStoreId }, { home_store_id: w.otherChainStoreId },
       { branch_business_owner_code: "GONE" }, { branch_business_owner_code: "F-1" },
@@ -354,7 +366,7 @@ describe("add-user: signup channel", () => {
     ];
     expect(cases).toHaveLength(6);
     for (const [headers, channel] of cases) {
-      const params = headers === w.adminHeaders ? { chain_id: w.core.chainId, username: email("src") } : { username: email("src") };
+      const params: Record<string, string | number> = headers === w.adminHeaders ? { chain_id: w.core.chainId, username: email("src") } : { username: email("src") };
       const { status, body } = await call(w.core, "POST", "/internal/add-user", headers, params);
       expect(status, JSON.stringify(body)).toBe(200);
       expect(body.results.user.signup_channel).toBe(channel);

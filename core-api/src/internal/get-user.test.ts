@@ -24,7 +24,7 @@ const get = (headers: Record<string, string>, params: Record<string, string | nu
 
 describe("get-user", () => {
   it("finds the user by each identifier and answers what add-user answered", async () => {
-    const cases = [
+    const cases: Array<Record<string, string | number>> = [
       { user_id: user.id },
       { user_id: user.id, chain_id: w.core.chainId },
       { chain_id: w.core.chainId, username: "READER@example.com" },

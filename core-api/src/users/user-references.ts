@@ -3,7 +3,8 @@
  * call: add-user"; handbook, "The user"): the signup store (store_id, else
  * branch_business_owner_code) and the home store must be live businesses of the chain; a
  * referral_code must be a code of another user of the chain; a given member_number must lie in
- * one of the chain's live ranges. Each failure is parameter_invalid (419). Also hashes a new
+ * one of the chain's live ranges, unless a user of the chain already holds it (then it names that
+ * user). Each failure is parameter_invalid (419). Also hashes a new
  * password (argon2id), so the write transaction stays short.
  */
 import { hashPassword } from "../auth/passwords.ts";
@@ -11,9 +12,9 @@ import { findBusinessById, findBusinessByOwnerCode } from "../businesses/busines
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { liveMemberNumberRanges, type MemberNumberRangeRow } from "./member-number-range-repository.ts";
-import { requireInRange } from "./member-numbers.ts";
+import { rangeOf, requireInRange } from "./member-numbers.ts";
 import type { UserChanges } from "./user-changes.ts";
-import { findUserByReferralCode, type UserRow } from "./user-repository.ts";
+import { findUser, findUserByReferralCode, type UserRow } from "./user-repository.ts";
 
 /** The request's references, resolved. A key is present exactly when the request gave it. */
 export interface UserReferences {
@@ -22,7 +23,7 @@ export interface UserReferences {
   homeStoreId?: number | null;
   /** the owner of referral_code; null when sent empty */
   referrer?: UserRow | null;
-  /** the range a given member_number lies in */
+  /** the range a given member_number lies in (absent for a number held outside every range) */
   memberNumberRange?: MemberNumberRangeRow;
   /** argon2id hash of the new password; null to clear */
   passwordHash?: string | null;
@@ -49,7 +50,14 @@ export async function resolveUserReferences(db: CoreDb, chainId: number, changes
     }
     out.referrer = referrer;
   }
-  if (changes.memberNumber) out.memberNumberRange = requireInRange(await liveMemberNumberRanges(db, chainId), changes.memberNumber);
+  if (changes.memberNumber) {
+    const ranges = await liveMemberNumberRanges(db, chainId);
+    // A number a user of the chain already holds is that user's key (the existing-user rule, or
+    // a clash), even when its range has gone since: re-sending it must not fail.
+    const range = rangeOf(ranges, changes.memberNumber);
+    if (range) out.memberNumberRange = range;
+    else if (!(await findUser(db, chainId, { memberNumber: changes.memberNumber }))) requireInRange(ranges, changes.memberNumber);
+  }
   if (changes.password !== undefined) out.passwordHash = changes.password === null ? null : await hashPassword(changes.password);
   return out;
 }
