@@ -27,6 +27,7 @@ import { loadAdminGrant } from "../auth/admin-grant.ts";
 import { readAppHostname } from "../auth/apps.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import { readCredentials } from "../auth/credentials.ts";
+import { hashPassword } from "../auth/passwords.ts";
 import type { AccessLevels } from "../auth/permissions.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams, type Params } from "../http/params.ts";
@@ -142,11 +143,10 @@ async function addAdminUser(
   const given = readCallParams(addUserCall, params, PERMISSION_NAMES) as Partial<Record<PermissionParam, boolean>>;
   const levels: Partial<AccessLevels> = {};
   for (const name of PERMISSION_NAMES) if (given[name] !== undefined) levels[PERMISSION_PARAMS[name]] = given[name];
-  const refs = await resolveUserReferences(ctx.db, chainId, { columns: {}, given: new Set(), ...(changes.password !== undefined ? { password: changes.password } : {}) }, null);
   const saved = await saveAdminUser(ctx.db, {
     chainId,
     username: changes.username,
-    passwordHash: refs.passwordHash,
+    passwordHash: changes.password ? await hashPassword(changes.password) : null,
     firstName: changes.columns.firstName,
     lastName: changes.columns.lastName,
     levels,

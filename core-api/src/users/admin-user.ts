@@ -4,7 +4,9 @@
  * the chain with the access levels given. Admins log in with a globally unique username
  * (admin_users), apart from the chain's shoppers, so an admin and a shopper may share one.
  *
- * - A new admin needs a username and a password (441 parameter_missing without them).
+ * - A new admin needs a username and a password (441 parameter_missing without them); of the
+ *   user fields it takes first_name and last_name (the others are validated as for a shopper and
+ *   not stored: an admin has no member number, address or phone).
  * - An admin with that username who already has levels on this chain is user_already_exists
  *   (400), unless update_if_exists: then the levels given replace theirs on this chain (the
  *   others stay), and nothing else of the account changes: its password and names may serve
