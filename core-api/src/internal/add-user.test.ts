@@ -284,6 +284,14 @@ describe("add-user: referral codes", () => {
     expect(links).toMatchObject([{ chainId: w.core.chainId, referringUserId: referrer.body.results.user.id }]);
   });
 
+  it("a user updated with their own code is 419; nothing written", async () => {
+    const self = await addUserAsAdmin(w, { username: email("self") });
+    const before = await writtenRows(w.core);
+    const res = await addUserAsAdmin(w, { username: self.body.results.user.username, update_if_exists: true, referral_code: self.body.results.user.referral_code });
+    expect([res.status, res.body.error?.code]).toEqual([400, 419]);
+    expect(await writtenRows(w.core)).toBe(before);
+  });
+
   it("an unknown code, or another chain's, is 419 and nothing is written", async () => {
     const otherAdmin = await w.core.admin({ assign: true }, w.otherChainId);
     const { "X-Service-Chain-ID": _c, ...headers } = otherAdmin.headers;

@@ -65,7 +65,8 @@ export interface UserWrite {
  * @returns the user as stored, and whether it was created (false: updated)
  * @throws ServiceError too_many_duplicate_objects (409), user_already_exists (400),
  *   postalcode_invalid (278), invalid_phone_number (547), phone_number_already_exists (555),
- *   parameter_invalid (419) when the chain's generated ranges are used up
+ *   parameter_invalid (419) when the chain's generated ranges are used up or the user updated
+ *   would refer themselves
  */
 export async function saveAddedUser(db: CoreDb, w: UserWrite & { updateIfExists: boolean; signupChannel: string | null }): Promise<{ user: UserRow; created: boolean }> {
   const keys = {
@@ -133,6 +134,8 @@ async function create(tx: CoreTx, w: UserWrite, signupChannel: string | null): P
 }
 
 async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRow> {
+  // add-user learns which user it updates only here: its own referral code refers nobody.
+  if (w.refs.referrer?.id === stored.id) throw new ServiceError("parameter_invalid", "referral_code is the user's own.");
   const columns = await columnsOf(tx, w, stored);
   if (w.changes.username === null) {
     const customNumber = w.refs.memberNumberRange?.kind === "custom" ? (w.changes.memberNumber ?? null) : null;
@@ -140,7 +143,7 @@ async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRo
   }
   if (stored.referralCode === null) columns.referralCode = newReferralCode();
   await updateUser(tx, w.chain.id, stored.id, columns, w.now);
-  if (w.refs.referrer && w.refs.referrer.id !== stored.id) await linkReferral(tx, w.chain.id, stored.id, w.refs.referrer.id, w.now);
+  if (w.refs.referrer) await linkReferral(tx, w.chain.id, stored.id, w.refs.referrer.id, w.now);
   return (await findUser(tx, w.chain.id, { id: stored.id }))!;
 }
 
