@@ -5,13 +5,9 @@
  * the core API builds its requests from the same types.
  */
 import { z } from "zod";
+import { userInfoFields, userInfoSchema } from "./user-info.ts";
 
-/** Gender values of add-user (spec, "Internal call: add-user"). */
-export const USER_GENDERS = [
-  "male", "female", "nonbinary", "transgender", "agender", "genderqueer", "genderfluid",
-  "bigender", "twospirit", "androgynous", "pangender", "neutrois", "demigender", "other",
-] as const;
-export type UserGender = (typeof USER_GENDERS)[number];
+export { USER_GENDERS, type UserGender } from "./user-info.ts";
 
 /** An id that JSON clients send either as a number or as a digit string. */
 export const numericId = z.union([
@@ -26,24 +22,32 @@ export const numericId = z.union([
  */
 const userIdentifier = z.union([numericId, z.string().trim().length(0).transform(() => null)]).nullable().optional();
 
-/** Optional text: absent = leave unchanged; null or "" = clear. */
-const text = (max: number) => z.string().trim().max(max).nullable().optional();
 const flag = z.boolean().nullable().optional();
 
+/** A field of the user info object as a sender may give it: optional, text trimmed first. */
+const asSent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === "string" ? v.trim() : v), schema).optional();
+type Sent<F extends Record<string, z.ZodType>> = { [K in keyof F]: ReturnType<typeof asSent<F[K]>> };
+const sentFields = Object.fromEntries(Object.entries(userInfoFields).map(([k, s]) => [k, asSent(s)])) as Sent<typeof userInfoFields>;
+
 /**
- * `user_info` of `POST /rest/V1/service/customer/update`: the shape of the get-user response.
- * Only the keys the connector uses are validated; any other key of get-user is accepted and
- * ignored (the connector is a consumer of a wider object). A key that is absent leaves the
- * customer's value unchanged; null or "" clears it.
+ * `user_info` of `POST /rest/V1/service/customer/update`: the user info object (user-info.ts,
+ * the get-user response) with every key optional and texts trimmed. The keys and their types come
+ * from that one declaration; the connector is lenient only where older senders differ from it
+ * (the overrides below), and any key it does not know is accepted and ignored (it consumes a
+ * wider object). A key that is absent leaves the customer's value unchanged; null or "" clears it.
+ *
+ * Leniency beyond the user info object: identifiers as digit strings or numbers (`user_id: "12"`,
+ * `member_number: 77`), blank identifiers, "" for username and gender, a lower-case country code,
+ * a house number as a number, a birthday as an ISO 8601 date-time, an entity_code or nested
+ * flags given in part, `password`, the dates in any form (the platform's to set), and the
+ * mailing/programme flags also flat (as the connector's own user info reads return them).
  *
  * Identification keys, in order: user_id (falls back to `id`, get-user's name for the same
  * thing), member_number, username (the email), authentication_point_identifier (the webshop
- * customer id when the webshop is the chain's authentication point).
- *
- * Flags may come nested as get-user sends them (`mailing_list.*`, `opt_in_programme.*`) or flat
- * as the user info reads return them; the nested form wins.
+ * customer id when the webshop is the chain's authentication point). Flags may come nested as
+ * get-user sends them (`mailing_list.*`, `opt_in_programme.*`) or flat; the nested form wins.
  */
-export const userInfoInputSchema = z.object({
+export const userInfoInputSchema = z.object(sentFields).extend({
   id: userIdentifier,
   user_id: userIdentifier,
   member_number: z.union([z.string().trim().max(64), z.number().int().nonnegative().transform(String)])
@@ -51,25 +55,14 @@ export const userInfoInputSchema = z.object({
   username: z.union([z.literal(""), z.email().max(255)]).nullable().optional(),
   authentication_point_identifier: z.union([z.string().trim().max(255), z.number().int().transform(String)])
     .nullable().optional(),
-  password: z.string().min(1).max(256).nullable().optional(),
-  first_name: text(255),
-  last_name: text(255),
   birthday: z.string().trim()
     .regex(/^(\d{4}-\d{2}-\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$|^$/,
       "must be an ISO 8601 date (YYYY-MM-DD) or date-time")
     .nullable().optional(),
-  gender: z.union([z.enum(USER_GENDERS), z.literal("")]).nullable().optional(),
-  address_streetname: text(255),
+  gender: z.union([userInfoFields.gender.unwrap(), z.literal("")]).nullable().optional(),
   address_housenumber: z.union([z.string().trim().max(64), z.number().int().transform(String)]).nullable().optional(),
-  address_housenumber_extension: text(64),
-  address_line_2: text(255),
-  address_line_3: text(255),
-  address_postalcode: text(20),
-  address_regionstate: text(255),
-  address_towncity: text(255),
   country_code: z.union([z.literal(""), z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, "must be ISO 3166-1 alpha-2")])
     .nullable().optional(),
-  phone_number: text(32),
   entity_code: z.object({ code: z.string().nullable().optional(), type: z.string().nullable().optional() })
     .nullable().optional(),
   mailing_list: z.object({
@@ -78,6 +71,9 @@ export const userInfoInputSchema = z.object({
     printed_mailing_list_subscribed: flag,
   }).nullable().optional(),
   opt_in_programme: z.object({ programme_opted_in: flag }).nullable().optional(),
+  created_date: z.unknown().optional(),
+  last_modified_date: z.unknown().optional(),
+  password: z.string().min(1).max(256).nullable().optional(),
   mailing_list_sub_offered: flag,
   mailing_list_subscribed: flag,
   printed_mailing_list_subscribed: flag,
@@ -180,28 +176,24 @@ export const customerSchema = z.strictObject({
 });
 export type Customer = z.infer<typeof customerSchema>;
 
-/** The user info object of the by-id and by-email reads (exactly the spec's keys). */
-export const userInfoObjectSchema = z.strictObject({
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  /** YYYY-MM-DD */
-  birthday: z.string().nullable(),
-  /** the customer's email */
-  username: z.string(),
-  webshop_customer_id: z.number().int(),
-  gender: z.enum(USER_GENDERS).nullable(),
-  printed_mailing_list_subscribed: z.boolean(),
-  mailing_list_subscribed: z.boolean(),
-  mailing_list_sub_offered: z.boolean(),
-  programme_opted_in: z.boolean(),
-  address_streetname: z.string().nullable(),
-  address_housenumber: z.string().nullable(),
-  address_housenumber_extension: z.string().nullable(),
-  address_postalcode: z.string().nullable(),
-  address_towncity: z.string().nullable(),
-  country_code: z.string().nullable(),
-  phone_number: z.string().nullable(),
-});
+/**
+ * The user info object of the by-id and by-email reads (exactly the spec's keys): the fields of
+ * the user info object (user-info.ts) the webshop keeps, the webshop customer id, and the
+ * mailing/programme flags flat.
+ */
+export const userInfoObjectSchema = userInfoSchema
+  .pick({
+    first_name: true, last_name: true, birthday: true, username: true, gender: true,
+    address_streetname: true, address_housenumber: true, address_housenumber_extension: true,
+    address_postalcode: true, address_towncity: true, country_code: true, phone_number: true,
+  })
+  .extend({
+    webshop_customer_id: z.number().int(),
+    printed_mailing_list_subscribed: z.boolean(),
+    mailing_list_subscribed: z.boolean(),
+    mailing_list_sub_offered: z.boolean(),
+    programme_opted_in: z.boolean(),
+  });
 export type UserInfoObject = z.infer<typeof userInfoObjectSchema>;
 
 /** Magento REST error body: `{"message": "...", "parameters": {...}}`. */

@@ -4,7 +4,8 @@
  * stay byte-for-byte stable: changing it makes every stored hash look like a change.
  *
  * Definition:
- *  1. Start from the user info object (the shape the connector's user_info reads return).
+ *  1. Start from the user info object (user-info.ts: the one declaration of get-user's `user`,
+ *     the connector's `update` input), whole or the part of it one side holds.
  *  2. Drop the key `password` at every depth (a secret must never end up in a stored, unsalted
  *     hash) and every key whose value is `undefined` (absent and undefined are the same thing).
  *  3. Serialise as canonical JSON: object keys sorted by UTF-16 code unit order (`Array.sort()`
@@ -16,6 +17,8 @@
  *
  * Uses Web Crypto only (no Node imports), so it runs on Node, Deno and in workers.
  */
+
+import type { UserInfo } from "./user-info.ts";
 
 /** Keys never hashed: secrets. */
 const EXCLUDED_KEYS = new Set(["password"]);
@@ -53,11 +56,12 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The `last_hash` of a user info object: lowercase hex SHA-256 of {@link canonicalJson}.
- * @param userInfo a user info object (extra or nested keys are allowed and hashed too)
+ * @param userInfo a user info object or the part of it a side holds (keys it holds besides the
+ *   declared ones, such as the webshop customer id, are hashed too)
  * @returns 64 lowercase hex characters
  * @example await userInfoHash({ first_name: "Ann" }) // sha256 of '{"first_name":"Ann"}'
  */
-export async function userInfoHash(userInfo: Record<string, unknown>): Promise<string> {
+export async function userInfoHash(userInfo: Partial<UserInfo> & { password?: string | null }): Promise<string> {
   const bytes = new TextEncoder().encode(canonicalJson(userInfo));
   const digest = await globalThis.crypto.subtle.digest("SHA-256", bytes);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -48,11 +48,16 @@ export type ResourceName =
   | "chain"
   | "access_token"
   | "service_client"
-  | typeof CHANGE_LOG_RESOURCE;
+  | typeof CHANGE_LOG_RESOURCE
+  | "member_number_range";
 
 /** The internal calls whose access the table decides. */
 export type CallName = "add-business" | "alter-business" | "get-businesses" | "add-campaign" | "alter-campaign" | "get-campaign"
-  | "delete-campaign" | "add-campaign-group" | "get-campaign-groups" | "delete-campaign-group" | "add-tag" | "get-tags" | "delete-tag";
+  | "delete-campaign" | "add-campaign-group" | "get-campaign-groups" | "delete-campaign-group" | "add-tag" | "get-tags" | "delete-tag"
+  | "add-user" | typeof ADD_ADMIN_USER | "get-user" | "alter-user" | "add-basket";
+
+/** The row of add-user when it creates an admin user (permission_* parameters). */
+export const ADD_ADMIN_USER = "add-user (admin user)";
 
 const ADMIN: readonly CallerKind[] = ["admin"];
 const PRIVILEGED: readonly CallerKind[] = ["admin", "chain_scope"];
@@ -97,6 +102,8 @@ export const RESOURCE_ACCESS: Readonly<Record<ResourceName, Readonly<Partial<Rec
   access_token: superUserWrites(ADMIN),
   service_client: superUserWrites(ADMIN),
   [CHANGE_LOG_RESOURCE]: { get: rule(ADMIN, "read") },
+  // handbook, "The user": member-number ranges are a super-user resource, reads included.
+  member_number_range: { ...superUserWrites(ADMIN), get: rule(ADMIN, "super_user"), list: rule(ADMIN, "super_user") },
 };
 
 /** An internal call's row: a Resources rule plus the error a refused caller gets. */
@@ -132,6 +139,15 @@ export const CALL_ACCESS: Readonly<Record<CallName, CallRule>> = {
   "add-tag": call(ADMIN, "write"),
   "get-tags": call(ADMIN, "read"),
   "delete-tag": call(ADMIN, "delete"),
+  // add-user: "admin with assign access to the entity of the user; privileged authentication also
+  // permitted"; an admin user needs super_user instead. get-user / alter-user (handbook, "The
+  // user"): admins with read / assign, chain-scope tokens, and a shopper for themselves (the
+  // handler confines a shopper to their own profile). add-basket: as add-business.
+  "add-user": call(PRIVILEGED, "assign"),
+  [ADD_ADMIN_USER]: call(ADMIN, "super_user"),
+  "get-user": call(SHOPPER_READERS, "read"),
+  "alter-user": call(SHOPPER_READERS, "assign"),
+  "add-basket": call(PRIVILEGED, "write"),
 };
 
 /**

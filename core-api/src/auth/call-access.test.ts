@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminUsers, allowedIpRanges, chains } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { CALL_ACCESS, type CallName } from "./access-table.ts";
+import { ADD_ADMIN_USER, CALL_ACCESS, type CallName } from "./access-table.ts";
 import { requireCallAccess } from "./context.ts";
 import type { Credentials } from "./credentials.ts";
 import { ShopperTokenVerifier } from "./jwt.ts";
@@ -15,9 +15,11 @@ import { APP_A, startTwoChains, type TwoChains } from "./two-chains.test-support
 
 let w: TwoChains;
 const CALLS = Object.keys(CALL_ACCESS) as CallName[];
-const READS: CallName[] = ["get-businesses", "get-campaign", "get-campaign-groups", "get-tags"];
+const READS: CallName[] = ["get-businesses", "get-campaign", "get-campaign-groups", "get-tags", "get-user"];
 /** The tag calls: "user and privileged authentication not permitted" (spec, delete-tag). */
-const ADMIN_ONLY: CallName[] = ["add-tag", "get-tags", "delete-tag"];
+const ADMIN_ONLY: CallName[] = ["add-tag", "get-tags", "delete-tag", ADD_ADMIN_USER];
+/** The calls a shopper may attempt at all (their handlers confine the shopper to their own profile). */
+const SHOPPER_CALLS: CallName[] = ["get-user", "alter-user"];
 
 beforeAll(async () => {
   w = await startTwoChains();
@@ -78,7 +80,7 @@ describe("requireCallAccess", () => {
     expect(error).toMatchObject({ errorName: "permission_denied_or_non_existent", message: expect.stringContaining("203.0.113.9") });
   });
 
-  it("a chain-scope token passes every call; a read_businesses token only get-businesses, reading", async () => {
+  it("a chain-scope token passes every call but the tag calls and creating an admin user; a read_businesses token only get-businesses, reading", async () => {
     for (const call of CALLS) expect(await outcome(tokenCredentials(w.tokenA), call, w.chainA), call).toBe(ADMIN_ONLY.includes(call) ? "permission_denied_or_non_existent" : "ok");
     expect(await requireCallAccess(authOf(tokenCredentials(w.tokenA)), "alter-business", w.chainA)).toMatchObject({ write: true, super_user: false });
     for (const call of CALLS) expect(await outcome(tokenCredentials(w.readBusinessesA), call, w.chainA), call).toBe(call === "get-businesses" ? "ok" : "permission_denied_or_non_existent");
@@ -87,9 +89,10 @@ describe("requireCallAccess", () => {
     for (const call of CALLS) expect(await outcome(tokenCredentials(w.tokenA), call, w.b.chainId), call).toBe("permission_denied_or_non_existent");
   });
 
-  it("shoppers hold nothing; missing or bad credentials are 6, a bad token 266", async () => {
+  it("shoppers hold nothing but get-user and alter-user; missing or bad credentials are 6, a bad token 266", async () => {
     const shopper: Credentials = { kind: "app_session", hostname: APP_A, session: session(w.shopperA) };
-    for (const call of CALLS) expect(await outcome(shopper, call, w.chainA), call).toBe("permission_denied_or_non_existent");
+    for (const call of CALLS) expect(await outcome(shopper, call, w.chainA), call).toBe(SHOPPER_CALLS.includes(call) ? "ok" : "permission_denied_or_non_existent");
+    for (const call of SHOPPER_CALLS) expect(await outcome(shopper, call, w.b.chainId), call).toBe("permission_denied_or_non_existent");
     expect(await outcome({ kind: "anonymous" }, "get-businesses", w.chainA)).toBe("no_valid_session");
     const stale = { kind: "admin", session: { ...session(w.adminA.headers), key: "not-the-key" } } as const;
     expect(await outcome(stale, "get-businesses", w.chainA)).toBe("no_valid_session");

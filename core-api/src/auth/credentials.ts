@@ -14,9 +14,10 @@
  * - `Authorization: Bearer {uuid}:{secret}` alone: a privileged service-client token
  *   (auth/privileged.ts);
  * - none of these: anonymous (a hostname alone is no credential).
- * Conflicting credentials (session headers together with any bearer token, a privileged token
- * with X-Service-App-Hostname, a shopper token without it) are no_valid_session (6): the caller
- * must say who it is once.
+ * Conflicting credentials (session headers together with any bearer token, a shopper token
+ * without X-Service-App-Hostname) are no_valid_session (6): the caller must say who it is once.
+ * A privileged token with X-Service-App-Hostname is no_valid_session too, except on add-user,
+ * whose handler accepts the app (RequestAuth.acceptAppHostname).
  */
 import type { Context } from "hono";
 import { ServiceError } from "../http/service-error.ts";
@@ -40,7 +41,8 @@ export type Credentials =
   | { kind: "app_session"; hostname: string; session: SessionClaim }
   /** a shopper access token through an app */
   | { kind: "end_user"; hostname: string; token: string }
-  | { kind: "privileged"; tokenId: string; secret: string };
+  /** hostname: X-Service-App-Hostname sent along, accepted only where a handler asks for it (add-user) */
+  | { kind: "privileged"; tokenId: string; secret: string; hostname?: string };
 
 const USER_ID = "x-service-session-user-id";
 const SESSION_KEY = "x-service-session-key";
@@ -61,11 +63,10 @@ export function readCredentials(c: Context): Credentials {
     throw new ServiceError("no_valid_session", "Send either session headers or an access token, not both.");
   }
   if (bearer.kind === "privileged") {
-    // add-user (the one call that takes both) is not built: elsewhere the pair is a contradiction.
-    if (hostname !== undefined) {
-      throw new ServiceError("no_valid_session", "A privileged access token is not accepted with X-Service-App-Hostname.");
-    }
-    return { kind: "privileged", tokenId: bearer.tokenId, secret: bearer.secret };
+    // add-user is the one call that takes both (the app names the user's chain and signup
+    // channel); everywhere else the pair is refused when the token is checked (request-auth.ts).
+    const app = hostname === undefined ? {} : { hostname };
+    return { kind: "privileged", tokenId: bearer.tokenId, secret: bearer.secret, ...app };
   }
   if (bearer.kind === "jwt") {
     if (hostname === undefined) throw new ServiceError("no_valid_session", "A shopper access token needs X-Service-App-Hostname.");

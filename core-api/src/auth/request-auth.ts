@@ -45,6 +45,7 @@ export class RequestAuth {
   readonly #env: AuthEnv;
   readonly #grants = new Map<number | string, Promise<ChainGrant>>();
   #verified: VerifiedCaller | undefined;
+  #appHostnameAccepted = false;
 
   constructor(credentials: Credentials, env: AuthEnv) {
     this.#credentials = credentials;
@@ -57,6 +58,18 @@ export class RequestAuth {
    */
   get kind(): ClaimedKind | "anonymous" {
     return this.#credentials.kind;
+  }
+
+  /**
+   * The X-Service-App-Hostname a privileged token was sent with, accepted for this request: a
+   * handler that takes the pair (add-user) calls it before the credentials are checked; elsewhere
+   * the pair is refused with no_valid_session (6).
+   * @returns the hostname, or undefined when the credentials are no privileged token or came without one
+   */
+  acceptAppHostname(): string | undefined {
+    if (this.#credentials.kind !== "privileged") return undefined;
+    this.#appHostnameAccepted = true;
+    return this.#credentials.hostname;
   }
 
   /** The caller once its credentials passed a check in this request; undefined before (and for anonymous). */
@@ -137,6 +150,9 @@ export class RequestAuth {
       case "app_session":
         return loadSessionGrant(db, c.session, { hostname: c.hostname, now, chainId, clientIp });
       case "privileged":
+        if (c.hostname !== undefined && !this.#appHostnameAccepted) {
+          throw new ServiceError("no_valid_session", "A privileged access token is not accepted with X-Service-App-Hostname.");
+        }
         return loadPrivilegedGrant(db, c, chainId);
       case "end_user":
         return loadShopperTokenGrant(db, c, now, shopperTokens);

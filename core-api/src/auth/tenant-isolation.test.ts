@@ -26,6 +26,7 @@ function targets(b: ChainBObjects): Record<string, { other: Record<string, strin
     "content-page": { other: { id: `${b.contentPageId}`, name: b.contentPageName }, missing: { id: `${MISSING_INT}`, name: "no-such-page" } },
     allowed_ip_range: { other: { id: `${b.ipRangeId}`, cidr: b.cidr }, missing: { id: `${MISSING_INT}`, cidr: "10.99.0.0/16" } },
     chain: { other: { id: `${b.chainId}` }, missing: { id: `${MISSING_INT}` } },
+    member_number_range: { other: { id: `${b.memberNumberRangeId}` }, missing: { id: `${MISSING_INT}` } },
   };
 }
 
@@ -46,6 +47,10 @@ function callParams(b: ChainBObjects): Record<string, { other: Record<string, st
     "/auth/add-tag": chain({ value: "Intruder" }),
     "/auth/get-tags": chain({}),
     "/auth/delete-tag": { other: { id: `${b.tagId}` }, missing: { id: `${MISSING_INT}` } },
+    "/internal/add-user": chain({ username: "intruder@example.com", update_if_exists: "true", member_number: "5000" }),
+    "/internal/get-user": { other: { chain_id: `${b.chainId}`, user_id: `${b.userId}` }, missing: { chain_id: `${MISSING_INT}`, user_id: `${MISSING_INT}` } },
+    "/internal/alter-user": { other: { user_id: `${b.userId}`, first_name: "Intruder" }, missing: { user_id: `${MISSING_INT}`, first_name: "Intruder" } },
+    "/internal/add-basket": chain({ user_id: `${b.userId}`, basket_total_price: "10" }),
   };
 }
 
@@ -176,6 +181,11 @@ describe("positive control: the matrix targets are real", () => {
   it.each(ADAPTERS.map((a) => [a.declaration.name, a] as const))("%s: chain B's own admin reads the target", async (name, adapter) => {
     const res = await send("GET", `${adapter.declaration.path}/${encodeURIComponent(targets(w.b)[name]!.other.id!)}`, w.adminB.headers);
     expect(res.status).toBe(200);
+  });
+
+  it("chain B's admin reads chain B's user through get-user", async () => {
+    const { "X-Service-Chain-ID": _ignored, ...headers } = w.adminB.headers;
+    expect((await send("GET", "/internal/get-user", headers, { chain_id: `${w.b.chainId}`, user_id: `${w.b.userId}` })).status).toBe(200);
   });
 
   it("chain B's admin reads the campaign through get-campaign", async () => {

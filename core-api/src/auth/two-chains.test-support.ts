@@ -13,12 +13,15 @@ import { createAppHostname, createShopper } from "../db/seed.ts";
 import {
   accessTokens,
   allowedIpRanges,
+  baskets,
   businesses,
   campaigns,
   chains,
   contentPages,
+  memberNumberRanges,
   modelChangeLogs,
   serviceClients,
+  userReferrals,
   users,
   vouchers,
 } from "../db/schema.ts";
@@ -48,6 +51,10 @@ export interface ChainBObjects {
   /** a group holding campaignId */
   campaignGroupId: number;
   tagId: number;
+  /** a user (shopper) of chain B */
+  userId: number;
+  /** a generated member-number range of chain B */
+  memberNumberRangeId: number;
 }
 
 export interface TwoChains {
@@ -117,6 +124,7 @@ export async function startTwoChains(): Promise<TwoChains> {
     now,
   );
   const tagB = await createTag(core.db, { chainId: chainB, modelClass: "user", value: "b-tag", lastUpdatedBy: adminB.id }, now);
+  const [numbers] = await core.db.insert(memberNumberRanges).values({ chainId: chainB, kind: "generated", first: 5000n, last: 5999n, nextNumber: 5000n });
 
   return {
     core,
@@ -149,14 +157,16 @@ export async function startTwoChains(): Promise<TwoChains> {
       campaignId,
       campaignGroupId: groupB.group.id,
       tagId: tagB.tag.id,
+      userId: userB,
+      memberNumberRangeId: Number(numbers.insertId),
     },
   };
 }
 
 /**
  * Every stored row of chain `chainId` (the chain itself, its businesses, vouchers, content pages,
- * IP ranges, clients, tokens, campaigns, change logs, users, campaign groups with their campaigns,
- * and tags) as one JSON string: equal before
+ * IP ranges, clients, tokens, campaigns, change logs, users, referral links, member-number ranges,
+ * baskets, campaign groups with their campaigns, and tags) as one JSON string: equal before
  * and after a test means nothing of the chain was written.
  */
 export async function chainChecksum(core: TestCore, chainId: number): Promise<string> {
@@ -175,6 +185,10 @@ export async function chainChecksum(core: TestCore, chainId: number): Promise<st
     db.select().from(campaignGroups).where(eq(campaignGroups.chainId, chainId)).orderBy(campaignGroups.id),
     db.select().from(campaignGroupCampaigns).where(eq(campaignGroupCampaigns.chainId, chainId)).orderBy(campaignGroupCampaigns.campaignGroupId, campaignGroupCampaigns.campaignId),
     db.select().from(tags).where(eq(tags.chainId, chainId)).orderBy(tags.id),
+    db.select().from(userReferrals).where(eq(userReferrals.chainId, chainId)).orderBy(userReferrals.id),
+    db.select().from(memberNumberRanges).where(eq(memberNumberRanges.chainId, chainId)).orderBy(memberNumberRanges.id),
+    db.select().from(baskets).where(eq(baskets.chainId, chainId)).orderBy(baskets.id),
   ]);
-  return JSON.stringify(parts);
+  // member-number range bounds are BIGINT (bigint in JS), which JSON.stringify cannot write itself
+  return JSON.stringify(parts, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value));
 }

@@ -20,3 +20,5 @@ export * from "./tables/users.ts";
 export * from "./tables/vouchers.ts";
 export * from "./tables/campaign-groups.ts";
 export * from "./tables/tags.ts";
+export * from "./tables/member-number-ranges.ts";
+export * from "./tables/baskets.ts";

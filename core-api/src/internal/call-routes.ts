@@ -11,6 +11,10 @@ import { alterCampaignCall } from "@service/shared/internal/alter-campaign";
 import type { CallDeclaration, CallMethod } from "@service/shared/internal/call";
 import { getBusinessesCall } from "@service/shared/internal/get-businesses";
 import { getCampaignCall } from "@service/shared/internal/get-campaign";
+import { addUserCall } from "@service/shared/internal/add-user";
+import { getUserCall } from "@service/shared/internal/get-user";
+import { alterUserCall } from "@service/shared/internal/alter-user";
+import { addBasketCall } from "@service/shared/internal/add-basket";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -34,6 +38,10 @@ import { deleteCampaignGroup } from "./delete-campaign-group.ts";
 import { addTag } from "./add-tag.ts";
 import { getTags } from "./get-tags.ts";
 import { deleteTag } from "./delete-tag.ts";
+import { addUser } from "./add-user.ts";
+import { getUser } from "./get-user.ts";
+import { alterUser } from "./alter-user.ts";
+import { addBasket } from "./add-basket.ts";
 
 type Handler = (c: Context<AppEnv>) => Promise<Response>;
 
@@ -63,6 +71,10 @@ export const CALLS: Array<[path: string, method: CallMethod, handler: Handler, d
     [addTagCall, addTag],
     [getTagsCall, getTags],
     [deleteTagCall, deleteTag],
+    [addUserCall, addUser],
+    [getUserCall, getUser],
+    [alterUserCall, alterUser],
+    [addBasketCall, addBasket],
   ] as Array<[CallDeclaration, Handler]>
 ).map(([call, handler]) => [call.path, call.method, handler, call]);
 

@@ -8,7 +8,7 @@
  */
 import { eq } from "drizzle-orm";
 import { deleteBusiness, insertBusiness } from "../businesses/business-repository.ts";
-import { accessTokens, allowedIpRanges, businesses, chains, contentPages, serviceClients, vouchers } from "../db/schema.ts";
+import { accessTokens, allowedIpRanges, businesses, chains, contentPages, memberNumberRanges, serviceClients, vouchers } from "../db/schema.ts";
 import { insertVoucher } from "../vouchers/voucher-repository.ts";
 import type { ResourcesWorld } from "./resources-test-support.ts";
 
@@ -200,6 +200,26 @@ const allowedIpRange: Seeder = async (w, otherChain) => {
   return { rows, hidden: [gone, foreign] };
 };
 
+// Bounds of one length, so that the oracle's text order is the numeric order the API sorts by
+// (member-number-range.test.ts checks numbers of different lengths).
+const memberNumberRange: Seeder = async (w, otherChain) => {
+  const db = w.core.db;
+  const put = async (chainId: number, s: Stamps & { kind: string; first: string; last: string }): Promise<SeededRow> => {
+    const { columns, values } = stamped(chainId, s);
+    const [res] = await db.insert(memberNumberRanges).values({ ...columns, kind: s.kind, first: BigInt(s.first), last: BigInt(s.last), nextNumber: BigInt(s.first) });
+    const id = Number(res.insertId);
+    return { id, values: { ...values, id, kind: s.kind, first: s.first, last: s.last, chain: { id: chainId } } };
+  };
+  const rows = [
+    await put(w.core.chainId, { kind: "generated", first: "2000", last: "2999", created: 1, modified: 3 }),
+    await put(w.core.chainId, { kind: "custom", first: "7000", last: "7999", created: 2, modified: 1 }),
+    await put(w.core.chainId, { kind: "custom", first: "1000", last: "1499", created: 3, modified: 2 }),
+  ];
+  const gone = await put(w.core.chainId, { kind: "generated", first: "3000", last: "3999", created: 4, modified: 4, deleted: true });
+  const foreign = await put(otherChain, { kind: "custom", first: "2000", last: "2999", created: 1, modified: 3 });
+  return { rows, hidden: [gone, foreign] };
+};
+
 /** The seeder of every listed resource, by declaration name. */
 export const SEEDERS: Readonly<Record<string, Seeder>> = {
   business,
@@ -208,4 +228,5 @@ export const SEEDERS: Readonly<Record<string, Seeder>> = {
   service_client: serviceClient,
   "content-page": contentPage,
   allowed_ip_range: allowedIpRange,
+  member_number_range: memberNumberRange,
 };

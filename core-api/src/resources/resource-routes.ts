@@ -16,9 +16,10 @@ import { servePlural, serveSingular, type ResourceAdapter } from "./engine.ts";
 import { registerSchema } from "./schema-document.ts";
 import { serviceClientAdapter } from "./service-client.ts";
 import { voucherAdapter } from "./voucher.ts";
+import { memberNumberRangeAdapter } from "./member-number-range.ts";
 
 /** The resources served, in the order of the spec. */
-export const ADAPTERS: readonly ResourceAdapter[] = [businessAdapter, voucherAdapter, accessTokenAdapter, serviceClientAdapter, contentPageAdapter, allowedIpRangeAdapter, chainAdapter];
+export const ADAPTERS: readonly ResourceAdapter[] = [businessAdapter, voucherAdapter, accessTokenAdapter, serviceClientAdapter, contentPageAdapter, allowedIpRangeAdapter, chainAdapter, memberNumberRangeAdapter];
 
 /** Mounts every resource on `app`. */
 export function registerResources(app: Hono<AppEnv>): void {

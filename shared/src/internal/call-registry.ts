@@ -18,6 +18,10 @@ import { deleteCampaignGroupCall } from "./delete-campaign-group.ts";
 import { addTagCall } from "./add-tag.ts";
 import { getTagsCall } from "./get-tags.ts";
 import { deleteTagCall } from "./delete-tag.ts";
+import { addUserCall } from "./add-user.ts";
+import { getUserCall } from "./get-user.ts";
+import { alterUserCall } from "./alter-user.ts";
+import { addBasketCall } from "./add-basket.ts";
 
 export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   loginCall,
@@ -35,4 +39,8 @@ export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   addTagCall,
   getTagsCall,
   deleteTagCall,
+  addUserCall,
+  getUserCall,
+  alterUserCall,
+  addBasketCall,
 ];

@@ -10,6 +10,7 @@ import { serviceClientResource } from "./service-client.ts";
 import { contentPageResource } from "./content-page.ts";
 import { allowedIpRangeResource } from "./allowed-ip-range.ts";
 import type { ResourceDeclaration } from "./meta.ts";
+import { memberNumberRangeResource } from "./member-number-range.ts";
 
 export * from "./meta.ts";
 export { businessResource, type Business } from "./business.ts";
@@ -19,6 +20,7 @@ export { accessTokenResource, type AccessToken } from "./access-token.ts";
 export { serviceClientResource, type ServiceClient } from "./service-client.ts";
 export { contentPageResource, type ContentPage, type Zone } from "./content-page.ts";
 export { allowedIpRangeResource, type AllowedIpRange } from "./allowed-ip-range.ts";
+export { memberNumberRangeResource, type MemberNumberRange } from "./member-number-range.ts";
 // The change log entry is served only under /resources/campaign/{id}/change_log, not as a
 // resource of its own, so it is exported here but not listed in RESOURCES.
 export { changeLogEntryResource, type ChangeLogEntry } from "./change-log.ts";
@@ -31,4 +33,5 @@ export const RESOURCES: ReadonlyMap<string, ResourceDeclaration> = new Map<strin
   [serviceClientResource.name, serviceClientResource],
   [contentPageResource.name, contentPageResource],
   [allowedIpRangeResource.name, allowedIpRangeResource],
+  [memberNumberRangeResource.name, memberNumberRangeResource],
 ]);

@@ -24,6 +24,8 @@ export const apps = mysqlTable(
     chainId: int("chain_id").notNull(),
     hostname: varchar("hostname", { length: 255 }).notNull(),
     name: varchar("name", { length: 255 }),
+    /** `native_app`, `mobile_web` or `webshop`: the signup channel of a user added through it (users/signup-channel.ts) */
+    kind: varchar("kind", { length: 16 }).notNull().default("native_app"),
     ...timestamps,
   },
   (t) => [uniqueIndex("apps_by_hostname").on(t.hostname), index("apps_by_chain").on(t.chainId)],

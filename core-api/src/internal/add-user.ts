@@ -1,0 +1,158 @@
+/**
+ * `POST /internal/add-user` (spec, "Internal call: add-user"; handbook, "The user"): creates a
+ * shopper of a chain, updates one with update_if_exists, or with permission_* parameters creates
+ * an admin user. Request: multipart/form-data, x-www-form-urlencoded or JSON (contract and every
+ * parameter: `@service/shared/internal/add-user`). Response `results`: `{user, user_type,
+ * updated_existing_user, referring_user, result_type: "add-user"}` (+ `permissions` for an admin).
+ *
+ * Checks, in order (nothing is written unless all pass):
+ * - credentials at all, else 6 no_valid_session;
+ * - an admin session sent with X-Service-App-Hostname: 419 parameter_invalid (handbook: the header
+ *   is forbidden with an admin session; the session decides, not the header combination);
+ * - chain_id an integer, else 76; X-Service-Request a JSON object, else 419;
+ * - admins: chain_id present, else 3 http_vars_missing; privileged tokens: chain_id (when given)
+ *   with access, then X-Service-App-Hostname present and naming an app of the token's chain
+ *   (and of chain_id), else 419;
+ * - the access table's row: assign access (admin or chain-scope token), or for an admin user
+ *   super_user (admins only), else 68 permission_denied_or_non_existent;
+ * - every user parameter (their declared errors: 316, 419, 420, 482), gender by version, birthday;
+ * - stores, referral code, member number range (419);
+ * - in the write: too_many_duplicate_objects (409), user_already_exists (400), 278, 547, 555.
+ */
+import { okBody } from "@service/shared";
+import { addUserCall, PERMISSION_PARAMS, type AddUserResults, type PermissionParam } from "@service/shared/internal/add-user";
+import type { Context } from "hono";
+import { ADD_ADMIN_USER, CALL_ACCESS } from "../auth/access-table.ts";
+import { readAppHostname } from "../auth/apps.ts";
+import { requireAccess, requireSession } from "../auth/context.ts";
+import { hashPassword } from "../auth/passwords.ts";
+import type { AccessLevels } from "../auth/permissions.ts";
+import { readCallParams } from "../http/coerce.ts";
+import { allParams, type Params } from "../http/params.ts";
+import type { AppEnv, RequestContext } from "../http/request-context.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { adminUserInfoOf, saveAdminUser } from "../users/admin-user.ts";
+import { saveAddedUser } from "../users/save-user.ts";
+import { findSignupApp } from "../users/signup-app.ts";
+import { clientChannelOf, signupChannelOf, type SignupSource } from "../users/signup-channel.ts";
+import { readUserChanges } from "../users/user-changes.ts";
+import { userInfoOf } from "../users/user-info-record.ts";
+import { resolveUserReferences } from "../users/user-references.ts";
+import { userVersionRules } from "../users/version-rules.ts";
+
+const PERMISSION_NAMES = Object.keys(PERMISSION_PARAMS) as PermissionParam[];
+
+/** Handles add-user; see the module comment for the order of checks and the errors. */
+export async function addUser(c: Context<AppEnv>): Promise<Response> {
+  const ctx = c.var.ctx;
+  const { db, auth, now, version } = ctx;
+  requireSession(auth);
+  const tokenHostname = auth.acceptAppHostname();
+  if (auth.kind !== "privileged" && readAppHostname(c) !== undefined && (await isAdminSession(ctx))) {
+    throw new ServiceError("parameter_invalid", "X-Service-App-Hostname is not accepted with an admin session on add-user.");
+  }
+  const params = await allParams(c);
+  const { chain_id: chainParam } = readCallParams(addUserCall, params, ["chain_id"]);
+  const clientChannel = clientChannelOf(c.req.header("x-service-request"));
+  const forAdmin = PERMISSION_NAMES.some((name) => params[name] !== undefined);
+  const row = forAdmin ? CALL_ACCESS[ADD_ADMIN_USER] : CALL_ACCESS["add-user"];
+
+  const { chainId, source } = auth.kind === "privileged"
+    ? await throughApp(ctx, chainParam, tokenHostname, row)
+    : { chainId: requireChainParam(chainParam), source: { by: "admin" } as SignupSource };
+  const { chain } = await requireAccess(auth, row, chainId, "permission_denied_or_non_existent");
+
+  const { update_if_exists: updateIfExists } = readCallParams(addUserCall, params, ["update_if_exists"]);
+  const rules = userVersionRules(version);
+  const changes = readUserChanges(addUserCall, params, rules, now);
+  if (forAdmin) return c.json(okBody(await addAdminUser(ctx, params, chainId, updateIfExists, changes)));
+
+  const refs = await resolveUserReferences(db, chainId, changes, null);
+  const { user, created } = await saveAddedUser(db, {
+    chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
+    changes,
+    refs,
+    rules,
+    now,
+    updateIfExists,
+    signupChannel: signupChannelOf(clientChannel, source),
+  });
+  const referrer = refs.referrer ?? null;
+  const results: AddUserResults = {
+    user: userInfoOf(user, version),
+    user_type: created ? "new" : "registered",
+    updated_existing_user: !created,
+    referring_user: referrer ? { id: referrer.id, first_name: referrer.firstName, last_name: referrer.lastName } : null,
+    result_type: "add-user",
+  };
+  return c.json(okBody(results));
+}
+
+/** chain_id, required with an admin session. */
+function requireChainParam(chainId: number | undefined): number {
+  if (chainId === undefined) throw new ServiceError("http_vars_missing", "chain_id is required with an admin session.");
+  return chainId;
+}
+
+/**
+ * A privileged token's chain and signup source: chain_id (when given) must be a chain the token
+ * may use; X-Service-App-Hostname must name an app of the token's chain (and of chain_id).
+ * @throws ServiceError 6 / 266 for credentials that do not pass; 68 without access to chain_id;
+ *   419 without the header, or for an app of another chain
+ */
+async function throughApp(
+  ctx: RequestContext,
+  chainParam: number | undefined,
+  hostname: string | undefined,
+  row: (typeof CALL_ACCESS)["add-user"],
+): Promise<{ chainId: number; source: SignupSource }> {
+  const caller = await ctx.auth.identity();
+  if (caller.kind !== "privileged") throw new Error("add-user: a privileged token verified as another kind");
+  if (chainParam !== undefined) await requireAccess(ctx.auth, row, chainParam, "permission_denied_or_non_existent");
+  if (hostname === undefined) throw new ServiceError("parameter_invalid", "X-Service-App-Hostname is required with a privileged access token on add-user.");
+  const app = await findSignupApp(ctx.db, hostname, caller.serviceClientId);
+  if (!app || app.chainId !== caller.chainId || (chainParam !== undefined && chainParam !== app.chainId)) {
+    throw new ServiceError("parameter_invalid", "X-Service-App-Hostname names no app of the access token's chain.");
+  }
+  const source: SignupSource = app.clientIsIdentitySource ? { by: "identity_source" } : { by: "app", kind: app.kind };
+  return { chainId: app.chainId, source };
+}
+
+/**
+ * Whether the request's session headers name a live admin session (not a shopper's): the stored
+ * session decides, as on every call.
+ * @throws ServiceError no_valid_session (6) for a session that does not pass at all
+ */
+async function isAdminSession(ctx: RequestContext): Promise<boolean> {
+  return (await ctx.auth.identity()).kind === "admin";
+}
+
+/** add-user with permission_* parameters: the admin user (users/admin-user.ts). */
+async function addAdminUser(
+  ctx: RequestContext,
+  params: Params,
+  chainId: number,
+  updateIfExists: boolean,
+  changes: ReturnType<typeof readUserChanges>,
+): Promise<AddUserResults> {
+  const given = readCallParams(addUserCall, params, PERMISSION_NAMES) as Partial<Record<PermissionParam, boolean>>;
+  const levels: Partial<AccessLevels> = {};
+  for (const name of PERMISSION_NAMES) if (given[name] !== undefined) levels[PERMISSION_PARAMS[name]] = given[name];
+  const saved = await saveAdminUser(ctx.db, {
+    chainId,
+    username: changes.username,
+    passwordHash: changes.password ? await hashPassword(changes.password) : null,
+    firstName: changes.columns.firstName,
+    lastName: changes.columns.lastName,
+    levels,
+    updateIfExists,
+  }, ctx.now);
+  return {
+    user: adminUserInfoOf(saved.admin, chainId, ctx.version),
+    user_type: saved.created ? "new" : "registered",
+    updated_existing_user: !saved.created,
+    referring_user: null,
+    permissions: saved.levels,
+    result_type: "add-user",
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * `PUT /internal/alter-user` (handbook, "The user": alter-user): changes the fields given of one
+ * user, with add-user's validation (contract: `@service/shared/internal/alter-user`). Response
+ * `results`: `{user, result_type: "alter-user"}`. signup_channel never changes.
+ *
+ * Who: admins with assign access to the user's chain and chain-scope tokens name the user by
+ * user_id; a shopper alters their own profile (user_id optional), but not member_number,
+ * authentication_point_identifier or is_employee (those are the chain's to set).
+ *
+ * Checks, in order (nothing is written unless all pass): credentials (6 / 266); user_id an integer
+ * (419), missing for admins and tokens 441 parameter_missing; the user: one that does not exist,
+ * one of a chain the caller cannot assign on, and for a shopper anyone but themselves all answer
+ * 68 permission_denied_or_non_existent alike; a shopper sending a staff-only field 68; every user
+ * parameter (316, 419, 420, 482), gender by version, birthday; stores, referral code, member
+ * number range (419); in the write 278, 547, 555, and user_already_exists (400) for a username,
+ * member number or authentication point identifier of another user.
+ */
+import { okBody } from "@service/shared";
+import { alterUserCall, type AlterUserResults } from "@service/shared/internal/alter-user";
+import { STAFF_ONLY_USER_FIELDS } from "@service/shared/internal/user-params";
+import type { Context } from "hono";
+import { CALL_ACCESS } from "../auth/access-table.ts";
+import { requireAccess, requireSession } from "../auth/context.ts";
+import { readCallParams } from "../http/coerce.ts";
+import { allParams } from "../http/params.ts";
+import type { AppEnv } from "../http/request-context.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { saveAlteredUser } from "../users/save-user.ts";
+import { readUserChanges } from "../users/user-changes.ts";
+import { userInfoOf } from "../users/user-info-record.ts";
+import { resolveUserReferences } from "../users/user-references.ts";
+import { findUserById } from "../users/user-repository.ts";
+import { userVersionRules } from "../users/version-rules.ts";
+
+const DENIED = "permission_denied_or_non_existent";
+
+/** Handles alter-user; see the module comment. */
+export async function alterUser(c: Context<AppEnv>): Promise<Response> {
+  const { db, auth, now, version } = c.var.ctx;
+  requireSession(auth);
+  const params = await allParams(c);
+  const { user_id: userIdParam } = readCallParams(alterUserCall, params, ["user_id"]);
+  const row = CALL_ACCESS["alter-user"];
+
+  let userId: number;
+  let chainId: number;
+  if (auth.kind === "end_user") {
+    const me = await auth.identity();
+    if (me.kind !== "end_user") throw new Error("alter-user: a shopper verified as another kind");
+    if (userIdParam !== undefined && userIdParam !== me.userId) throw new ServiceError(DENIED);
+    [userId, chainId] = [me.userId, me.chainId];
+    const staffOnly = STAFF_ONLY_USER_FIELDS.filter((name) => params[name] !== undefined);
+    if (staffOnly.length > 0) throw new ServiceError(DENIED, `A shopper cannot change ${staffOnly.join(", ")}.`);
+  } else {
+    if (userIdParam === undefined) throw new ServiceError("parameter_missing", "user_id is required.");
+    const target = await findUserById(db, userIdParam);
+    if (!target) throw new ServiceError(DENIED);
+    [userId, chainId] = [target.id, target.chainId];
+  }
+  const { chain } = await requireAccess(auth, row, chainId, DENIED);
+
+  const rules = userVersionRules(version);
+  const changes = readUserChanges(alterUserCall, params, rules, now);
+  const refs = await resolveUserReferences(db, chainId, changes, userId);
+  const user = await saveAlteredUser(db, {
+    chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
+    changes,
+    refs,
+    rules,
+    now,
+    userId,
+  });
+  // Deleted between the look-up and the write: answered as any user that does not exist.
+  if (!user) throw new ServiceError(DENIED);
+  const results: AlterUserResults = { user: userInfoOf(user, version), result_type: "alter-user" };
+  return c.json(okBody(results));
+}

@@ -1,0 +1,173 @@
+/**
+ * The write of add-user and alter-user: one transaction per attempt, so a refused request writes
+ * nothing (no user, no member-number counter step, no referral link).
+ *
+ * add-user (spec, "Existing-user rule"): the users of the chain with the request's username,
+ * member_number or authentication_point_identifier are looked up; several are
+ * too_many_duplicate_objects (409); one is user_already_exists (400) unless update_if_exists,
+ * which updates it; none: a new user, with the next generated member number when none was given
+ * (users/member-numbers.ts), a dummy username when none was given (users/dummy-username.ts), a
+ * referral code and its signup channel. Two requests racing for the same username, member number
+ * or authentication point identifier meet at the unique index: the loser starts over and then
+ * finds the winner's user (so update_if_exists updates it, and without it the answer is
+ * user_already_exists). A deadlock between two such requests is retried the same way.
+ *
+ * alter-user: the user named by id is changed; a username, member number or authentication point
+ * identifier another user of the chain has is user_already_exists.
+ *
+ * Both: the phone number by version with its status fields (users/phone-number.ts); from 1.6.3
+ * `phone_number_duplicate` is whether another active user of the chain has the number; with the
+ * chain's require_unique_phone_number a new number another active user has is
+ * phone_number_already_exists (555), checked under a lock of that number's index range.
+ */
+import type { CoreDb } from "../db/client.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { dummyUsername } from "./dummy-username.ts";
+import { takeGeneratedNumber, type CoreTx } from "./member-numbers.ts";
+import { newReferralCode } from "./referral-code.ts";
+import { completeUserChanges, type UserChanges } from "./user-changes.ts";
+import type { UserReferences } from "./user-references.ts";
+import {
+  findUser,
+  insertUser,
+  linkReferral,
+  phoneNumberTaken,
+  uniqueClash,
+  updateUser,
+  usersMatching,
+  type UserColumns,
+  type UserRow,
+} from "./user-repository.ts";
+import type { UserVersionRules } from "./version-rules.ts";
+
+/** Attempts of one write before a clash or deadlock is given up on. */
+const ATTEMPTS = 8;
+
+/** The chain settings a user write reads. */
+export interface UserChain {
+  id: number;
+  dummyEmailDomain: string | null;
+  requireUniquePhoneNumber: boolean;
+}
+
+/** What every user write takes. */
+export interface UserWrite {
+  chain: UserChain;
+  changes: UserChanges;
+  refs: UserReferences;
+  rules: UserVersionRules;
+  now: Date;
+}
+
+/**
+ * add-user's write (see the module comment).
+ * @param signupChannel stored on a new user only
+ * @returns the user as stored, and whether it was created (false: updated)
+ * @throws ServiceError too_many_duplicate_objects (409), user_already_exists (400),
+ *   postalcode_invalid (278), invalid_phone_number (547), phone_number_already_exists (555),
+ *   parameter_invalid (419) when the chain's generated ranges are used up or the user updated
+ *   would refer themselves
+ */
+export async function saveAddedUser(db: CoreDb, w: UserWrite & { updateIfExists: boolean; signupChannel: string | null }): Promise<{ user: UserRow; created: boolean }> {
+  const keys = {
+    ...(w.changes.username ? { username: w.changes.username } : {}),
+    ...(w.changes.memberNumber ? { memberNumber: w.changes.memberNumber } : {}),
+    ...(w.changes.columns.authenticationPointIdentifier ? { authenticationPointIdentifier: w.changes.columns.authenticationPointIdentifier } : {}),
+  };
+  return attempt(async () =>
+    db.transaction(async (tx) => {
+      const found = await usersMatching(tx, w.chain.id, keys);
+      if (found.length > 1) throw new ServiceError("too_many_duplicate_objects", `${found.length} users of the chain have this username, member_number or authentication_point_identifier.`);
+      const existing = found[0] ?? null;
+      if (existing && !w.updateIfExists) throw new ServiceError("user_already_exists");
+      if (existing) return { user: await update(tx, w, existing), created: false };
+      return { user: await create(tx, w, w.signupChannel), created: true };
+    }),
+  );
+}
+
+/**
+ * alter-user's write: changes user `userId` of the chain.
+ * @returns the user as stored, or null when the chain has no such user
+ * @throws ServiceError user_already_exists (400) for a username, member number or authentication
+ *   point identifier of another user; 278 / 547 / 555 as saveAddedUser
+ */
+export async function saveAlteredUser(db: CoreDb, w: UserWrite & { userId: number }): Promise<UserRow | null> {
+  return attempt(async () =>
+    db.transaction(async (tx) => {
+      const stored = await findUser(tx, w.chain.id, { id: w.userId });
+      return stored ? update(tx, w, stored) : null;
+    }),
+  { clashIsFinal: true });
+}
+
+/** Runs `work`, again after a unique-index clash or a deadlock (see the module comment). */
+async function attempt<T>(work: () => Promise<T>, opts: { clashIsFinal?: boolean } = {}): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work();
+    } catch (err) {
+      const clash = uniqueClash(err);
+      const retry = i < ATTEMPTS && (isDeadlock(err) || clash === "referralCode" || (clash !== null && !opts.clashIsFinal));
+      if (retry) continue;
+      if (clash !== null && clash !== "referralCode") throw new ServiceError("user_already_exists", `Another user of the chain has this ${clash === "username" ? "username" : clash === "memberNumber" ? "member_number" : "authentication_point_identifier"}.`);
+      throw err;
+    }
+  }
+}
+
+function isDeadlock(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  return code === "ER_LOCK_DEADLOCK";
+}
+
+async function create(tx: CoreTx, w: UserWrite, signupChannel: string | null): Promise<UserRow> {
+  const columns = await columnsOf(tx, w, null);
+  const customNumber = w.refs.memberNumberRange?.kind === "custom" ? (w.changes.memberNumber ?? null) : null;
+  const username = w.changes.username || dummyUsername(w.chain.dummyEmailDomain, customNumber);
+  // Taken last, so the range's row lock is held only for the insert.
+  const memberNumber = w.changes.memberNumber || (await takeGeneratedNumber(tx, w.chain.id));
+  const id = await insertUser(tx, w.chain.id, { ...columns, username, memberNumber, referralCode: newReferralCode(), signupChannel }, w.now);
+  if (w.refs.referrer) await linkReferral(tx, w.chain.id, id, w.refs.referrer.id, w.now);
+  return (await findUser(tx, w.chain.id, { id }))!;
+}
+
+async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRow> {
+  // add-user learns which user it updates only here: its own referral code refers nobody.
+  if (w.refs.referrer?.id === stored.id) throw new ServiceError("parameter_invalid", "referral_code is the user's own.");
+  const columns = await columnsOf(tx, w, stored);
+  if (w.changes.username === null) {
+    const customNumber = w.refs.memberNumberRange?.kind === "custom" ? (w.changes.memberNumber ?? null) : null;
+    columns.username = dummyUsername(w.chain.dummyEmailDomain, customNumber);
+  }
+  if (stored.referralCode === null) columns.referralCode = newReferralCode();
+  await updateUser(tx, w.chain.id, stored.id, columns, w.now);
+  if (w.refs.referrer) await linkReferral(tx, w.chain.id, stored.id, w.refs.referrer.id, w.now);
+  return (await findUser(tx, w.chain.id, { id: stored.id }))!;
+}
+
+/** The columns a write sets besides username, member number (on creation) and referral code. */
+async function columnsOf(tx: CoreTx, w: UserWrite, stored: UserRow | null): Promise<UserColumns> {
+  const { changes, refs } = w;
+  const { phone } = completeUserChanges(changes, stored, w.rules);
+  const columns: UserColumns = { ...changes.columns };
+  if (changes.username) columns.username = changes.username;
+  if (stored && changes.memberNumber !== undefined) columns.memberNumber = changes.memberNumber;
+  if (refs.passwordHash !== undefined) columns.passwordHash = refs.passwordHash;
+  if (refs.signupStoreId !== undefined) columns.signupStoreId = refs.signupStoreId;
+  if (refs.homeStoreId !== undefined) columns.homeStoreId = refs.homeStoreId;
+  if (phone) {
+    let duplicate = phone.duplicate;
+    const changed = phone.number !== (stored?.phoneNumber ?? null);
+    if (phone.number !== null && (duplicate === "check" || (changed && w.chain.requireUniquePhoneNumber))) {
+      const taken = await phoneNumberTaken(tx, w.chain.id, phone.number, stored?.id ?? null, w.chain.requireUniquePhoneNumber);
+      if (taken && changed && w.chain.requireUniquePhoneNumber) {
+        throw new ServiceError("phone_number_already_exists", `Another account of the chain has phone number ${phone.number}.`);
+      }
+      if (duplicate === "check") duplicate = taken;
+    }
+    Object.assign(columns, { phoneNumber: phone.number, phoneNumberStatus: phone.status, phoneNumberDuplicate: duplicate === "check" ? false : duplicate });
+  }
+  return columns;
+}
