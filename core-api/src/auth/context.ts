@@ -68,6 +68,18 @@ export async function requireCallAccess(auth: RequestAuth, call: CallName, chain
 }
 
 /**
+ * The shopper making the request (a shopper session through an app, or a shopper access token),
+ * or null for any other caller: the stored session decides, so an admin session sent with an app
+ * hostname is no shopper. Costs no query for admin and privileged credentials.
+ * @throws ServiceError no_valid_session (6, 401) for credentials that do not pass
+ */
+export async function shopperOf(auth: RequestAuth): Promise<{ userId: number; chainId: number } | null> {
+  if (auth.kind !== "end_user" && auth.kind !== "app_session") return null;
+  const me = await auth.identity();
+  return me.kind === "end_user" ? { userId: me.userId, chainId: me.chainId } : null;
+}
+
+/**
  * The admin recorded as last_updated_by / changed_by: the admin's id, else null (tokens, shoppers).
  * @throws Error when a session's credentials have not been checked yet in this request (a
  *   handler asks only after requiring access)

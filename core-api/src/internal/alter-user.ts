@@ -20,7 +20,7 @@ import { alterUserCall, type AlterUserResults } from "@service/shared/internal/a
 import { STAFF_ONLY_USER_FIELDS } from "@service/shared/internal/user-params";
 import type { Context } from "hono";
 import { CALL_ACCESS } from "../auth/access-table.ts";
-import { requireAccess, requireSession } from "../auth/context.ts";
+import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
@@ -44,9 +44,8 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
 
   let userId: number;
   let chainId: number;
-  if (auth.kind === "end_user") {
-    const me = await auth.identity();
-    if (me.kind !== "end_user") throw new Error("alter-user: a shopper verified as another kind");
+  const me = await shopperOf(auth);
+  if (me) {
     if (userIdParam !== undefined && userIdParam !== me.userId) throw new ServiceError(DENIED);
     [userId, chainId] = [me.userId, me.chainId];
     const staffOnly = STAFF_ONLY_USER_FIELDS.filter((name) => params[name] !== undefined);

@@ -17,7 +17,7 @@ import { okBody } from "@service/shared";
 import { getUserCall, USER_IDENTIFIERS, type GetUserResults } from "@service/shared/internal/get-user";
 import type { Context } from "hono";
 import { CALL_ACCESS } from "../auth/access-table.ts";
-import { requireAccess, requireSession } from "../auth/context.ts";
+import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
 import type { CoreDb } from "../db/client.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
@@ -40,9 +40,8 @@ export async function getUser(c: Context<AppEnv>): Promise<Response> {
   const row = CALL_ACCESS["get-user"];
 
   let user: UserRow | null;
-  if (auth.kind === "end_user") {
-    const me = await auth.identity();
-    if (me.kind !== "end_user") throw new Error("get-user: a shopper verified as another kind");
+  const me = await shopperOf(auth);
+  if (me) {
     if (values.chain_id !== undefined && values.chain_id !== me.chainId) throw new ServiceError(DENIED);
     await requireAccess(auth, row, me.chainId, DENIED);
     user = await findUser(db, me.chainId, { id: me.userId });
