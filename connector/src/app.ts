@@ -8,6 +8,7 @@ import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
 import { ConnectorError } from "./http/errors.ts";
+import { isDatabaseUnavailable, sendDatabaseUnavailable } from "./http/unavailable.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import { CUSTOMER_ROUTE_PREFIX, customerRoutes } from "./routes/customer.ts";
 
@@ -41,10 +42,17 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   return app;
 }
 
-/** Renders every error as `{message, parameters?}`; unexpected ones as 500 without details, logged. */
+/**
+ * Renders every error as `{message, parameters?}`: an unavailable database as 503 with
+ * Retry-After (http/unavailable.ts), unexpected ones as 500 without details, logged.
+ */
 const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
   if (err instanceof ConnectorError) {
     res.status(err.status).json(err.toBody());
+    return;
+  }
+  if (isDatabaseUnavailable(err)) {
+    sendDatabaseUnavailable(err, req, res, log);
     return;
   }
   // body-parser failures carry an HTTP status and a type.

@@ -16,6 +16,7 @@ import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
+import { databaseUnavailable, isDatabaseUnavailable } from "./http/database-unavailable.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { registerInternalCalls } from "./internal/call-routes.ts";
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError(async (err, c) => {
     // Bad credentials answer 6 / 266 whatever else the request got wrong: they are checked first.
     if (err instanceof ServiceError) return errorResponse(c, (await c.get("ctx")?.auth.refusal()) ?? err);
+    if (isDatabaseUnavailable(err)) return databaseUnavailable(c, err, log);
     log.error({ err, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
     return c.json(
       { result: { code: 0, status: "error" }, error: { code: 0, name: "internal_error", description: "Internal server error." } },
