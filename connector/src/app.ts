@@ -16,7 +16,7 @@ export interface ConnectorAppDeps {
   db: ConnectorDb;
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
-  config: Pick<ConnectorConfig, "bodyLimitBytes">;
+  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies">>;
   /** structured log (logger.ts); default a pino logger on stdout */
   logger?: Logger;
 }
@@ -29,6 +29,9 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   const clock = deps.clock ?? (() => new Date());
   const app = express();
   app.disable("x-powered-by");
+  // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
+  const trusted = deps.config.trustedProxies ?? [];
+  app.set("trust proxy", trusted.length > 0 ? trusted : false);
   app.use(
     CUSTOMER_ROUTE_PREFIX,
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
@@ -48,6 +51,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
  */
 const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
   if (err instanceof ConnectorError) {
+    if (err.headers) res.set(err.headers);
     res.status(err.status).json(err.toBody());
     return;
   }

@@ -13,6 +13,8 @@ const envSchema = z.object({
   SEED_CHAIN_ID: z.coerce.number().int().positive().default(1),
   /** seeded as an accepted integration token when set */
   SEED_INTEGRATION_TOKEN: z.string().min(16).optional(),
+  /** CIDRs (comma or space separated) whose X-Forwarded-For is believed for the client address */
+  TRUSTED_PROXIES: z.string().default(""),
 });
 
 /** Typed connector configuration. */
@@ -23,6 +25,8 @@ export interface ConnectorConfig {
   host: string;
   seedChainId: number;
   seedIntegrationToken: string | undefined;
+  /** CIDRs of proxies whose X-Forwarded-For gives the client address (the authenticate limit counts per address) */
+  trustedProxies: string[];
   /** largest accepted JSON body, bytes */
   bodyLimitBytes: number;
 }
@@ -50,6 +54,7 @@ export function loadConnectorConfig(env: Record<string, string | undefined> = pr
     host: e.HOST,
     seedChainId: e.SEED_CHAIN_ID,
     seedIntegrationToken: e.SEED_INTEGRATION_TOKEN,
+    trustedProxies: e.TRUSTED_PROXIES.split(/[\s,]+/).filter(Boolean),
     bodyLimitBytes: BODY_LIMIT_BYTES,
   };
 }

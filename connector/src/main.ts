@@ -23,6 +23,8 @@ export interface StartConnectorOptions {
   host: string;
   /** the current time (tests) */
   clock?: () => Date;
+  /** CIDRs whose X-Forwarded-For gives the client address (config TRUSTED_PROXIES); default none */
+  trustedProxies?: string[];
 }
 
 export interface RunningConnector {
@@ -40,7 +42,7 @@ export interface RunningConnector {
  */
 export async function startConnector(options: StartConnectorOptions): Promise<RunningConnector> {
   const database = openConnectorDatabase(options.databaseUrl, options.dbName);
-  const app = createApp({ db: database.db, clock: options.clock, config: { bodyLimitBytes: BODY_LIMIT_BYTES } });
+  const app = createApp({ db: database.db, clock: options.clock, config: { bodyLimitBytes: BODY_LIMIT_BYTES, trustedProxies: options.trustedProxies } });
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
@@ -74,6 +76,7 @@ async function runFromEnvironment(): Promise<void> {
   }
   const running = await startConnector({
     databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
+    trustedProxies: config.trustedProxies,
   });
   console.log(`connector listening on ${running.url}`);
   const stop = () => void running.close().then(() => process.exit(0));
