@@ -10,7 +10,8 @@
  * - with `X-Service-App-Hostname`: a session for a shopper (users) of that app's chain, usable only
  *   through an app of that chain.
  * Every attempt goes through the brute-force throttle (auth/throttle.ts); an attempt that does not
- * end in a session counts as a failure, whatever the reason.
+ * end in a session counts as a failure, whatever the reason. A successful login also deletes a
+ * batch of expired sessions (auth/sessions.ts).
  */
 import { okBody } from "@service/shared";
 import { loginCall, type LoginResults, type LogoutResults } from "@service/shared/internal/login";
@@ -25,7 +26,7 @@ import { ServiceError } from "../http/service-error.ts";
 import { findAppChain, readAppHostname, UNKNOWN_APP } from "./apps.ts";
 import { adminLoginAllowed } from "./ip-allowlist.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import { createSession, deleteSession, type SessionInfo } from "./sessions.ts";
+import { createSession, deleteExpiredSessions, deleteSession, type SessionInfo } from "./sessions.ts";
 import { beginLoginAttempt, loginFailed, loginSucceeded, type ThrottleKeys } from "./throttle.ts";
 
 // Verified against when the username is unknown, so a miss costs as much as a wrong password.
@@ -76,6 +77,7 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
   }
   const session = await verdict.open();
   await loginSucceeded(db, begun.attempt, now);
+  await deleteExpiredSessions(db, now);
   const results: LoginResults = {
     session_info: {
       session_user_id: session.session_user_id,
