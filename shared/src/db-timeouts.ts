@@ -9,6 +9,9 @@
  * keeps the command active and queues the next one, `rollback` included, behind it without a
  * timer), so that connection is destroyed, never handed back to the pool.
  *
+ * Only errors that came out of a guarded pool count: a client that hangs up mid-request raises
+ * ECONNRESET too, and that is no database failure. The pool marks its errors for this.
+ *
  * No I/O of its own and no mysql2 import: it works on the pool it is given (structural types), so
  * this contracts package stays free of drivers while both services share one implementation.
  */
@@ -65,7 +68,10 @@ export interface GuardablePool {
  */
 export function guardPool<P extends GuardablePool>(pool: P, timeouts: Pick<DatabaseTimeouts, "queryTimeoutMs" | "acquireTimeoutMs">): P {
   const take = pool.getConnection.bind(pool);
-  const getConnection = async () => guardConnection(await acquire(take, timeouts.acquireTimeoutMs), timeouts.queryTimeoutMs);
+  const getConnection = async () => {
+    const conn = await acquire(take, timeouts.acquireTimeoutMs).catch(rethrowMarked);
+    return guardConnection(conn, timeouts.queryTimeoutMs);
+  };
   // The pool's own query/execute would hand a timed-out connection back to the pool: run them on
   // a guarded connection instead.
   const onConnection = (method: "query" | "execute") => async (...args: unknown[]) => {
@@ -81,12 +87,14 @@ export function guardPool<P extends GuardablePool>(pool: P, timeouts: Pick<Datab
 }
 
 /**
- * Whether `err` (or an error it wraps, as drizzle wraps the driver's) means the database could
- * not be reached or did not answer in time: refused, reset, lost, timed out, no connection free,
- * too many connections, or a connection that died under the statement.
+ * Whether `err` (or an error it wraps, as drizzle wraps the driver's) came out of a guarded pool
+ * and means the database could not be reached or did not answer in time: refused, reset, lost,
+ * timed out, no connection free, too many connections, or a connection that died under the
+ * statement. A server error (ER_*: a bad statement, a duplicate key, a deadlock) is not.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
+    if (!(FROM_DATABASE in e)) continue;
     if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
     // mysql2 marks errors that killed the connection fatal; those without a server error code
     // ("Can't add new command when connection is in closed state") are the network's.
@@ -99,6 +107,14 @@ interface DriverError {
   code?: unknown;
   fatal?: unknown;
   cause?: unknown;
+}
+
+/** Marks an error a guarded pool raised (non-enumerable: logs and bodies do not show it). */
+const FROM_DATABASE = Symbol.for("service.db-timeouts.from-database");
+
+function rethrowMarked(err: unknown): never {
+  if (err && typeof err === "object" && !(FROM_DATABASE in err)) Object.defineProperty(err, FROM_DATABASE, { value: true });
+  throw err;
 }
 
 const UNAVAILABLE_CODES = new Set([
@@ -139,17 +155,19 @@ function acquire(take: () => Promise<GuardableConnection>, ms: number): Promise<
   });
 }
 
-/** Gives the connection's statements the default timeout and destroys it when one times out. */
+/**
+ * Gives the connection's statements the default timeout (none when `ms` is 0), destroys it when
+ * one times out, and marks its errors.
+ */
 function guardConnection(conn: GuardableConnection, ms: number): GuardableConnection {
-  if (ms <= 0) return conn;
   for (const method of ["query", "execute"] as const) {
     const send = conn[method].bind(conn);
     conn[method] = async (statement: unknown, ...rest: unknown[]) => {
       try {
-        return await send(withTimeout(statement, ms), ...rest);
+        return await send(ms > 0 ? withTimeout(statement, ms) : statement, ...rest);
       } catch (err) {
         if ((err as DriverError | null)?.code === "PROTOCOL_SEQUENCE_TIMEOUT") conn.destroy();
-        throw err;
+        return rethrowMarked(err);
       }
     };
   }
