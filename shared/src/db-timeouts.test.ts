@@ -33,7 +33,7 @@ function fakeConnection(answer: (statement: unknown) => Promise<unknown>) {
 }
 
 function fakePool(getConnection: () => Promise<GuardableConnection>) {
-  return { getConnection, query: async () => "unguarded", execute: async () => "unguarded" };
+  return { getConnection, query: async (..._args: unknown[]) => "unguarded" as unknown, execute: async (..._args: unknown[]) => "unguarded" as unknown };
 }
 
 describe("guardPool", () => {
