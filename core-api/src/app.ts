@@ -16,6 +16,7 @@ import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
+import { readingBody } from "./http/body-read.ts";
 import { databaseUnavailable, isDatabaseUnavailable } from "./http/database-unavailable.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { ServiceError } from "./http/service-error.ts";
@@ -40,12 +41,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(
     "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
-      },
-    }),
+    readingBody(
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: () => {
+          throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
+        },
+      }),
+    ),
   );
   app.use("*", async (c, next) => {
     const now = clock();
