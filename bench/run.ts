@@ -78,7 +78,8 @@ async function main(): Promise<void> {
   const prefix = stringOption(flags, "prefix", null, "bak")!;
   const chainName = count === 1_000_000 ? "Bench Chain" : `Bench Chain ${count}`;
 
-  const database = openCoreDatabase(databaseUrl, dbName, { connectionLimit: 2 });
+  // Bulk loads of up to a million stores: no statement timeout.
+  const database = openCoreDatabase(databaseUrl, dbName, { connectionLimit: 2, timeouts: { queryTimeoutMs: 0 } });
   try {
     const db = database.db;
     const [chains] = (await db.execute(sql`SELECT COUNT(*) AS n FROM chains`).catch((err: Error) => {

@@ -11,6 +11,7 @@ import { requireIntegrationToken } from "./http/auth.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { requestLog } from "./http/request-log.ts";
 import { parseTrustedProxies } from "./http/trusted-proxies.ts";
+import { isDatabaseUnavailable, sendDatabaseUnavailable } from "./http/unavailable.ts";
 import { healthRoutes } from "./health/health-routes.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import { CUSTOMER_ROUTE_PREFIX, customerRoutes } from "./routes/customer.ts";
@@ -19,7 +20,7 @@ export interface ConnectorAppDeps {
   db: ConnectorDb;
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
-  /** trustedProxies (TRUSTED_PROXIES) default to none: X-Request-Id is then never believed */
+  /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed */
   config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel">>;
   /** structured log (logger.ts); default a pino logger on stdout at config.logLevel */
   logger?: Logger;
@@ -34,7 +35,10 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   const log = deps.logger ?? defaultLogger(deps.config.logLevel);
   const app = express();
   app.disable("x-powered-by");
-  app.use(requestLog({ logger: log, trustedProxies: parseTrustedProxies(deps.config.trustedProxies ?? []) }));
+  // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
+  const trusted = deps.config.trustedProxies ?? [];
+  app.set("trust proxy", trusted.length > 0 ? trusted : false);
+  app.use(requestLog({ logger: log, trustedProxies: parseTrustedProxies(trusted) }));
   app.use(healthRoutes({ db: deps.db, logger: log }));
   app.use(
     CUSTOMER_ROUTE_PREFIX,
@@ -49,10 +53,18 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   return app;
 }
 
-/** Renders every error as `{message, parameters?}`; unexpected ones as 500 without details, logged. */
+/**
+ * Renders every error as `{message, parameters?}`: an unavailable database as 503 with
+ * Retry-After (http/unavailable.ts), unexpected ones as 500 without details, logged.
+ */
 const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
   if (err instanceof ConnectorError) {
+    if (err.headers) res.set(err.headers);
     res.status(err.status).json(err.toBody());
+    return;
+  }
+  if (isDatabaseUnavailable(err)) {
+    sendDatabaseUnavailable(err, req, res, log);
     return;
   }
   // body-parser failures carry an HTTP status and a type.

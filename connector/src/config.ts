@@ -17,7 +17,7 @@ const envSchema = z.object({
   SEED_INTEGRATION_TOKEN: z.string().min(16).optional(),
   /** the lowest log level written */
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
-  /** CIDRs of our own proxies, comma-separated: only they may send X-Request-Id */
+  /** CIDRs of our own proxies (comma or space separated): only their X-Forwarded-For and X-Request-Id are believed */
   TRUSTED_PROXIES: z.string().default(""),
 });
 
@@ -29,12 +29,12 @@ export interface ConnectorConfig {
   host: string;
   seedChainId: number;
   seedIntegrationToken: string | undefined;
+  /** CIDRs of our own proxies (TRUSTED_PROXIES): their X-Forwarded-For gives the client address (the authenticate limit counts per address) and their X-Request-Id is kept */
+  trustedProxies: string[];
   /** largest accepted JSON body, bytes */
   bodyLimitBytes: number;
   /** the lowest log level written (LOG_LEVEL) */
   logLevel: LogLevel;
-  /** CIDRs or addresses of our own proxies (TRUSTED_PROXIES; checked by http/trusted-proxies.ts) */
-  trustedProxies: string[];
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
@@ -53,7 +53,7 @@ export function loadConnectorConfig(env: Record<string, string | undefined> = pr
     throw new Error(`invalid connector configuration: ${names}`);
   }
   const e = parsed.data;
-  const trustedProxies = e.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean);
+  const trustedProxies = e.TRUSTED_PROXIES.split(/[\s,]+/).filter(Boolean);
   parseTrustedProxies(trustedProxies); // refused at start-up, naming the bad entry
   return {
     databaseUrl: e.DATABASE_URL,

@@ -26,7 +26,7 @@ export interface StartConnectorOptions {
   clock?: () => Date;
   /** the lowest log level written (LOG_LEVEL); default `info` */
   logLevel?: LogLevel;
-  /** CIDRs of our own proxies (TRUSTED_PROXIES); default none */
+  /** CIDRs of our own proxies (TRUSTED_PROXIES): their X-Forwarded-For and X-Request-Id are believed; default none */
   trustedProxies?: string[];
 }
 

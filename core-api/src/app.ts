@@ -16,6 +16,8 @@ import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
+import { readingBody } from "./http/body-read.ts";
+import { databaseUnavailable, isDatabaseUnavailable } from "./http/database-unavailable.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { requestLog } from "./http/request-log.ts";
 import { ServiceError } from "./http/service-error.ts";
@@ -45,12 +47,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerHealth(app, { db: deps.db, logger: log, links: { docs: DOCS_PATH, schema: SCHEMA_PATH } });
   app.use(
     "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
-      },
-    }),
+    readingBody(
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: () => {
+          throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
+        },
+      }),
+    ),
   );
   app.use("*", async (c, next) => {
     const now = clock();
@@ -82,6 +86,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError(async (err, c) => {
     // Bad credentials answer 6 / 266 whatever else the request got wrong: they are checked first.
     if (err instanceof ServiceError) return errorResponse(c, (await c.get("ctx")?.auth.refusal()) ?? err);
+    if (isDatabaseUnavailable(err)) return databaseUnavailable(c, err, log);
     log.error({ err, requestId: c.get("requestId"), method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
     return c.json(
       { result: { code: 0, status: "error" }, error: { code: 0, name: "internal_error", description: "Internal server error." } },

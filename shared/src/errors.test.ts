@@ -19,7 +19,7 @@ describe("the error catalogue", () => {
 
   it("uses the spec's codes, and ours only from OUR_CODES_FROM, each once", () => {
     const ours = entries.filter(([, def]) => !SPEC_CODES.includes(def.code));
-    expect(ours.map(([name]) => name).sort()).toEqual(["too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists"]);
+    expect(ours.map(([name]) => name).sort()).toEqual(["service_unavailable", "too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists"]);
     for (const [name, def] of ours) expect(def.code, name).toBeGreaterThanOrEqual(OUR_CODES_FROM);
     expect(new Set(ours.map(([, def]) => def.code)).size).toBe(ours.length);
     expect(Math.max(...SPEC_CODES)).toBeLessThan(OUR_CODES_FROM);
@@ -36,5 +36,10 @@ describe("the error catalogue", () => {
   it("gives too_many_login_attempts 903 with HTTP 429", () => {
     expect(errorBody("too_many_login_attempts").error).toMatchObject({ code: 903, name: "too_many_login_attempts" });
     expect(ERRORS.too_many_login_attempts.status).toBe(429);
+  });
+
+  it("gives service_unavailable 904 with HTTP 503", () => {
+    expect(errorBody("service_unavailable").error).toMatchObject({ code: 904, name: "service_unavailable" });
+    expect(ERRORS.service_unavailable.status).toBe(503);
   });
 });

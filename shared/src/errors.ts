@@ -84,6 +84,8 @@ export const ERRORS = {
   too_many_duplicate_objects: e(902, 409, "update_if_exists matches several users."),
   /** Not a spec name (the spec leaves rate limits open), so 903 is ours: login refused after repeated failures (core-api auth/throttle.ts). */
   too_many_login_attempts: e(903, 429, "Too many failed login attempts; try again later."),
+  /** Not a spec name, so 904 is ours: the database did not answer in time or cannot be reached (sent with Retry-After). */
+  service_unavailable: e(904, 503, "The service is temporarily unavailable; try again later."),
 } as const satisfies Record<string, ErrorDefinition>;
 
 /** The name of an error of the catalogue, for example `parameter_invalid`. */

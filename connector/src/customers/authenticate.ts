@@ -6,11 +6,15 @@
  * request or an unconfigured chain throws. A locked account fails even with the right password
  * and without counting another failure. After a success with a hash in an older format, the
  * password is re-hashed in the current one (Magento's UpgradeCustomerPasswordObserver).
+ * Every attempt is also counted against the client address (address-throttle.ts): an address
+ * that failed too often is refused with 429 before any account is looked at.
  */
 import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/connector";
 import { eq } from "drizzle-orm";
 import type { ConnectorDb } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
+import { tooManyAttempts } from "../http/errors.ts";
+import { addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt } from "./address-throttle.ts";
 import { isLocked, needsReset, registerFailure, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
 import { findCustomersByEmail } from "./repository.ts";
@@ -30,16 +34,35 @@ const failure = (message: string): AuthenticateResponse =>
  * Authenticates a customer of the request's chain.
  * When per-website accounts give several customers with this email in the chain's websites, the
  * one of the lowest website id is used (the chain's main website).
- * @param deps.clock the current time (lockout windows)
- * @throws ConnectorError 400 for an unconfigured chain or a missing chain id with several chains
+ * @param deps.clock the current time (lockout windows, the address counter)
+ * @param clientAddress the client's address (null when unknown): counted in the per-address limit
+ * @throws ConnectorError 400 for an unconfigured chain or a missing chain id with several chains;
+ *   429 with Retry-After while the address is locked after ADDRESS_LIMIT failures
  */
 export async function authenticateCustomer(
   deps: { db: ConnectorDb; clock: () => Date },
   request: AuthenticateRequest,
+  clientAddress: string | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
   const scope = await resolveChainScope(db, request.service_chain_id);
-  const [customer] = await findCustomersByEmail(db, request.email, scope.websiteIds);
+  const startedAt = deps.clock();
+  const attempt = await beginAddressAttempt(db, clientAddress, startedAt);
+  if (attempt.refused) throw tooManyAttempts(attempt.retryAfterMs);
+  const result = await checkCredentials(deps, request, scope.websiteIds);
+  if (result.authenticated) await addressAttemptSucceeded(db, attempt.addressHash, startedAt);
+  else await addressAttemptFailed(db, attempt.addressHash, startedAt);
+  return result;
+}
+
+/** The customer's email and password checked against the account (Magento's rules, lockout included). */
+async function checkCredentials(
+  deps: { db: ConnectorDb; clock: () => Date },
+  request: AuthenticateRequest,
+  websiteIds: number[] | null,
+): Promise<AuthenticateResponse> {
+  const { db } = deps;
+  const [customer] = await findCustomersByEmail(db, request.email, websiteIds);
   if (!customer) {
     // Hash anyway so that unknown emails take as long as known ones (no account enumeration).
     await hashMagentoPassword(request.password);

@@ -58,6 +58,15 @@ export async function findCustomerById(
   return row ?? null;
 }
 
+/**
+ * The customer with this id, its row locked until the transaction ends (SELECT ... FOR UPDATE):
+ * concurrent updates of one customer run one after another. Null if absent.
+ */
+export async function lockCustomer(db: ConnectorQueryable, customerId: number): Promise<CustomerRow | null> {
+  const [row] = await db.select().from(customerEntity).where(eq(customerEntity.entityId, customerId)).for("update");
+  return row ?? null;
+}
+
 /** The customer linked to a service user id or member number in a chain. */
 export async function findCustomerIdByServiceKey(
   db: ConnectorQueryable, chainId: number, key: { userId: number } | { memberNumber: string },

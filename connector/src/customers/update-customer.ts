@@ -2,7 +2,7 @@
  * `POST /rest/V1/service/customer/update` (spec, "Webshop connector endpoints", update rules):
  * finds the customer a user_info describes, creates it when asked, writes the user_info onto it
  * and returns the webshop customer object. All writes run in one transaction: a failed request
- * changes nothing.
+ * changes nothing. Concurrent calls for one customer succeed one after another (issue 11).
  */
 import type { Customer, UpdateCustomerRequest, UserInfoInput } from "@service/shared/connector";
 import { userInfoHash } from "@service/shared/user-info-hash";
@@ -15,7 +15,7 @@ import {
 } from "./mapping.ts";
 import {
   emailTaken, findCustomerById, findCustomerIdByServiceKey, findCustomersByEmail, insertCustomer,
-  linkedUserId, loadCustomerBundle, saveDefaultAddress, saveServiceData, saveSubscription, setLastHash,
+  linkedUserId, loadCustomerBundle, lockCustomer, saveDefaultAddress, saveServiceData, saveSubscription, setLastHash,
   syncSubscriberEmail, updateCustomer,
 } from "./repository.ts";
 import { readStoreConfig, resolveChainScope, resolveNewCustomerTarget, type ChainScope } from "./store-scope.ts";
@@ -79,58 +79,96 @@ export async function updateCustomerFromUserInfo(
   const passwordHash = info.password ? await hashMagentoPassword(info.password) : undefined;
   const now = deps.clock();
 
-  try {
-    return await db.transaction(async (tx) => {
-      const found = await identifyCustomer(tx, chainScope, info);
-      const patch = customerPatchFromUserInfo(info);
-      let customerId: number;
-      if (found) {
-        customerId = found.customer.entityId;
-        if (patch.email && patch.email !== found.customer.email) {
-          const websiteId = config.accountShareScope === 0 ? null : found.customer.websiteId;
-          if (await emailTaken(tx, patch.email, websiteId, customerId)) throw emailInUse();
-          await syncSubscriberEmail(tx, customerId, patch.email);
+  // "Update or create" under concurrency (issue 11): two requests that both found no customer
+  // both insert; the unique (email, website_id) index refuses the loser, which then runs again
+  // and finds the winner's customer. Updates of one customer queue on its row lock (lockCustomer),
+  // and READ COMMITTED lets each see what the one before it committed (REPEATABLE READ would keep
+  // the snapshot of its first read and add a second address or subscription).
+  for (let attempt = 1; ; attempt++) {
+    let creating = false;
+    try {
+      return await db.transaction(async (tx) => {
+        const found = await identifyCustomer(tx, chainScope, info);
+        const patch = customerPatchFromUserInfo(info);
+        let customerId: number;
+        if (found) {
+          customerId = found.customer.entityId;
+          const current = (await lockCustomer(tx, customerId))!;
+          if (patch.email && patch.email !== current.email) {
+            const websiteId = config.accountShareScope === 0 ? null : current.websiteId;
+            if (await emailTaken(tx, patch.email, websiteId, customerId)) throw emailInUse();
+            await syncSubscriberEmail(tx, customerId, patch.email);
+          }
+          await updateCustomer(tx, customerId, { ...patch, ...(passwordHash && { passwordHash }), updatedAt: now });
+        } else {
+          if (!request.create_if_not_exists) throw new ConnectorError(404, "Customer not found");
+          if (!patch.email) throw requiredField("user_info.username");
+          creating = true;
+          const target = await resolveNewCustomerTarget(tx, chainScope, request.website_code, request.store_code);
+          const websiteId = config.accountShareScope === 0 ? null : target.websiteId;
+          if (await emailTaken(tx, patch.email, websiteId)) throw emailInUse();
+          customerId = await insertCustomer(tx, {
+            ...patch,
+            email: patch.email,
+            websiteId: target.websiteId,
+            storeId: target.storeId,
+            groupId: target.groupId,
+            createdIn: target.storeName,
+            passwordHash: passwordHash ?? null,
+            createdAt: now,
+            updatedAt: now,
+          });
         }
-        await updateCustomer(tx, customerId, { ...patch, ...(passwordHash && { passwordHash }), updatedAt: now });
-      } else {
-        if (!request.create_if_not_exists) throw new ConnectorError(404, "Customer not found");
-        if (!patch.email) throw requiredField("user_info.username");
-        const target = await resolveNewCustomerTarget(tx, chainScope, request.website_code, request.store_code);
-        const websiteId = config.accountShareScope === 0 ? null : target.websiteId;
-        if (await emailTaken(tx, patch.email, websiteId)) throw emailInUse();
-        customerId = await insertCustomer(tx, {
-          ...patch,
-          email: patch.email,
-          websiteId: target.websiteId,
-          storeId: target.storeId,
-          groupId: target.groupId,
-          createdIn: target.storeName,
-          passwordHash: passwordHash ?? null,
-          createdAt: now,
-          updatedAt: now,
-        });
-      }
 
-      const customer = (await findCustomerById(tx, customerId, null))!;
-      const namesGiven = patch.firstname !== undefined || patch.lastname !== undefined;
-      await saveDefaultAddress(tx, customer, (street) => addressPatchFromUserInfo(info, street) ?? (namesGiven ? {} : null), now);
-      const servicePatch = identifierRules(
-        servicePatchFromUserInfo(info), found?.by ?? null, found ? await linkedUserId(tx, customerId) : null);
-      if (servicePatch.mailingListSubscribed !== undefined) {
-        await saveSubscription(tx, customer, servicePatch.mailingListSubscribed === true, now);
-      }
-      await saveServiceData(tx, customerId, chainScope.chainId, servicePatch, now);
+        const customer = (await findCustomerById(tx, customerId, null))!;
+        const namesGiven = patch.firstname !== undefined || patch.lastname !== undefined;
+        await saveDefaultAddress(tx, customer, (street) => addressPatchFromUserInfo(info, street) ?? (namesGiven ? {} : null), now);
+        const servicePatch = identifierRules(
+          servicePatchFromUserInfo(info), found?.by ?? null, found ? await linkedUserId(tx, customerId) : null);
+        if (servicePatch.mailingListSubscribed !== undefined) {
+          await saveSubscription(tx, customer, servicePatch.mailingListSubscribed === true, now);
+        }
+        await saveServiceData(tx, customerId, chainScope.chainId, servicePatch, now);
 
-      // last_hash = hash of the user info object as the reads now return it (user-info-hash.ts).
-      const bundle = (await loadCustomerBundle(tx, customerId))!;
-      const lastHash = await userInfoHash(userInfoObject(bundle));
-      await setLastHash(tx, customerId, lastHash);
-      bundle.service = { ...bundle.service!, lastHash };
-      return customerObject(bundle);
-    });
-  } catch (err) {
-    throw duplicateToBadRequest(err);
+        // last_hash = hash of the user info object as the reads now return it (user-info-hash.ts).
+        const bundle = (await loadCustomerBundle(tx, customerId))!;
+        const lastHash = await userInfoHash(userInfoObject(bundle));
+        await setLastHash(tx, customerId, lastHash);
+        bundle.service = { ...bundle.service!, lastHash };
+        return customerObject(bundle);
+      }, { isolationLevel: "read committed" });
+    } catch (err) {
+      if (attempt < UPDATE_ATTEMPTS && lostRace(err, creating)) continue;
+      throw duplicateToBadRequest(err);
+    }
   }
+}
+
+/**
+ * Attempts of one update call: a create that loses to a concurrent create runs again as an
+ * update; the spare attempts cover a deadlock or the new customer vanishing in between.
+ */
+const UPDATE_ATTEMPTS = 3;
+
+/**
+ * Whether a failed attempt only lost a race and is worth running again (its transaction was rolled
+ * back): a deadlock, or a duplicate key or a used email while creating (a concurrent request
+ * created the customer, or linked the user_id / member_number, first; the next attempt finds and
+ * updates it, and an email really used elsewhere is refused again). A duplicate key while updating
+ * stands: it is an identifier or email that another customer really uses.
+ */
+function lostRace(err: unknown, creating: boolean): boolean {
+  const code = driverErrorCode(err);
+  if (code === "ER_LOCK_DEADLOCK") return true;
+  // The email check of a create sees a customer committed after the look-up found none.
+  const emailRefused = err instanceof ConnectorError && err.message === EMAIL_IN_USE;
+  return creating && (code === "ER_DUP_ENTRY" || emailRefused);
+}
+
+/** The mysql2 error code of `err` or of the driver error drizzle wrapped in it. */
+function driverErrorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } } | null;
+  return e?.code ?? e?.cause?.code;
 }
 
 /**
@@ -147,8 +185,10 @@ function identifierRules(patch: ServicePatch, by: IdentifiedBy | null, currentUs
   return userId === undefined ? rest : { ...rest, userId };
 }
 
+const EMAIL_IN_USE = "A customer with the same email address already exists in an associated website.";
+
 function emailInUse(): ConnectorError {
-  return badRequest("A customer with the same email address already exists in an associated website.");
+  return badRequest(EMAIL_IN_USE);
 }
 
 /** A unique index that fires despite the checks (a concurrent write, a member number in use) is a 400. */

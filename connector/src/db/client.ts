@@ -4,6 +4,7 @@
 import type { MySqlDatabase } from "drizzle-orm/mysql-core";
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import type { MySql2PreparedQueryHKT, MySql2QueryResultHKT } from "drizzle-orm/mysql2/session";
+import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
@@ -19,16 +20,21 @@ export interface ConnectorDatabase {
 
 /**
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
- * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers.
+ * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
+ * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
+ * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
  * @param options.connectionLimit pool size (default 10)
+ * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
+ *   example no query timeout for migrations
  */
 export function openConnectorDatabase(
   databaseUrl: string,
   databaseName: string,
-  options: { connectionLimit?: number } = {},
+  options: { connectionLimit?: number; timeouts?: Partial<DatabaseTimeouts> } = {},
 ): ConnectorDatabase {
   const url = new URL(databaseUrl);
   url.pathname = `/${databaseName}`;
+  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   const pool = mysql.createPool({
     uri: url.toString(),
     timezone: "Z",
@@ -37,7 +43,9 @@ export function openConnectorDatabase(
     supportBigNumbers: true,
     connectionLimit: options.connectionLimit ?? 10,
     charset: "utf8mb4_unicode_ci",
+    connectTimeout: timeouts.connectTimeoutMs || undefined,
   });
+  guardPool(pool, timeouts);
   const db = drizzle(pool, { schema, mode: "default" });
   return { db, pool, close: () => pool.end() };
 }

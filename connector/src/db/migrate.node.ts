@@ -37,7 +37,8 @@ export async function ensureConnectorDatabase(databaseUrl: string, name: string)
  */
 export async function migrateConnectorDatabase(databaseUrl: string, name: string): Promise<void> {
   await ensureConnectorDatabase(databaseUrl, name);
-  const database = openConnectorDatabase(databaseUrl, name, { connectionLimit: 1 });
+  // Migrations may rebuild large tables: no statement timeout.
+  const database = openConnectorDatabase(databaseUrl, name, { connectionLimit: 1, timeouts: { queryTimeoutMs: 0 } });
   try {
     await migrate(database.db, { migrationsFolder: CONNECTOR_MIGRATIONS_FOLDER });
   } finally {

@@ -10,6 +10,7 @@
  * the repository keeps references consistent inside transactions instead.
  * Datetimes are UTC, written from the injected clock.
  */
+export * from "./tables/authenticate-throttle.ts";
 export * from "./tables/core-config-data.ts";
 export * from "./tables/customers.ts";
 export * from "./tables/directory.ts";

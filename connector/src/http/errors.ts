@@ -7,12 +7,14 @@
 
 export type ErrorParameters = Record<string, string | number>;
 
-/** An expected failure of a connector request: HTTP status + Magento message. */
+/** An expected failure of a connector request: HTTP status + Magento message (+ response headers). */
 export class ConnectorError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly parameters?: ErrorParameters,
+    /** headers the response carries, for example Retry-After */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "ConnectorError";
@@ -42,4 +44,15 @@ export function noSuchEntity(fieldName: string, fieldValue: string | number): Co
 /** 401 of Magento's webapi authorization, for a missing, unknown or revoked token. */
 export function notAuthorized(resources: string): ConnectorError {
   return new ConnectorError(401, "The consumer isn't authorized to access %resources.", { resources });
+}
+
+/**
+ * 429 for a client address that failed too often (customers/address-throttle.ts).
+ * @param retryAfterMs time until the address may try again; sent as Retry-After in whole seconds
+ */
+export function tooManyAttempts(retryAfterMs: number): ConnectorError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ConnectorError(429, "Too many failed sign-in attempts from this address. Please wait and try again later.", undefined, {
+    "Retry-After": String(seconds),
+  });
 }

@@ -31,7 +31,8 @@ export function customerRoutes(deps: { db: ConnectorDb; clock: () => Date }): Ro
 
   router.post("/authenticate", async (req, res) => {
     const body = parseOrThrow(authenticateRequestSchema, req.body);
-    res.json(await authenticateCustomer(deps, body));
+    // req.ip: the socket peer, or what a trusted proxy forwarded (app.ts, "trust proxy").
+    res.json(await authenticateCustomer(deps, body, req.ip ?? null));
   });
 
   router.post("/update", async (req, res) => {

@@ -32,15 +32,23 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Creates the database and starts the app; call `close()` in afterAll. */
-export async function startHarness(prefix: string): Promise<Harness> {
+/**
+ * Creates the database and starts the app; call `close()` in afterAll.
+ * @param options.trustedProxies CIDRs whose X-Forwarded-For the app believes (tests that need
+ *   several client addresses send it from 127.0.0.1)
+ */
+export async function startHarness(prefix: string, options: { trustedProxies?: string[] } = {}): Promise<Harness> {
   const name = throwawayDatabaseName(prefix);
   await migrateConnectorDatabase(TEST_DATABASE_URL, name);
   const database = openConnectorDatabase(TEST_DATABASE_URL, name);
   await seedConnector(database.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: START_TIME });
   let now = START_TIME;
   // Request lines are noise in test output: warnings and errors only.
-  const app = createApp({ db: database.db, clock: () => now, config: { bodyLimitBytes: BODY_LIMIT_BYTES, logLevel: "warn" } });
+  const app = createApp({
+    db: database.db,
+    clock: () => now,
+    config: { bodyLimitBytes: BODY_LIMIT_BYTES, logLevel: "warn", trustedProxies: options.trustedProxies },
+  });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

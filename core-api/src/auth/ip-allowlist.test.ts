@@ -63,6 +63,16 @@ function expectAddressRefused(res: { status: number; body: any }, address: strin
   expect(res.body.error.description).toMatch(/allowed IP ranges/);
 }
 
+/**
+ * A login refused for its address: the same 401 a wrong password gets (issue 11: a distinct
+ * answer for the right password made login a password oracle outside the ranges).
+ */
+function expectLoginRefused(res: { status: number; body: any }) {
+  expect(res.status).toBe(401);
+  expect(res.body.error).toEqual({ code: 6, name: "no_valid_session", description: ADMIN_REFUSED });
+}
+const ADMIN_REFUSED = "Invalid username or password, or login from this address is not allowed.";
+
 describe("admin login and allowed IP ranges", () => {
   it("a chain without live ranges accepts any address (a deleted range does not restrict)", async () => {
     const chainId = await newChain([], { deleted: ["192.0.2.0/24"] });
@@ -70,13 +80,14 @@ describe("admin login and allowed IP ranges", () => {
     expect((await login(admin.username, { "x-test-peer": "203.0.113.50" })).status).toBe(200);
   });
 
-  it("IPv4: inside the range logs in; outside is refused with 68 / 403 and no session", async () => {
+  it("IPv4: inside the range logs in; outside is refused with 6 / 401 and no session", async () => {
     const chainId = await newChain(["192.0.2.0/24", "198.51.100.7"]);
     const admin = await newAdmin([[chainId, { read: true }]]);
     expect((await login(admin.username, { "x-test-peer": "192.0.2.200" })).status).toBe(200);
     expect((await login(admin.username, { "x-test-peer": "198.51.100.7" })).status).toBe(200);
     const before = await sessionCount(admin.id);
-    for (const peer of ["192.0.3.1", "198.51.100.8"]) expectAddressRefused(await login(admin.username, { "x-test-peer": peer }), peer);
+    expectLoginRefused(await login(admin.username, { "x-test-peer": "192.0.3.1" }));
+    expectLoginRefused(await login(admin.username, { "x-test-peer": "198.51.100.8" }));
     expect(await sessionCount(admin.id)).toBe(before);
   });
 
@@ -85,8 +96,8 @@ describe("admin login and allowed IP ranges", () => {
     const admin = await newAdmin([[chainId, { read: true }]]);
     expect((await login(admin.username, { "x-test-peer": "2001:db8:1:ffff::9" })).status).toBe(200);
     expect((await login(admin.username, { "x-test-peer": "::ffff:192.0.2.9" })).status).toBe(200);
-    expectAddressRefused(await login(admin.username, { "x-test-peer": "2001:db8:2::9" }), "2001:db8:2::9");
-    expectAddressRefused(await login(admin.username, { "x-test-peer": "::ffff:192.0.3.9" }), "192.0.3.9");
+    expectLoginRefused(await login(admin.username, { "x-test-peer": "2001:db8:2::9" }));
+    expectLoginRefused(await login(admin.username, { "x-test-peer": "::ffff:192.0.3.9" }));
   });
 
   it("an IPv4-mapped range matches a plain IPv4 client", async () => {
@@ -99,7 +110,7 @@ describe("admin login and allowed IP ranges", () => {
     const chainId = await newChain(["0.0.0.0/0", "::/0"]);
     const admin = await newAdmin([[chainId, { read: true }]]);
     expect((await login(admin.username, { "x-test-peer": "203.0.113.1" })).status).toBe(200);
-    expectAddressRefused(await login(admin.username, {}), "unknown address");
+    expectLoginRefused(await login(admin.username, {}));
   });
 
   it("super users are exempt only when the chain sets ip_whitelist_super_user_exemption", async () => {
@@ -110,8 +121,8 @@ describe("admin login and allowed IP ranges", () => {
     const superStrict = await newAdmin([[strict, { super_user: true }]]);
     const outside = { "x-test-peer": "203.0.113.1" };
     expect((await login(superExempt.username, outside)).status).toBe(200);
-    expectAddressRefused(await login(plainAdmin.username, outside), "203.0.113.1");
-    expectAddressRefused(await login(superStrict.username, outside), "203.0.113.1");
+    expectLoginRefused(await login(plainAdmin.username, outside));
+    expectLoginRefused(await login(superStrict.username, outside));
   });
 
   it("X-Forwarded-For counts only from a trusted proxy (right-most untrusted entry)", async () => {
@@ -120,12 +131,46 @@ describe("admin login and allowed IP ranges", () => {
     const viaProxy = await login(admin.username, { "x-test-peer": "10.1.1.1", "x-forwarded-for": "192.0.2.77" });
     expect(viaProxy.status).toBe(200);
     // a client outside the range that puts an allowed address in front of its own
-    expectAddressRefused(
-      await login(admin.username, { "x-test-peer": "10.1.1.1", "x-forwarded-for": "192.0.2.77, 203.0.113.5" }),
-      "203.0.113.5",
-    );
+    expectLoginRefused(await login(admin.username, { "x-test-peer": "10.1.1.1", "x-forwarded-for": "192.0.2.77, 203.0.113.5" }));
     // an untrusted peer cannot claim anything
-    expectAddressRefused(await login(admin.username, { "x-test-peer": "203.0.113.5", "x-forwarded-for": "192.0.2.77" }), "203.0.113.5");
+    expectLoginRefused(await login(admin.username, { "x-test-peer": "203.0.113.5", "x-forwarded-for": "192.0.2.77" }));
+  });
+});
+
+describe("login outside the ranges is no password oracle", () => {
+  /** status, Retry-After and the exact body text of a login with `password` from `peer` */
+  async function rawLogin(username: string, password: string, peer: string) {
+    const res = await core.request("/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-test-peer": peer },
+      body: JSON.stringify({ username, password }),
+    });
+    return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.text() };
+  }
+
+  it("the right and a wrong password get byte-identical answers, the same as an unknown username", async () => {
+    const chainId = await newChain(["192.0.2.0/24"]);
+    const admin = await newAdmin([[chainId, { super_user: true }]]);
+    const peer = "203.0.113.90";
+    const right = await rawLogin(admin.username, "pw-secret", peer);
+    const wrong = await rawLogin(admin.username, "not-the-password", peer);
+    const unknown = await rawLogin(`nobody-${seq}@example.com`, "pw-secret", peer);
+    expect(right.status).toBe(401);
+    expect(JSON.parse(right.body).error).toEqual({ code: 6, name: "no_valid_session", description: ADMIN_REFUSED });
+    expect(wrong).toEqual(right);
+    expect(unknown).toEqual(right);
+    expect(await sessionCount(admin.id)).toBe(0);
+    // inside the range the same password opens a session
+    expect((await rawLogin(admin.username, "pw-secret", "192.0.2.90")).status).toBe(200);
+  });
+
+  it("inside the ranges a wrong password gets that same answer", async () => {
+    const chainId = await newChain(["192.0.2.0/24"]);
+    const admin = await newAdmin([[chainId, { read: true }]]);
+    const inside = await rawLogin(admin.username, "not-the-password", "192.0.2.91");
+    const outside = await rawLogin(admin.username, "pw-secret", "203.0.113.91");
+    expect(inside).toEqual(outside);
+    expect(inside.status).toBe(401);
   });
 });
 
@@ -153,7 +198,7 @@ describe("admin requests and allowed IP ranges", () => {
     const a = await newChain(["192.0.2.0/24"]);
     const b = await newChain(["198.51.100.0/24"]);
     const admin = await newAdmin([[a, { read: true }], [b, { super_user: true }]]);
-    expectAddressRefused(await login(admin.username, { "x-test-peer": "203.0.113.1" }), "203.0.113.1");
+    expectLoginRefused(await login(admin.username, { "x-test-peer": "203.0.113.1" }));
     expect(await sessionCount(admin.id)).toBe(0);
     expect((await login(admin.username, { "x-test-peer": "198.51.100.1" })).status).toBe(200);
   });

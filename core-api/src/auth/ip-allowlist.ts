@@ -7,7 +7,8 @@
  * enforced per chain on every admin request (auth/session-grant.ts reads the ranges with the
  * session; auth/access-table.ts verdictOf applies them), against that request's client
  * address, and login is refused when no chain of the admin would accept the address (a session that
- * could do nothing is not handed out). Checking only at login would let an admin of chains A
+ * could do nothing is not handed out), with the answer a wrong password gets (auth/login.ts), so
+ * that login outside the ranges tells nothing about the password. Checking only at login would let an admin of chains A
  * (restricted) and B (open) log in from anywhere and then act on A; checking per request also means
  * a new or deleted range applies to the very next request, and a stolen session key is useless
  * outside the ranges. GitHub's organisation IP allow lists work the same way.

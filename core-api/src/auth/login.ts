@@ -4,11 +4,14 @@
  * Login takes `username` and `password` (form or JSON) and returns
  * `results.session_info {session_user_id, session_key, expiry}`:
  * - without `X-Service-App-Hostname`: an admin (admin_users) session; refused when none of the
- *   admin's chains accepts the client address (auth/ip-allowlist.ts);
+ *   admin's chains accepts the client address (auth/ip-allowlist.ts), with the very answer a
+ *   wrong password gets, so that from outside the ranges the answer says nothing about the
+ *   password (issue 11: a 403 for the right password made login a password oracle there);
  * - with `X-Service-App-Hostname`: a session for a shopper (users) of that app's chain, usable only
  *   through an app of that chain.
  * Every attempt goes through the brute-force throttle (auth/throttle.ts); an attempt that does not
- * end in a session counts as a failure, whatever the reason.
+ * end in a session counts as a failure, whatever the reason. A successful login also deletes a
+ * batch of expired sessions (auth/sessions.ts).
  */
 import { okBody } from "@service/shared";
 import { loginCall, type LoginResults, type LogoutResults } from "@service/shared/internal/login";
@@ -21,14 +24,18 @@ import { allParams } from "../http/params.ts";
 import type { AppEnv, RequestContext } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { findAppChain, readAppHostname, UNKNOWN_APP } from "./apps.ts";
-import { addressRefused, adminLoginAllowed } from "./ip-allowlist.ts";
+import { adminLoginAllowed } from "./ip-allowlist.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import { createSession, deleteSession, type SessionInfo } from "./sessions.ts";
+import { createSession, deleteExpiredSessions, deleteSession, type SessionInfo } from "./sessions.ts";
 import { beginLoginAttempt, loginFailed, loginSucceeded, type ThrottleKeys } from "./throttle.ts";
 
 // Verified against when the username is unknown, so a miss costs as much as a wrong password.
 let dummyHash: Promise<string> | undefined;
 const BAD_CREDENTIALS = "Invalid username or password.";
+// One answer for every refused admin login: a wrong password, an unknown username and the right
+// password from an address outside the allowed IP ranges cannot be told apart, while an admin
+// who knows the password still learns why.
+const ADMIN_REFUSED = "Invalid username or password, or login from this address is not allowed.";
 
 /** A login's outcome before the throttle has its say: open a session, or refuse with `error`. */
 type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; error: ServiceError };
@@ -38,9 +45,9 @@ type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; err
  * Parameters: `loginCall` (`@service/shared/internal/login`).
  * @throws ServiceError parameter_missing (441) without username or password; 419 / 482 for a
  *   username or password that is not text or a username over 255 characters;
- *   no_valid_session (6, 401) for an unknown user, a wrong password, an inactive account or an
- *   unknown app hostname; permission_denied_or_non_existent (68, 403) for an admin whose chains all
- *   refuse the client address; too_many_login_attempts (429, with Retry-After) while the account or
+ *   no_valid_session (6, 401) for an unknown user, a wrong password, an inactive account, an
+ *   unknown app hostname, or an admin whose chains all refuse the client address (one body for
+ *   all admin refusals); too_many_login_attempts (429, with Retry-After) while the account or
  *   the address is locked after repeated failures. No session is created on any refusal.
  */
 export async function login(c: Context<AppEnv>): Promise<Response> {
@@ -70,6 +77,7 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
   }
   const session = await verdict.open();
   await loginSucceeded(db, begun.attempt, now);
+  await deleteExpiredSessions(db, now);
   const results: LoginResults = {
     session_info: {
       session_user_id: session.session_user_id,
@@ -104,9 +112,9 @@ async function adminLogin(ctx: RequestContext, username: string, password: strin
   const keys: ThrottleKeys = { account: user ? `admin:${user.id}` : `admin-name:${fold(username)}`, address: clientIp };
   const check = async (): Promise<Verdict> => {
     const ok = await verifyPassword(password, user?.passwordHash ?? (await (dummyHash ??= hashPassword("dummy password"))));
-    if (!user || !ok || !user.active) return { ok: false, error: new ServiceError("no_valid_session", BAD_CREDENTIALS) };
-    // Checked only after the password, so the answer says nothing about the account to a guesser.
-    if (!(await adminLoginAllowed(db, user.id, clientIp))) return { ok: false, error: addressRefused(clientIp, "any chain of this admin") };
+    // Looked up whatever the password, so a right and a wrong one cost the same work.
+    const addressAllowed = user ? await adminLoginAllowed(db, user.id, clientIp) : false;
+    if (!user || !ok || !user.active || !addressAllowed) return { ok: false, error: new ServiceError("no_valid_session", ADMIN_REFUSED) };
     return { ok: true, open: () => createSession(db, "admin", user.id, now, deps.config.sessionTtlMs) };
   };
   return { keys, check };

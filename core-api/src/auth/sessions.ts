@@ -1,9 +1,10 @@
 /**
  * Login sessions (handbook, "admin login"): a random session key handed out once, stored as its
  * SHA-256, valid until `expires_at`. A request's session is checked with its chain access in one
- * query (auth/session-grant.ts).
+ * query (auth/session-grant.ts). Expired sessions are deleted a batch at a time by each login
+ * (deleteExpiredSessions).
  */
-import { eq } from "drizzle-orm";
+import { eq, lte } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { sessions } from "../db/schema.ts";
 import { newSecret, sha256Hex } from "./secrets.ts";
@@ -40,4 +41,19 @@ export async function createSession(
 export async function deleteSession(db: CoreDb, key: string): Promise<boolean> {
   const [res] = await db.delete(sessions).where(eq(sessions.keyHash, await sha256Hex(key)));
   return res.affectedRows > 0;
+}
+
+/** Expired sessions deleted by one call of deleteExpiredSessions at most. */
+export const EXPIRED_SESSIONS_BATCH = 100;
+
+/**
+ * Deletes up to EXPIRED_SESSIONS_BATCH sessions that expired at or before `now` (issue 11: they
+ * were never deleted). Login calls it: sessions are only created by logins, so deleting a batch
+ * per login keeps the table at the live sessions plus a backlog that only shrinks, with no job
+ * to schedule, and one login never does unbounded work.
+ * @returns how many were deleted
+ */
+export async function deleteExpiredSessions(db: CoreDb, now: Date): Promise<number> {
+  const [res] = await db.delete(sessions).where(lte(sessions.expiresAt, now)).limit(EXPIRED_SESSIONS_BATCH);
+  return res.affectedRows;
 }

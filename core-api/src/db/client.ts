@@ -2,6 +2,7 @@
  * Database client of the core API: a mysql2 pool wrapped by drizzle. Runs on Node and on Deno.
  */
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
+import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
@@ -15,16 +16,21 @@ export interface CoreDatabase {
 
 /**
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
- * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers.
+ * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
+ * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
+ * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
  * @param options.connectionLimit pool size (default 10)
+ * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
+ *   example no query timeout for migrations
  */
 export function openCoreDatabase(
   databaseUrl: string,
   databaseName: string,
-  options: { connectionLimit?: number } = {},
+  options: { connectionLimit?: number; timeouts?: Partial<DatabaseTimeouts> } = {},
 ): CoreDatabase {
   const url = new URL(databaseUrl);
   url.pathname = `/${databaseName}`;
+  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   const pool = mysql.createPool({
     uri: url.toString(),
     timezone: "Z",
@@ -33,7 +39,9 @@ export function openCoreDatabase(
     supportBigNumbers: true,
     connectionLimit: options.connectionLimit ?? 10,
     charset: "utf8mb4_unicode_ci",
+    connectTimeout: timeouts.connectTimeoutMs || undefined,
   });
+  guardPool(pool, timeouts);
   const db = drizzle(pool, { schema, mode: "default" });
   return { db, pool, close: () => pool.end() };
 }

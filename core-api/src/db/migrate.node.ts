@@ -32,7 +32,8 @@ export async function ensureDatabase(databaseUrl: string, name: string): Promise
 /** Ensures the core database exists and is migrated to the newest schema. */
 export async function migrateCoreDatabase(databaseUrl: string, name: string): Promise<void> {
   await ensureDatabase(databaseUrl, name);
-  const database = openCoreDatabase(databaseUrl, name, { connectionLimit: 1 });
+  // Migrations may rebuild large tables: no statement timeout.
+  const database = openCoreDatabase(databaseUrl, name, { connectionLimit: 1, timeouts: { queryTimeoutMs: 0 } });
   try {
     await migrate(database.db, { migrationsFolder: CORE_MIGRATIONS_FOLDER });
   } finally {

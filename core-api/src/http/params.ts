@@ -9,6 +9,7 @@
  * hostile body cannot exhaust the stack): deeper is 419 parameter_invalid.
  */
 import type { Context } from "hono";
+import { readBodyText } from "./body-read.ts";
 import { exceedsDepth, MAX_PARAM_DEPTH } from "./json-depth.ts";
 import { ServiceError } from "./service-error.ts";
 
@@ -31,12 +32,12 @@ export function queryParams(c: Context): Params {
  *   when there is no body
  * @throws ServiceError parameter_invalid (419) when the body cannot be parsed as its content
  *   type, is not a JSON object, nests deeper than MAX_PARAM_DEPTH, carries a file, or has an
- *   unsupported content type
+ *   unsupported content type; also when the body stream fails before its end (http/body-read.ts)
  */
 export async function bodyParams(c: Context): Promise<Params> {
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   if (type.startsWith("application/json")) {
-    const text = await c.req.text();
+    const text = await readBodyText(c);
     if (text.trim() === "") return {};
     let json: unknown;
     try {
@@ -68,7 +69,7 @@ export async function bodyParams(c: Context): Promise<Params> {
     }
     return nestBracketKeys(fields);
   }
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.length > 0) {
     throw new ServiceError("parameter_invalid", `Unsupported content type "${type || "none"}".`);
   }

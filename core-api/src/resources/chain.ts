@@ -8,13 +8,17 @@
  * Property <-> column mapping is the chain's storage mapping (chains/chain-columns.ts), derived from the
  * declaration and checked when it loads; a chain record is read by chains/nested-record.ts, the
  * same way whether the chain is asked for itself or nested in another resource. PUT changes only
- * the properties sent (see the declaration).
+ * the properties sent (see the declaration). Clearing ip_whitelist_super_user_exemption is refused
+ * with 419 when the super user making the change would then be outside the chain's allowed IP
+ * ranges (ip-ranges/self-lockout.ts).
  */
 import { chainResource } from "@service/shared/resources/chain";
 import { readChainRecord } from "../chains/nested-record.ts";
 import { chainColumns } from "../chains/chain-columns.ts";
 import { findCurrency, updateChain, type ChainChanges } from "../chains/chain-repository.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { liveIpRanges } from "../ip-ranges/ip-range-repository.ts";
+import { refuseSelfLockout } from "../ip-ranges/self-lockout.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { ResourceScope } from "./request-scope.ts";
 import type { WriteValues } from "./write.ts";
@@ -33,6 +37,11 @@ export const chainAdapter: ResourceAdapter = {
 
   async update(scope, _target, values) {
     const changes = await toChanges(scope, values);
+    const exemption = changes.ipWhitelistSuperUserExemption;
+    if (exemption !== undefined && scope.writingAdmin) {
+      const cidrs = (await liveIpRanges(scope.db, scope.chainId)).map((r) => r.cidr);
+      refuseSelfLockout(scope.writingAdmin, { cidrs, exemption: exemption === true });
+    }
     if (!(await updateChain(scope.db, scope.chainId, { ...changes, lastUpdatedBy: scope.actorAdminId }, scope.now))) return null;
     return readChainRecord(scope.db, scope.chainId, scope.recursionLevel);
   },

@@ -20,6 +20,7 @@ import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
 import type { ChainRow } from "../chains/chain-repository.ts";
 import type { CoreDb } from "../db/client.ts";
+import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
 import type { ApiVersion } from "../http/api-version.ts";
 import { ServiceError } from "../http/service-error.ts";
 
@@ -42,6 +43,8 @@ export interface ResourceScope {
   userId: number | null;
   /** the response recursion level asked for, 0-4 (resources/render.ts) */
   recursionLevel: number;
+  /** an admin caller's address and super-user flag on the chain (the allowed IP ranges apply to it); null for other callers */
+  writingAdmin: WritingAdmin | null;
 }
 
 /** What the request attempts, and the headers that say where and how deep. */
@@ -94,6 +97,7 @@ export async function resolveScope(
     actorAdminId: caller.kind === "admin" ? caller.userId : null,
     userId: caller.kind === "end_user" ? caller.userId : null,
     recursionLevel: request.recursionLevel,
+    writingAdmin: caller.kind === "admin" ? { clientIp: caller.clientIp ?? null, superUser: grant.levels?.super_user === true } : null,
   };
 }
 

@@ -38,13 +38,14 @@ export const loginCall = defineCall({
   description:
     "Opens a session for an admin, or with X-Service-App-Hostname for a shopper of that app's chain. Send the returned " +
     "session_user_id and session_key as X-Service-Session-User-ID and X-Service-Session-Key. Repeated failures lock the " +
-    "account and the address for a while (too_many_login_attempts, with Retry-After).",
+    "account and the address for a while (too_many_login_attempts, with Retry-After). An admin login from an address " +
+    "outside the allowed IP ranges of every chain of the admin is refused with the same no_valid_session as a wrong password.",
   params: {
     username: param(text(255), { missing: "parameter_missing", invalid: "parameter_invalid", length: "string_parameter_too_long" }),
     // Not trimmed: spaces are part of a password.
     password: param(z.string().refine((s) => s.trim() !== "", { message: "cannot be empty", params: { refusal: "format" } }), { missing: "parameter_missing", invalid: "parameter_invalid", description: "sent as given (not trimmed)" }),
   },
-  errors: ["no_valid_session", "permission_denied_or_non_existent", "too_many_login_attempts"],
+  errors: ["no_valid_session", "too_many_login_attempts"],
   results: loginResultsSchema,
 });
 

@@ -19,5 +19,9 @@ export const sessions = mysqlTable(
     expiresAt: datetime("expires_at", { mode: "date" }).notNull(),
     createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
   },
-  (t) => [uniqueIndex("sessions_by_key_hash").on(t.keyHash), index("sessions_by_user").on(t.userId)],
+  (t) => [
+    uniqueIndex("sessions_by_key_hash").on(t.keyHash),
+    index("sessions_by_user").on(t.userId),
+    index("sessions_prune_by_expiry").on(t.expiresAt),
+  ],
 );

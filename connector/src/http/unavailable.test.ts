@@ -1,0 +1,97 @@
+/**
+ * The connector on a frozen or unreachable database (issue 11, "No database timeouts"): every
+ * endpoint answers 503 with Retry-After within the timeouts, each failure logged once without a
+ * stack trace, and the connector recovers when the database comes back.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
+import { downDatabaseUrl, startFreezableDatabase, type FreezableDatabase } from "../../../test/helpers/frozen-database.ts";
+import { createApp } from "../app.ts";
+import { BODY_LIMIT_BYTES } from "../config.ts";
+import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
+import { migrateConnectorDatabase } from "../db/migrate.node.ts";
+import { seedConnector } from "../db/seed.ts";
+import type { Logger } from "../logger.ts";
+import { TEST_CHAIN_ID, TEST_TOKEN } from "../test-support/harness.ts";
+
+const TIMEOUT_MS = 300;
+const TIMEOUTS = { queryTimeoutMs: TIMEOUT_MS, acquireTimeoutMs: TIMEOUT_MS, connectTimeoutMs: TIMEOUT_MS };
+const name = throwawayDatabaseName("webshop_frozen");
+let proxy: FreezableDatabase;
+const opened: ConnectorDatabase[] = [];
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  await migrateConnectorDatabase(TEST_DATABASE_URL, name);
+  const seedDb = openConnectorDatabase(TEST_DATABASE_URL, name);
+  await seedConnector(seedDb.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: new Date() });
+  await seedDb.close();
+  proxy = await startFreezableDatabase();
+});
+afterAll(async () => {
+  for (const s of servers) await new Promise<void>((resolve) => s.close(() => resolve()));
+  for (const d of opened) await d.close();
+  await proxy?.close();
+  await dropDatabase(name);
+});
+
+/** The connector on `databaseUrl`, listening on an ephemeral port, with a recording log. */
+async function serve(databaseUrl: string) {
+  const database = openConnectorDatabase(databaseUrl, name, { connectionLimit: 2, timeouts: TIMEOUTS });
+  opened.push(database);
+  const lines: Array<{ fields: Record<string, unknown>; message: string }> = [];
+  const logger: Logger = {
+    error: (fields, message) => lines.push({ fields: fields as Record<string, unknown>, message }),
+    // request lines and warnings are not what this test counts
+    warn: () => undefined,
+    info: () => undefined,
+  };
+  const app = createApp({ db: database.db, config: { bodyLimitBytes: BODY_LIMIT_BYTES }, logger });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  servers.push(server);
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const authenticate = async () => {
+    const started = performance.now();
+    const res = await fetch(`${url}/rest/V1/service/customer/authenticate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.com", password: "secret" }),
+    });
+    return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json(), ms: performance.now() - started };
+  };
+  return { lines, authenticate };
+}
+
+function expectUnavailable(answer: { status: number; retryAfter: string | null; body: unknown }) {
+  expect([answer.status, answer.retryAfter, answer.body]).toEqual([503, "5", { message: "The service is temporarily unavailable; try again later." }]);
+}
+
+describe("the connector and its database", () => {
+  it("frozen: 503 with Retry-After within the timeouts, one log line each; recovers after the thaw", async () => {
+    const connector = await serve(proxy.url);
+    expect((await connector.authenticate()).status).toBe(200);
+    proxy.freeze();
+    const answers = [await connector.authenticate(), await connector.authenticate(), await connector.authenticate()];
+    for (const answer of answers) {
+      expectUnavailable(answer);
+      expect(answer.ms).toBeLessThan(3 * TIMEOUT_MS + 1500);
+    }
+    expect(connector.lines).toHaveLength(answers.length);
+    for (const line of connector.lines) {
+      expect(line.message).toBe("database unavailable");
+      expect(Object.keys(line.fields).sort()).toEqual(["code", "method", "path", "reason"]);
+    }
+    proxy.thaw();
+    expect((await connector.authenticate()).status).toBe(200);
+  });
+
+  it("down: 503 with Retry-After at once", async () => {
+    const connector = await serve(await downDatabaseUrl());
+    expectUnavailable(await connector.authenticate());
+    expect(connector.lines.map((l) => [l.message, l.fields.code])).toEqual([["database unavailable", "ECONNREFUSED"]]);
+  });
+});

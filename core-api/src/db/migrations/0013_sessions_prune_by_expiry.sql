@@ -1,0 +1,1 @@
+CREATE INDEX `sessions_prune_by_expiry` ON `sessions` (`expires_at`);

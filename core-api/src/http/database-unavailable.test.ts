@@ -1,0 +1,164 @@
+/**
+ * A frozen or unreachable database (issue 11, "No database timeouts"): requests answer 503
+ * service_unavailable with Retry-After within the timeouts, each logged once without a stack
+ * trace, and the service recovers when the database comes back.
+ */
+import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
+import { downDatabaseUrl, startFreezableDatabase, type FreezableDatabase } from "../../../test/helpers/frozen-database.ts";
+import { createApp } from "../app.ts";
+import { loadCoreConfig } from "../config.ts";
+import { openCoreDatabase, type CoreDatabase } from "../db/client.ts";
+import { migrateCoreDatabase } from "../db/migrate.node.ts";
+import { createAdmin, createChain, grantAccess } from "../db/seed.ts";
+import type { Logger } from "../logger.ts";
+
+const TIMEOUT_MS = 300;
+const TIMEOUTS = { queryTimeoutMs: TIMEOUT_MS, acquireTimeoutMs: TIMEOUT_MS, connectTimeoutMs: TIMEOUT_MS };
+
+/** A logger that keeps what it is given. */
+function recordingLogger() {
+  const lines: Array<{ level: string; fields: Record<string, unknown>; message: string }> = [];
+  const logger: Logger = {
+    error: (fields, message) => lines.push({ level: "error", fields: fields as Record<string, unknown>, message }),
+    warn: (fields, message) => lines.push({ level: "warn", fields: fields as Record<string, unknown>, message }),
+    // the request lines (one per request, at info) are not failure lines
+    info: () => undefined,
+  };
+  return { lines, logger };
+}
+
+const dbName = throwawayDatabaseName("core_frozen");
+let direct: CoreDatabase;
+let proxy: FreezableDatabase;
+let served: CoreDatabase;
+let chainId: number;
+const log = recordingLogger();
+let app: ReturnType<typeof createApp>;
+let headers: Record<string, string>;
+
+beforeAll(async () => {
+  await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
+  direct = openCoreDatabase(TEST_DATABASE_URL, dbName);
+  chainId = await createChain(direct.db, "Frozen Chain");
+  const adminId = await createAdmin(direct.db, { username: "frozen@example.com", password: "pw-secret" });
+  await grantAccess(direct.db, adminId, chainId, { read: true, write: true });
+  proxy = await startFreezableDatabase();
+  served = openCoreDatabase(proxy.url, dbName, { connectionLimit: 2, timeouts: TIMEOUTS });
+  app = createApp({ db: served.db, config: loadCoreConfig({ CORE_DB_NAME: dbName }), logger: log.logger });
+  const res = await app.request("/auth/login", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "frozen@example.com", password: "pw-secret" }),
+  });
+  const body = (await res.json()) as any;
+  headers = {
+    "X-Service-Session-User-ID": String(body.results.session_info.session_user_id),
+    "X-Service-Session-Key": body.results.session_info.session_key,
+    "X-Service-Chain-ID": String(chainId),
+  };
+});
+afterAll(async () => {
+  await served?.close();
+  await proxy?.close();
+  await direct?.close();
+  await dropDatabase(dbName);
+});
+
+const read = () => app.request(`/internal/get-businesses?chain_id=${chainId}`, { headers });
+const write = (name: string) =>
+  app.request("/internal/add-business", {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ chain_id: chainId, name }),
+  });
+
+/** Status, Retry-After, body and time taken of a request. */
+async function timed(run: () => Response | Promise<Response>) {
+  const started = performance.now();
+  const res = await run();
+  return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as any, ms: performance.now() - started };
+}
+
+function expectUnavailable(answer: Awaited<ReturnType<typeof timed>>) {
+  expect(answer.status).toBe(503);
+  expect(answer.retryAfter).toBe("5");
+  expect(answer.body).toEqual({
+    result: { code: 904, status: "error" },
+    error: { code: 904, name: "service_unavailable", description: "The service is temporarily unavailable; try again later." },
+  });
+}
+
+describe("a frozen database", () => {
+  it("reads and writes answer 503 with Retry-After within the timeouts, one log line each, and recover after the thaw", async () => {
+    expect((await read()).status).toBe(200); // the pool holds open connections now
+    proxy.freeze();
+    log.lines.length = 0;
+
+    // Open connections: the statement times out. Then new connections: the handshake times out.
+    const answers = [await timed(read), await timed(() => write("Frozen write")), await timed(read)];
+    for (const answer of answers) {
+      expectUnavailable(answer);
+      // one timeout, or an acquisition and a connect timeout at most, plus slack for a busy machine
+      expect(answer.ms).toBeLessThan(3 * TIMEOUT_MS + 1500);
+    }
+    // Parallel requests beyond the pool size wait for a connection at most the acquisition timeout.
+    const parallel = await Promise.all(Array.from({ length: 5 }, () => timed(read)));
+    for (const answer of parallel) expectUnavailable(answer);
+
+    expect(log.lines).toHaveLength(answers.length + parallel.length);
+    for (const line of log.lines) {
+      expect(line).toMatchObject({ level: "error", message: "database unavailable" });
+      expect(Object.keys(line.fields).sort()).toEqual(["code", "method", "path", "reason"]);
+      expect(JSON.stringify(line.fields)).not.toMatch(/\n\s+at /); // no stack trace
+    }
+
+    proxy.thaw();
+    expect((await read()).status).toBe(200);
+    expect((await write("After the thaw")).status).toBe(200);
+  });
+});
+
+describe("a transaction on a database that freezes under it", () => {
+  it("fails within the timeout (its rollback does not wait behind the lost statement) and its connection is not reused", async () => {
+    const started = performance.now();
+    const failure = await served.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`SELECT 1`);
+        proxy.freeze();
+        await tx.execute(sql`SELECT 2`);
+      })
+      .then(() => null, (err: unknown) => err);
+    proxy.thaw();
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 1500);
+    // The pool's connections still answer: the dead one was destroyed, not handed back.
+    for (let i = 0; i < 3; i++) expect((await read()).status).toBe(200);
+  });
+});
+
+describe("a database that is down", () => {
+  it("answers 503 with Retry-After at once, one log line per request", async () => {
+    const down = openCoreDatabase(await downDatabaseUrl(), dbName, { timeouts: TIMEOUTS });
+    const downLog = recordingLogger();
+    const downApp = createApp({ db: down.db, config: loadCoreConfig({ CORE_DB_NAME: dbName }), logger: downLog.logger });
+    try {
+      const answers = [await timed(() => downApp.request(`/internal/get-businesses?chain_id=${chainId}`, { headers })), await timed(() =>
+        downApp.request("/auth/login", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ username: "frozen@example.com", password: "pw-secret" }),
+        }),
+      )];
+      for (const answer of answers) expectUnavailable(answer);
+      expect(downLog.lines.map((l) => [l.message, l.fields.code])).toEqual([
+        ["database unavailable", "ECONNREFUSED"],
+        ["database unavailable", "ECONNREFUSED"],
+      ]);
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Database timeouts for both services (issue 11: with the database frozen, requests hung as long
+ * as it was; with it down they failed as 500 with a stack trace each). mysql2 has a per-query
+ * `timeout` but no default for it and no wait limit on the pool's queue, so `guardPool` adds both
+ * to a mysql2 promise pool, and `isDatabaseUnavailable` tells the services' error handlers that a
+ * failure means "no database" (503 with Retry-After) rather than a bug.
+ *
+ * A query that times out leaves its connection waiting for a reply that may never come (mysql2
+ * keeps the command active and queues the next one, `rollback` included, behind it without a
+ * timer), so that connection is destroyed, never handed back to the pool.
+ *
+ * Only errors that came out of a guarded pool count: a client that hangs up mid-request raises
+ * ECONNRESET too, and that is no database failure. The pool marks its errors for this.
+ *
+ * No I/O of its own and no mysql2 import: it works on the pool it is given (structural types), so
+ * this contracts package stays free of drivers while both services share one implementation.
+ */
+
+/** The timeouts of a guarded pool, in milliseconds; 0 turns one off. */
+export interface DatabaseTimeouts {
+  /** longest a statement may take from being sent to its last reply packet */
+  queryTimeoutMs: number;
+  /** longest a request waits for a free connection of the pool (opening a new one included) */
+  acquireTimeoutMs: number;
+  /** longest the TCP connect and handshake of a new connection may take (mysql2 `connectTimeout`) */
+  connectTimeoutMs: number;
+}
+
+/**
+ * Defaults for serving requests: well under a client's patience, well over any query the
+ * services run on a healthy database. Migrations and bulk loads pass their own.
+ */
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  queryTimeoutMs: 10_000,
+  acquireTimeoutMs: 10_000,
+  connectTimeoutMs: 10_000,
+};
+
+/** Seconds a client is asked to wait (Retry-After) when the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The code of the error a guarded pool raises when no connection became free in time. */
+export const ACQUIRE_TIMEOUT = "POOL_ACQUIRE_TIMEOUT";
+
+/** What guardPool needs of a pooled connection (mysql2's PromisePoolConnection has it). */
+export interface GuardableConnection {
+  query(...args: any[]): Promise<unknown>;
+  execute(...args: any[]): Promise<unknown>;
+  release(): void;
+  destroy(): void;
+}
+
+/** What guardPool needs of a pool (mysql2's promise Pool has it). */
+export interface GuardablePool {
+  getConnection(): Promise<GuardableConnection>;
+  query(...args: any[]): Promise<unknown>;
+  execute(...args: any[]): Promise<unknown>;
+}
+
+/**
+ * Adds the timeouts to `pool` in place (drizzle and anything else holding the pool see them):
+ * every statement, on the pool or on a connection taken from it, gets `queryTimeoutMs` unless it
+ * sets its own `timeout`; taking a connection gives up after `acquireTimeoutMs`.
+ * @param timeouts `connectTimeoutMs` is not used here: pass it to mysql2's createPool
+ * @returns the same pool
+ * @throws (from the guarded methods) an Error with code `PROTOCOL_SEQUENCE_TIMEOUT` (mysql2's) when a
+ *   statement times out, code ACQUIRE_TIMEOUT when no connection became free in time
+ */
+export function guardPool<P extends GuardablePool>(pool: P, timeouts: Pick<DatabaseTimeouts, "queryTimeoutMs" | "acquireTimeoutMs">): P {
+  const take = pool.getConnection.bind(pool);
+  const getConnection = async () => {
+    const conn = await acquire(take, timeouts.acquireTimeoutMs).catch(rethrowMarked);
+    return guardConnection(conn, timeouts.queryTimeoutMs);
+  };
+  // The pool's own query/execute would hand a timed-out connection back to the pool: run them on
+  // a guarded connection instead.
+  const onConnection = (method: "query" | "execute") => async (...args: unknown[]) => {
+    const conn = await getConnection();
+    try {
+      return await conn[method](...args);
+    } finally {
+      conn.release(); // a no-op once destroyed
+    }
+  };
+  Object.assign(pool, { getConnection, query: onConnection("query"), execute: onConnection("execute") });
+  return pool;
+}
+
+/**
+ * Whether `err` (or an error it wraps, as drizzle wraps the driver's) came out of a guarded pool
+ * and means the database could not be reached or did not answer in time: refused, reset, lost,
+ * timed out, no connection free, too many connections, or a connection that died under the
+ * statement. A server error (ER_*: a bad statement, a duplicate key, a deadlock) is not.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
+    if (!(FROM_DATABASE in e)) continue;
+    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
+    // mysql2 marks errors that killed the connection fatal; those without a server error code
+    // ("Can't add new command when connection is in closed state") are the network's.
+    if (e.fatal === true && !(typeof e.code === "string" && e.code.startsWith("ER_"))) return true;
+  }
+  return false;
+}
+
+interface DriverError {
+  code?: unknown;
+  fatal?: unknown;
+  cause?: unknown;
+}
+
+/** Marks an error a guarded pool raised (non-enumerable: logs and bodies do not show it). */
+const FROM_DATABASE = Symbol.for("service.db-timeouts.from-database");
+
+function rethrowMarked(err: unknown): never {
+  if (err && typeof err === "object" && !(FROM_DATABASE in err)) Object.defineProperty(err, FROM_DATABASE, { value: true });
+  throw err;
+}
+
+const UNAVAILABLE_CODES = new Set([
+  ACQUIRE_TIMEOUT,
+  "PROTOCOL_SEQUENCE_TIMEOUT",
+  "PROTOCOL_CONNECTION_LOST",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ER_CON_COUNT_ERROR",
+]);
+
+/** Waits for a connection at most `ms`; one that arrives later goes straight back to the pool. */
+function acquire(take: () => Promise<GuardableConnection>, ms: number): Promise<GuardableConnection> {
+  if (ms <= 0) return take();
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(Object.assign(new Error(`No database connection became free within ${ms} ms.`), { code: ACQUIRE_TIMEOUT }));
+    }, ms);
+    take().then(
+      (conn) => {
+        clearTimeout(timer);
+        if (late) conn.release();
+        else resolve(conn);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (!late) reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * Gives the connection's statements the default timeout (none when `ms` is 0), destroys it when
+ * one times out, and marks its errors.
+ */
+function guardConnection(conn: GuardableConnection, ms: number): GuardableConnection {
+  for (const method of ["query", "execute"] as const) {
+    const send = conn[method].bind(conn);
+    conn[method] = async (statement: unknown, ...rest: unknown[]) => {
+      try {
+        return await send(ms > 0 ? withTimeout(statement, ms) : statement, ...rest);
+      } catch (err) {
+        if ((err as DriverError | null)?.code === "PROTOCOL_SEQUENCE_TIMEOUT") conn.destroy();
+        return rethrowMarked(err);
+      }
+    };
+  }
+  return conn;
+}
+
+/** The statement (SQL text or mysql2 query options) with `timeout` set unless it has one. */
+function withTimeout(statement: unknown, ms: number): unknown {
+  if (typeof statement === "string") return { sql: statement, timeout: ms };
+  if (statement && typeof statement === "object" && (statement as { timeout?: unknown }).timeout === undefined) {
+    return { ...statement, timeout: ms };
+  }
+  return statement;
+}
