@@ -16,6 +16,7 @@ import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
+import { registerMetrics } from "./http/core-metrics.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { registerInternalCalls } from "./internal/call-routes.ts";
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
   const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
   const app = new Hono<AppEnv>();
+  registerMetrics(app, deps); // first: times every request, whatever answers it
 
   app.use(
     "*",
