@@ -7,6 +7,7 @@ import express, { type ErrorRequestHandler } from "express";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
+import { connectorMetrics } from "./http/connector-metrics.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
 import { CUSTOMER_ROUTE_PREFIX, customerRoutes } from "./routes/customer.ts";
@@ -15,7 +16,8 @@ export interface ConnectorAppDeps {
   db: ConnectorDb;
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
-  config: Pick<ConnectorConfig, "bodyLimitBytes">;
+  /** `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
+  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "metricsToken">>;
   /** structured log (logger.ts); default a pino logger on stdout */
   logger?: Logger;
 }
@@ -28,6 +30,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   const clock = deps.clock ?? (() => new Date());
   const app = express();
   app.disable("x-powered-by");
+  app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken })); // first: times every request
   app.use(
     CUSTOMER_ROUTE_PREFIX,
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
