@@ -58,8 +58,8 @@ export async function waitForDatabase(databaseUrl: string, options: WaitForDatab
       const elapsed = Date.now() - started;
       if (elapsed + pause > options.limitMs) {
         throw new DatabaseUnavailableError(
-          `cannot reach the database at ${safeUrl(databaseUrl)} (${reason}) after ${Math.round(elapsed / 1000)} s and ${attempt} attempts ` +
-            "(DATABASE_WAIT_SECONDS sets how long start-up waits)",
+          `cannot reach the database at ${safeUrl(databaseUrl)} (${reason}) after ${Math.round(elapsed / 1000)} s, ` +
+            `${attempt} ${attempt === 1 ? "attempt" : "attempts"} (DATABASE_WAIT_SECONDS sets how long start-up waits)`,
         );
       }
       if (attempt === 1) options.onWait?.(`waiting for the database at ${safeUrl(databaseUrl)} (${reason}), up to ${Math.round(options.limitMs / 1000)} s`);
