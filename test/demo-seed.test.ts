@@ -16,13 +16,13 @@ const cores: CoreDatabase[] = [];
 const shops: ConnectorDatabase[] = [];
 const names: string[] = [];
 
-async function freshCore(): Promise<{ db: CoreDatabase["db"]; name: string }> {
+async function freshCore(): Promise<{ db: CoreDatabase["db"]; name: string; database: CoreDatabase }> {
   const name = throwawayDatabaseName("seed_core");
   names.push(name);
   await migrateCoreDatabase(TEST_DATABASE_URL, name);
   const database = openCoreDatabase(TEST_DATABASE_URL, name);
   cores.push(database);
-  return { db: database.db, name };
+  return { db: database.db, name, database };
 }
 
 async function freshShop(): Promise<{ db: ConnectorDatabase["db"]; name: string; database: ConnectorDatabase }> {
@@ -50,14 +50,14 @@ function fakeGenerator() {
   return { made, generate };
 }
 
-async function storedPasswordHash(db: CoreDatabase["db"], table: "admin_users" | "users"): Promise<string> {
-  const [rows] = (await db.$client.query(`SELECT password_hash AS h FROM ${table} ORDER BY id LIMIT 1`)) as unknown as [Array<{ h: string }>];
+async function storedPasswordHash(database: CoreDatabase, table: "admin_users" | "users"): Promise<string> {
+  const [rows] = (await database.pool.query(`SELECT password_hash AS h FROM ${table} ORDER BY id LIMIT 1`)) as unknown as [Array<{ h: string }>];
   return rows[0]!.h;
 }
 
 describe("seedCoreDemo", () => {
   it("prints generated passwords once, and they are the stored ones", async () => {
-    const { db, name } = await freshCore();
+    const { db, name, database } = await freshCore();
     const gen = fakeGenerator();
     const seed = parseDemoSeedVariables({});
     if (!seed.ok) throw new Error(seed.problems.join());
@@ -70,14 +70,14 @@ describe("seedCoreDemo", () => {
       "  shopper username   shopper@demo.example  (log in with X-Service-App-Hostname: shop.localhost)",
       "  shopper password   generated-2-18  (generated: shown only now)",
     ]);
-    expect(await verifyPassword("generated-1-18", await storedPasswordHash(db, "admin_users"))).toBe(true);
-    expect(await verifyPassword("generated-2-18", await storedPasswordHash(db, "users"))).toBe(true);
+    expect(await verifyPassword("generated-1-18", await storedPasswordHash(database, "admin_users"))).toBe(true);
+    expect(await verifyPassword("generated-2-18", await storedPasswordHash(database, "users"))).toBe(true);
     // a second start on the same database seeds and prints nothing
     expect(await seedCoreDemo(db, name, seed.config, gen.generate)).toEqual([]);
   });
 
   it("never prints passwords that came from SEED_* variables", async () => {
-    const { db, name } = await freshCore();
+    const { db, name, database } = await freshCore();
     const gen = fakeGenerator();
     const env = {
       SEED_ADMIN_USERNAME: "boss@example.com", SEED_ADMIN_PASSWORD: "admin-secret-from-env",
@@ -96,7 +96,7 @@ describe("seedCoreDemo", () => {
     ]);
     expect(lines.join("\n")).not.toContain("secret-from-env");
     expect(gen.made).toEqual([]);
-    expect(await verifyPassword("admin-secret-from-env", await storedPasswordHash(db, "admin_users"))).toBe(true);
+    expect(await verifyPassword("admin-secret-from-env", await storedPasswordHash(database, "admin_users"))).toBe(true);
   });
 
   it("refuses malformed SEED_* variables, one line each, without echoing them", () => {
