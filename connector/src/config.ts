@@ -15,6 +15,9 @@ const envSchema = z.object({
   SEED_INTEGRATION_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
+/** Every variable the connector reads (README, "Configuration", documents each). */
+export const CONNECTOR_VARIABLES = Object.keys(envSchema.shape);
+
 /** Typed connector configuration. */
 export interface ConnectorConfig {
   databaseUrl: string;

@@ -17,6 +17,9 @@ const schema = z.object({
   SESSION_TTL_HOURS: z.coerce.number({ error: "must be a number of hours" }).positive("must be a positive number of hours").default(24),
 });
 
+/** Every variable the core API reads (README, "Configuration", documents each). */
+export const CORE_VARIABLES = Object.keys(schema.shape);
+
 export interface CoreConfig {
   databaseUrl: string;
   dbName: string;

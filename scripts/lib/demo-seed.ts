@@ -22,6 +22,9 @@ const seedSchema = z.object({
   SEED_SHOPPER_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
 });
 
+/** Every SEED_* variable of the demo chain (README, "Configuration", documents each). */
+export const DEMO_SEED_VARIABLES = Object.keys(seedSchema.shape);
+
 /** The demo chain's SEED_* variables (SEED_INTEGRATION_TOKEN is the connector's, connector/src/config.ts). */
 export type DemoSeedVariables = z.output<typeof seedSchema>;
 

@@ -9,13 +9,14 @@ export type ErrorParameters = Record<string, string | number>;
 
 /** An expected failure of a connector request: HTTP status + Magento message. */
 export class ConnectorError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly parameters?: ErrorParameters,
-  ) {
+  readonly status: number;
+  readonly parameters?: ErrorParameters;
+
+  constructor(status: number, message: string, parameters?: ErrorParameters) {
     super(message);
     this.name = "ConnectorError";
+    this.status = status;
+    this.parameters = parameters;
   }
 
   /** The Magento REST body of this error. */
