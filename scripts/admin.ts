@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { ACCESS_LEVELS, type AccessLevel } from "../core-api/src/auth/permissions.ts";
 import { parseCoreConfig } from "../core-api/src/config.ts";
-import { openCoreDatabase } from "../core-api/src/db/client.ts";
+import { openCoreDatabase, type CoreDb } from "../core-api/src/db/client.ts";
 import { chains } from "../core-api/src/db/schema.ts";
 import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
@@ -135,7 +135,8 @@ async function mapWebsiteCommand(values: Values): Promise<number> {
   }
 }
 
-async function withCoreDatabase(work: (db: ReturnType<typeof openCoreDatabase>["db"]) => Promise<number>): Promise<number> {
+/** Runs `work` on the core database (configuration checked, server waited for), closing it after. */
+async function withCoreDatabase(work: (db: CoreDb) => Promise<number>): Promise<number> {
   const parsed = parseCoreConfig(process.env);
   if (!parsed.ok) return configError(parsed.problems);
   await waitForDatabase(parsed.config.databaseUrl, { limitMs: parsed.config.databaseWaitMs });
