@@ -16,6 +16,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { sql } from "drizzle-orm";
 import { openCoreDatabase, type CoreDb } from "../core-api/src/db/client.ts";
+import { exitOnHelp } from "../scripts/lib/command-line.ts";
 import { CoreApiClient, ServiceCallError } from "../scripts/lib/http-client.ts";
 import { booleanOption, numberOption, parseFlags, serviceUrls, stringOption } from "../scripts/lib/options.ts";
 import { AMSTERDAM_CENTRAAL, loadTowns } from "../scripts/lib/towns.ts";
@@ -31,6 +32,26 @@ const RESULTS_PATH = new URL("./RESULTS.md", import.meta.url);
 const CACHE_DIR = new URL("./.cache/", import.meta.url);
 const CACHE_PATH = new URL("./.cache/load.json", import.meta.url);
 const ENDPOINTS: Endpoint[] = ["resources", "get-businesses"];
+
+const USAGE = `Usage: npm run bench [-- options]
+
+Loads --count stores into a chain of their own in the core database of the RUNNING core-api (once;
+reused while the count holds), then measures p50 / p99 of location, prefix and combined searches
+over HTTP next to a full-scan SQL baseline. Prints a table and writes bench/RESULTS.md.
+
+Options (environment in brackets):
+  --count <n>            stores to load (default 1000000)
+  --runs <n>             timed requests per case (default 200)
+  --warmup <n>           untimed requests first (default 20)
+  --baseline-runs <n>    full-scan SQL runs per case (default 10)
+  --limit <n>            page size (default 25)
+  --prefix <text>        text search prefix (default bak)
+  --radius <km>          location radius (default 25)
+  --reload               load the stores again
+  --core-api-url <url>   core API (CORE_API_URL, default http://127.0.0.1:8080)
+  --database-url <url>   its database server (DATABASE_URL)
+  --db-name <name>       its database (CORE_DB_NAME, default service_core)
+  -h, --help             print this text and exit; nothing is loaded or measured`;
 
 type LoadRecord = { seconds: number; stores: number; date: string };
 
@@ -65,6 +86,7 @@ async function prepareStores(db: CoreDb, dbName: string, chainName: string, coun
 }
 
 async function main(): Promise<void> {
+  exitOnHelp(USAGE);
   const flags = parseFlags();
   const databaseUrl = stringOption(flags, "database-url", "DATABASE_URL", "mysql://root@127.0.0.1:3306")!;
   const dbName = stringOption(flags, "db-name", "CORE_DB_NAME", "service_core")!;

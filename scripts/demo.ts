@@ -13,6 +13,7 @@
  * --skip-import, --email (the demo shopper, default demo.shopper@example.com).
  * Exits with status 1 when any check fails.
  */
+import { exitOnHelp } from "./lib/command-line.ts";
 import { ConnectorClient } from "./lib/connector-client.ts";
 import { CoreApiClient } from "./lib/http-client.ts";
 import { booleanOption, numberOption, parseFlags, seedCredentials, serviceUrls, stringOption } from "./lib/options.ts";
@@ -23,7 +24,27 @@ import { webshopCustomer } from "./demo/webshop-customer.ts";
 
 const COUNTRIES = ["NL", "BE", "DE"] as const;
 
+const USAGE = `Usage: npm run demo [-- options]
+
+Drives the RUNNING services (npm start) over HTTP: imports one store per town of NL, BE and DE
+through add-business, checks the stores within --radius km of Amsterdam Centraal, and creates,
+authenticates and reads back a webshop customer. Exit status 1 when a check fails.
+
+Options (environment in brackets; flags win):
+  --core-api-url <url>     core API (CORE_API_URL, default http://127.0.0.1:8080)
+  --connector-url <url>    connector (CONNECTOR_URL, default http://127.0.0.1:8081)
+  --admin-user <name>      admin to log in as (SEED_ADMIN_USERNAME)
+  --admin-password <pw>    its password (SEED_ADMIN_PASSWORD)
+  --token <token>          the connector's integration token (SEED_INTEGRATION_TOKEN)
+  --chain-id <id>          chain to fill (default 1, the demo chain)
+  --radius <km>            search radius (default 25)
+  --concurrency <n>        add-business calls in flight (default 8)
+  --skip-import            check only, import nothing
+  --email <address>        the demo webshop customer (default demo.shopper@example.com)
+  -h, --help               print this text and exit; nothing is called`;
+
 async function main(): Promise<number> {
+  exitOnHelp(USAGE);
   const flags = parseFlags();
   const { coreApiUrl, connectorUrl } = serviceUrls(flags);
   const creds = seedCredentials(flags);

@@ -1,104 +1,142 @@
 /**
- * `npm start`: migrates both databases, seeds the demo chain on an empty database, starts
- * core-api and the connector, and prints their URLs (handbook, "Real components and how they
- * start"). `--service core-api` or `--service connector` starts one of them only (Docker).
+ * `npm start`: checks the configuration, waits for the database, migrates both databases, seeds
+ * the demo chain on an empty database, starts core-api and the connector, and prints their URLs
+ * (handbook, "Real components and how they start"). `--service core-api` or `--service
+ * connector` starts one of them only (Docker). SIGTERM / SIGINT stop it gracefully.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { loadCoreConfig } from "../core-api/src/config.ts";
+import { parseCoreConfig, type CoreConfig } from "../core-api/src/config.ts";
 import { openCoreDatabase } from "../core-api/src/db/client.ts";
 import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
-import { seedDemoChain } from "../core-api/src/db/seed.ts";
 import { startCoreApi } from "../core-api/src/main.node.ts";
-import { loadConnectorConfig } from "../connector/src/config.ts";
+import { parseConnectorConfig, type ConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
-import { seedConnector } from "../connector/src/db/seed.ts";
 import { startConnector } from "../connector/src/main.ts";
+import { parseCommandLine } from "./lib/command-line.ts";
+import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo, type DemoSeedVariables } from "./lib/demo-seed.ts";
+import { waitForDatabase } from "./lib/wait-for-database.ts";
 
-/** The demo chain gets id 1 on an empty database (handbook). */
-const DEMO_CHAIN_ID = 1;
+const USAGE = `Usage: npm start [-- --service all|core-api|connector]
+
+Checks every configuration variable (one line per bad one), waits for the database (up to
+DATABASE_WAIT_SECONDS, default 60), migrates service_core and service_webshop, seeds the demo
+chain on an empty database (generated secrets are printed once; SEED_* ones never), and serves
+core-api (CORE_API_PORT, default 8080) and the connector (CONNECTOR_PORT, default 8081).
+SIGTERM or SIGINT stops both: requests in flight finish, pools close, exit status 0.
+
+Options:
+  --service <name>  all (default), core-api or connector
+  -h, --help        print this text and exit; nothing is checked or started
+
+Environment: DATABASE_URL, CORE_DB_NAME, WEBSHOP_DB_NAME, CORE_API_PORT, CONNECTOR_PORT, HOST,
+TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY,
+SEED_ADMIN_USERNAME, SEED_ADMIN_PASSWORD, SEED_APP_HOSTNAME, SEED_SHOPPER_USERNAME,
+SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID (see README.md).`;
+
+/** Exit status of a bad command line or configuration (nothing was started). */
+const EXIT_USAGE = 2;
+/** A process manager waits about 10 s after SIGTERM; give up just before. */
+const SHUTDOWN_LIMIT_MS = 9_500;
 const SECRET_KEY_FILE = fileURLToPath(new URL("../.secret-key", import.meta.url));
+const SERVICES = ["all", "core-api", "connector"] as const;
 
-const { values } = parseArgs({ options: { service: { type: "string", default: "all" } } });
-const service = values.service;
-if (!["all", "core-api", "connector"].includes(service)) {
-  console.error(`--service must be core-api, connector or all (got ${service})`);
-  process.exit(2);
+interface Running {
+  name: string;
+  url: string;
+  close(): Promise<void>;
 }
 
-// Empty variables (as compose passes them) mean "not set".
-const env: Record<string, string | undefined> = Object.fromEntries(
-  Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""),
-);
-env.SERVICE_SECRET_KEY ??= serviceSecretKey();
+const running: Running[] = [];
+let stopping = false;
 
-const generated = (bytes: number) => randomBytes(bytes).toString("base64url");
-const printed: string[] = [];
-const running: Array<{ name: string; url: string; close(): Promise<void> }> = [];
+async function main(): Promise<void> {
+  const { values } = parseCommandLine(USAGE, { service: { type: "string", default: "all" } });
+  const service = values.service as (typeof SERVICES)[number];
+  if (!SERVICES.includes(service)) fail(`--service must be all, core-api or connector (got ${service})`, EXIT_USAGE);
 
-if (service !== "connector") {
-  const config = loadCoreConfig(env);
+  // Every variable of every service this run starts is checked before anything happens.
+  const env = process.env;
+  const core = service !== "connector" ? parseCoreConfig(env) : undefined;
+  const connector = service !== "core-api" ? parseConnectorConfig(env) : undefined;
+  const seed = service !== "connector" ? parseDemoSeedVariables(env) : undefined;
+  const problems = [core, connector, seed].flatMap((r) => (r && !r.ok ? r.problems : []));
+  if (problems.length > 0) {
+    for (const line of [...new Set(problems)]) console.error(line);
+    process.exit(EXIT_USAGE);
+  }
+
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+
+  const printed: string[] = [];
+  if (core?.ok && seed?.ok) printed.push(...(await runCore(core.config, seed.config)));
+  if (connector?.ok) printed.push(...(await runConnector(connector.config)));
+  for (const line of printed) console.log(line);
+  for (const s of running) console.log(`${s.name.padEnd(10)} ${s.url}`);
+}
+
+async function runCore(config: CoreConfig, seed: DemoSeedVariables): Promise<string[]> {
+  await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs, onWait: (line) => console.log(line) });
+  process.env.SERVICE_SECRET_KEY ||= serviceSecretKey();
   await migrateCoreDatabase(config.databaseUrl, config.dbName);
   const database = openCoreDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
+  let printed: string[];
   try {
-    const seeded = await seedDemoChain(database.db, {
-      adminUsername: env.SEED_ADMIN_USERNAME ?? "admin@demo.example",
-      adminPassword: env.SEED_ADMIN_PASSWORD ?? generated(18),
-      appHostname: env.SEED_APP_HOSTNAME ?? "shop.localhost",
-      shopperUsername: env.SEED_SHOPPER_USERNAME ?? "shopper@demo.example",
-      shopperPassword: env.SEED_SHOPPER_PASSWORD ?? generated(18),
-    });
-    if (seeded) {
-      printed.push(
-        `demo chain ${seeded.chainId} seeded in ${config.dbName}:`,
-        `  admin username  ${seeded.adminUsername}`,
-        `  admin password  ${seeded.adminPassword}${env.SEED_ADMIN_PASSWORD ? " (from SEED_ADMIN_PASSWORD)" : "  (generated: shown only now)"}`,
-        `  app hostname    ${seeded.appHostname}`,
-        `  shopper username  ${seeded.shopperUsername}  (log in with X-Service-App-Hostname: ${seeded.appHostname})`,
-        `  shopper password  ${seeded.shopperPassword}${env.SEED_SHOPPER_PASSWORD ? " (from SEED_SHOPPER_PASSWORD)" : "  (generated: shown only now)"}`,
-      );
-    }
+    printed = await seedCoreDemo(database.db, config.dbName, seed);
   } finally {
     await database.close();
   }
-  running.push({ name: "core-api", ...(await startCoreApi(config)) });
+  await started({ name: "core-api", ...(await startCoreApi(config)) });
+  return printed;
 }
 
-if (service !== "core-api") {
-  const config = loadConnectorConfig(env);
+/** The demo chain gets id 1 on an empty database (handbook); SEED_CHAIN_ID says otherwise. */
+async function runConnector(config: ConnectorConfig): Promise<string[]> {
+  await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs, onWait: (line) => console.log(line) });
   await migrateConnectorDatabase(config.databaseUrl, config.dbName);
-  const database = openConnectorDatabase(config.databaseUrl, config.dbName);
+  const database = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
+  let printed: string[];
   try {
-    // A generated token is made (and printed) only when the store has no active token yet.
-    let token = env.SEED_INTEGRATION_TOKEN;
-    const seeded = await seedConnector(database.db, {
-      chainId: DEMO_CHAIN_ID,
-      integrationToken: token ?? (() => (token = generated(24))),
-    });
-    if (seeded?.storedToken) {
-      printed.push(
-        `webshop store seeded in ${config.dbName} for chain ${DEMO_CHAIN_ID}:`,
-        `  integration token  ${token}${env.SEED_INTEGRATION_TOKEN ? " (from SEED_INTEGRATION_TOKEN)" : "  (generated: shown only now)"}`,
-      );
-    }
+    printed = await seedWebshopDemo(database.db, config.dbName, config.seedChainId, config.seedIntegrationToken);
   } finally {
     await database.close();
   }
-  running.push({ name: "connector", ...(await startConnector(config)) });
+  await started({
+    name: "connector",
+    ...(await startConnector({
+      databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host, metricsToken: config.metricsToken,
+    })),
+  });
+  return printed;
 }
 
-for (const line of printed) console.log(line);
-for (const s of running) console.log(`${s.name.padEnd(10)} ${s.url}`);
+/** Keeps a started service for shutdown; closes it at once when a signal came during start-up. */
+async function started(service: Running): Promise<void> {
+  running.push(service);
+  if (stopping) await service.close();
+}
 
-const stop = async () => {
-  await Promise.allSettled(running.map((s) => s.close()));
-  process.exit(0);
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+/** Graceful stop: no new connections, in-flight requests finish, pools close; exit 0. */
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: stopping (requests in flight finish first)`);
+  setTimeout(() => fail(`shutdown took longer than ${SHUTDOWN_LIMIT_MS / 1000} s: exiting`, 1), SHUTDOWN_LIMIT_MS).unref();
+  const results = await Promise.allSettled(running.map((s) => s.close()));
+  const failed = results.flatMap((r) => (r.status === "rejected" ? [String((r.reason as Error)?.message ?? r.reason)] : []));
+  for (const line of failed) console.error(`shutdown: ${line}`);
+  console.log("stopped");
+  process.exit(failed.length > 0 ? 1 : 0);
+}
+
+/** Prints one line and exits with `status`. */
+function fail(line: string, status: number): never {
+  console.error(line);
+  process.exit(status);
+}
 
 /** SERVICE_SECRET_KEY from .secret-key, generated there (mode 600) on first start. */
 function serviceSecretKey(): string {
@@ -107,3 +145,11 @@ function serviceSecretKey(): string {
   writeFileSync(SECRET_KEY_FILE, `${key}\n`, { mode: 0o600 });
   return key;
 }
+
+main().catch(async (err: Error & { code?: string }) => {
+  // Start-up failures the operator can act on are one line; anything else is a bug: keep its stack.
+  const known = err.name === "DatabaseUnavailableError" || ["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"].includes(err.code ?? "");
+  console.error(known ? err.message : err.stack ?? String(err));
+  await Promise.allSettled(running.map((s) => s.close()));
+  process.exit(1);
+});

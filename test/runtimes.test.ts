@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCoreConfig } from "../core-api/src/config.ts";
 import { openCoreDatabase } from "../core-api/src/db/client.ts";
 import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
@@ -83,11 +83,18 @@ describe("core-api on Deno", () => {
   }, 60_000);
 
   afterAll(async () => {
-    child?.kill("SIGTERM");
+    if (child?.exitCode === null) child.kill("SIGKILL");
     await dropDatabase(dbName);
   });
 
   it("passes the same smoke requests", async () => {
     await runCoreSmoke(baseUrl, admin, chainId);
   });
+
+  it("stops on SIGTERM with exit status 0, its port closed", async () => {
+    const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
+    child!.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    await expect(fetch(`${baseUrl}/docs`)).rejects.toThrow();
+  }, 15_000);
 });

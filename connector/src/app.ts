@@ -8,6 +8,7 @@ import express, { type ErrorRequestHandler } from "express";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
+import { connectorMetrics } from "./http/connector-metrics.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { requestLog } from "./http/request-log.ts";
 import { parseTrustedProxies } from "./http/trusted-proxies.ts";
@@ -20,8 +21,8 @@ export interface ConnectorAppDeps {
   db: ConnectorDb;
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
-  /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed */
-  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel">>;
+  /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed; `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
+  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken">>;
   /** structured log (logger.ts); default a pino logger on stdout at config.logLevel */
   logger?: Logger;
 }
@@ -35,6 +36,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   const log = deps.logger ?? defaultLogger(deps.config.logLevel);
   const app = express();
   app.disable("x-powered-by");
+  app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken })); // first: times every request
   // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
   const trusted = deps.config.trustedProxies ?? [];
   app.set("trust proxy", trusted.length > 0 ? trusted : false);

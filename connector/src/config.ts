@@ -2,24 +2,34 @@
  * Connector configuration from the environment (handbook, "Configuration"; names fixed so that
  * scripts, compose and tests agree).
  */
+import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, splitList, type ConfigResult } from "@service/shared/service-env";
 import { z } from "zod";
 import { parseTrustedProxies } from "./http/trusted-proxies.ts";
 import { LOG_LEVELS, type LogLevel } from "./logger.ts";
 
 const envSchema = z.object({
-  DATABASE_URL: z.string().url().default("mysql://root@127.0.0.1:3306"),
-  WEBSHOP_DB_NAME: z.string().regex(/^[A-Za-z0-9_]+$/).default("service_webshop"),
-  CONNECTOR_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
-  HOST: z.string().min(1).default("127.0.0.1"),
+  ...commonVariables,
+  WEBSHOP_DB_NAME: databaseNameVariable("service_webshop"),
+  CONNECTOR_PORT: portVariable(8081),
   /** the demo chain the seed maps to the shop's website (the demo chain gets id 1) */
-  SEED_CHAIN_ID: z.coerce.number().int().positive().default(1),
+  SEED_CHAIN_ID: z.coerce.number({ error: "must be a chain id" }).int("must be a chain id").positive("must be a chain id").default(1),
   /** seeded as an accepted integration token when set */
-  SEED_INTEGRATION_TOKEN: z.string().min(16).optional(),
+  SEED_INTEGRATION_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** the lowest log level written */
-  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   /** CIDRs of our own proxies (comma or space separated): only their X-Forwarded-For and X-Request-Id are believed */
-  TRUSTED_PROXIES: z.string().default(""),
+  TRUSTED_PROXIES: z.string().default("").refine((v) => {
+    try {
+      parseTrustedProxies(splitList(v));
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be a comma-separated list of CIDR ranges or addresses"),
 });
+
+/** Every variable the connector reads (README, "Configuration", documents each). */
+export const CONNECTOR_VARIABLES = Object.keys(envSchema.shape);
 
 /** Typed connector configuration. */
 export interface ConnectorConfig {
@@ -35,35 +45,53 @@ export interface ConnectorConfig {
   bodyLimitBytes: number;
   /** the lowest log level written (LOG_LEVEL) */
   logLevel: LogLevel;
+  /**
+   * bearer token `GET /metrics` requires; undefined: /metrics answers whoever reaches the service
+   * port (bound to 127.0.0.1 unless HOST says otherwise), as a Prometheus scrape expects
+   */
+  metricsToken: string | undefined;
+  /** how long start-up retries an unreachable database, in milliseconds (default 60 s) */
+  databaseWaitMs: number;
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * Reads the configuration; empty variables count as unset.
+ * Reads and checks every connector variable; empty values count as unset.
  * @param env defaults to process.env
- * @throws Error naming the invalid variables, or the malformed TRUSTED_PROXIES entry
+ * @returns the config, or `problems`: one line per bad variable, such as
+ *   `CONNECTOR_PORT: must be a port number` (values are never echoed: they may be secrets)
+ */
+export function parseConnectorConfig(env: Record<string, string | undefined> = process.env): ConfigResult<ConnectorConfig> {
+  const parsed = parseEnvironment(envSchema, env);
+  if (!parsed.ok) return parsed;
+  const e = parsed.config;
+  return {
+    ok: true,
+    config: {
+      databaseUrl: e.DATABASE_URL,
+      dbName: e.WEBSHOP_DB_NAME,
+      port: e.CONNECTOR_PORT,
+      host: e.HOST,
+      seedChainId: e.SEED_CHAIN_ID,
+      seedIntegrationToken: e.SEED_INTEGRATION_TOKEN,
+      trustedProxies: splitList(e.TRUSTED_PROXIES),
+      bodyLimitBytes: BODY_LIMIT_BYTES,
+      logLevel: e.LOG_LEVEL,
+      metricsToken: e.METRICS_TOKEN,
+      databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
+    },
+  };
+}
+
+/**
+ * parseConnectorConfig for callers that cannot go on without a config (tests, the entry).
+ * @param env defaults to process.env
+ * @throws Error whose message lists the problem lines, one per bad variable
  */
 export function loadConnectorConfig(env: Record<string, string | undefined> = process.env): ConnectorConfig {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
-  const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const names = parsed.error.issues.map((i) => i.path.join(".")).join(", ");
-    throw new Error(`invalid connector configuration: ${names}`);
-  }
-  const e = parsed.data;
-  const trustedProxies = e.TRUSTED_PROXIES.split(/[\s,]+/).filter(Boolean);
-  parseTrustedProxies(trustedProxies); // refused at start-up, naming the bad entry
-  return {
-    databaseUrl: e.DATABASE_URL,
-    dbName: e.WEBSHOP_DB_NAME,
-    port: e.CONNECTOR_PORT,
-    host: e.HOST,
-    seedChainId: e.SEED_CHAIN_ID,
-    seedIntegrationToken: e.SEED_INTEGRATION_TOKEN,
-    bodyLimitBytes: BODY_LIMIT_BYTES,
-    logLevel: e.LOG_LEVEL,
-    trustedProxies,
-  };
+  const result = parseConnectorConfig(env);
+  if (!result.ok) throw new Error(`invalid connector configuration: ${result.problems.join("; ")}`);
+  return result.config;
 }

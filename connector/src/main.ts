@@ -7,11 +7,16 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { createApp } from "./app.ts";
-import { BODY_LIMIT_BYTES, loadConnectorConfig } from "./config.ts";
+import { BODY_LIMIT_BYTES, parseConnectorConfig } from "./config.ts";
 import { openConnectorDatabase, type ConnectorDb } from "./db/client.ts";
 import { migrateConnectorDatabase } from "./db/migrate.node.ts";
 import { seedConnector } from "./db/seed.ts";
 import type { LogLevel } from "./logger.ts";
+
+/** How long close() lets in-flight requests finish before cutting their connections. */
+export const DRAIN_LIMIT_MS = 8_000;
+/** How often close() drops connections that went idle (keep-alive) while draining. */
+const IDLE_SWEEP_MS = 50;
 
 export interface StartConnectorOptions {
   /** MySQL server, e.g. `mysql://root@127.0.0.1:3306` */
@@ -22,6 +27,8 @@ export interface StartConnectorOptions {
   port: number;
   /** listening address, e.g. `127.0.0.1` */
   host: string;
+  /** bearer token GET /metrics requires (METRICS_TOKEN); open when undefined */
+  metricsToken?: string;
   /** the current time (tests) */
   clock?: () => Date;
   /** the lowest log level written (LOG_LEVEL); default `info` */
@@ -34,21 +41,26 @@ export interface RunningConnector {
   /** base URL, e.g. `http://127.0.0.1:8081` */
   url: string;
   db: ConnectorDb;
-  /** stops listening and closes the database pool */
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to DRAIN_LIMIT_MS, then cuts
+   * them), then closes the database pool.
+   */
   close(): Promise<void>;
 }
 
 /**
  * Opens the database and starts the HTTP server. Does not migrate or seed: call
  * migrateConnectorDatabase / seedConnector first.
- * @throws when the port cannot be bound
+ * @throws Error with a one-line message when the port cannot be bound, for example
+ *   `connector cannot listen on 127.0.0.1:8081: the port is in use (CONNECTOR_PORT)`; its `code`
+ *   is Node's (`EADDRINUSE`, `EACCES`)
  */
 export async function startConnector(options: StartConnectorOptions): Promise<RunningConnector> {
   const database = openConnectorDatabase(options.databaseUrl, options.dbName);
   const app = createApp({
     db: database.db,
     clock: options.clock,
-    config: { bodyLimitBytes: BODY_LIMIT_BYTES, trustedProxies: options.trustedProxies, logLevel: options.logLevel },
+    config: { bodyLimitBytes: BODY_LIMIT_BYTES, trustedProxies: options.trustedProxies, logLevel: options.logLevel, metricsToken: options.metricsToken },
   });
   let server: Server;
   try {
@@ -58,22 +70,60 @@ export async function startConnector(options: StartConnectorOptions): Promise<Ru
     });
   } catch (err) {
     await database.close();
-    throw err;
+    throw listenError(options.host, options.port, err);
   }
   const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${urlHost(options.host)}:${port}`,
     db: database.db,
     close: async () => {
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      await closeServer(server);
       await database.close();
     },
   };
 }
 
+/**
+ * Closes `server` gracefully: no new connections; requests in flight finish and their keep-alive
+ * connections are dropped as soon as they go idle (Node would otherwise wait out the keep-alive
+ * timeout); after DRAIN_LIMIT_MS whatever is left is cut.
+ */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const cut = setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS);
+    server.close((err) => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      if (err && (err as NodeJS.ErrnoException).code !== "ERR_SERVER_NOT_RUNNING") reject(err);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** The one-line error for a port that cannot be bound. */
+function listenError(host: string, port: number, err: unknown): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === "EADDRINUSE" ? "the port is in use"
+    : code === "EACCES" ? "permission denied (ports below 1024 need privileges)"
+    : code === "EADDRNOTAVAIL" ? "the address is not one of this machine's (HOST)"
+    : (err as Error).message;
+  return Object.assign(new Error(`connector cannot listen on ${urlHost(host)}:${port}: ${why} (CONNECTOR_PORT)`), { code });
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Direct run: configuration problems and start-up failures are one line each, without a stack. */
 async function runFromEnvironment(): Promise<void> {
-  const config = loadConnectorConfig();
+  const parsed = parseConnectorConfig();
+  if (!parsed.ok) {
+    for (const line of parsed.problems) console.error(line);
+    process.exit(2);
+  }
+  const config = parsed.config;
   await migrateConnectorDatabase(config.databaseUrl, config.dbName);
   const seedDb = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
   try {
@@ -83,17 +133,17 @@ async function runFromEnvironment(): Promise<void> {
   }
   const running = await startConnector({
     databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
-    logLevel: config.logLevel, trustedProxies: config.trustedProxies,
+    logLevel: config.logLevel, trustedProxies: config.trustedProxies, metricsToken: config.metricsToken,
   });
   console.log(`connector listening on ${running.url}`);
-  const stop = () => void running.close().then(() => process.exit(0));
+  const stop = () => void running.close().then(() => process.exit(0), () => process.exit(1));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runFromEnvironment().catch((err) => {
-    console.error(err);
+  runFromEnvironment().catch((err: Error) => {
+    console.error(err.message);
     process.exit(1);
   });
 }

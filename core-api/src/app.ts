@@ -18,6 +18,7 @@ import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
 import { readingBody } from "./http/body-read.ts";
 import { databaseUnavailable, isDatabaseUnavailable } from "./http/database-unavailable.ts";
+import { registerMetrics } from "./http/core-metrics.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { requestLog } from "./http/request-log.ts";
 import { ServiceError } from "./http/service-error.ts";
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
   const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
   const app = new Hono<AppEnv>();
+  registerMetrics(app, deps); // first: times every request, whatever answers it
 
   app.use("*", requestLog({ logger: log, fromTrustedProxy: (c) => fromTrustedProxy(c, deps.clientAddress, trustedProxies) }));
   // Before the authentication middleware: probes need no credentials and cost no session lookup.

@@ -1,12 +1,58 @@
-/** LOG_LEVEL in the core API's configuration (config.ts). */
+/** The core API's configuration: defaults, and one line per bad variable without its value. */
 import { describe, expect, it } from "vitest";
-import { loadCoreConfig } from "./config.ts";
+import { CORE_VARIABLES, loadCoreConfig, parseCoreConfig } from "./config.ts";
 
-describe("LOG_LEVEL", () => {
-  it("defaults to info, takes pino's levels and refuses anything else by name", () => {
-    expect(loadCoreConfig({}).logLevel).toBe("info");
-    expect(loadCoreConfig({ LOG_LEVEL: "debug" }).logLevel).toBe("debug");
-    expect(loadCoreConfig({ LOG_LEVEL: "silent" }).logLevel).toBe("silent");
-    expect(() => loadCoreConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+describe("parseCoreConfig", () => {
+  it("applies the handbook's defaults; empty values count as unset", () => {
+    expect(parseCoreConfig({ CORE_API_PORT: "", METRICS_TOKEN: "" })).toEqual({
+      ok: true,
+      config: {
+        databaseUrl: "mysql://root@127.0.0.1:3306", dbName: "service_core", port: 8080, host: "127.0.0.1",
+        trustedProxies: [], sessionTtlMs: 24 * 3600_000, logLevel: "info", metricsToken: undefined, databaseWaitMs: 60_000,
+      },
+    });
+  });
+
+  it("reads every variable it names", () => {
+    const result = parseCoreConfig({
+      DATABASE_URL: "mysql://app:pw@db:3307", CORE_DB_NAME: "core_2", CORE_API_PORT: "9000", HOST: "0.0.0.0",
+      TRUSTED_PROXIES: "10.0.0.0/8, ::1", SESSION_TTL_HOURS: "1.5", METRICS_TOKEN: "m".repeat(16), DATABASE_WAIT_SECONDS: "5",
+      LOG_LEVEL: "debug",
+    });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        databaseUrl: "mysql://app:pw@db:3307", dbName: "core_2", port: 9000, host: "0.0.0.0", trustedProxies: ["10.0.0.0/8", "::1"],
+        sessionTtlMs: 5_400_000, logLevel: "debug", metricsToken: "m".repeat(16), databaseWaitMs: 5_000,
+      },
+    });
+    expect(CORE_VARIABLES).toEqual([
+      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "CORE_DB_NAME", "CORE_API_PORT", "TRUSTED_PROXIES", "SESSION_TTL_HOURS", "LOG_LEVEL",
+    ]);
+  });
+
+  it("reports every bad variable in one line each, never its value", () => {
+    const result = parseCoreConfig({
+      DATABASE_URL: "https://secret-host", CORE_DB_NAME: "core-db", CORE_API_PORT: "70000", TRUSTED_PROXIES: "10.0.0.0/8,10.0.0/8",
+      SESSION_TTL_HOURS: "0", METRICS_TOKEN: "too-short", DATABASE_WAIT_SECONDS: "soon", LOG_LEVEL: "loud",
+    });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        "DATABASE_URL: must be a mysql:// URL, for example mysql://root@127.0.0.1:3306",
+        "METRICS_TOKEN: must be at least 16 characters (or unset: /metrics open on the service port)",
+        "DATABASE_WAIT_SECONDS: must be a number of seconds",
+        "CORE_DB_NAME: must be letters, digits and underscores",
+        "CORE_API_PORT: must be a port number (0-65535)",
+        "TRUSTED_PROXIES: must be a comma-separated list of CIDR ranges or addresses",
+        "SESSION_TTL_HOURS: must be a positive number of hours",
+        "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent",
+      ],
+    });
+    expect(JSON.stringify(result)).not.toMatch(/secret-host|too-short|soon|loud/);
+  });
+
+  it("loadCoreConfig throws with the same lines", () => {
+    expect(() => loadCoreConfig({ CORE_API_PORT: "http" })).toThrow("invalid configuration: CORE_API_PORT: must be a port number");
   });
 });

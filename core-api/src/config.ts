@@ -1,20 +1,26 @@
 /**
  * Core API configuration from the environment (handbook, "Configuration"). Takes the
  * environment as a plain map so it runs the same on Node (`process.env`) and Deno
- * (`Deno.env.toObject()`).
+ * (`Deno.env.toObject()`). Every variable is checked before anything starts; a bad one is
+ * reported as one line naming it (shared/src/service-env.ts).
  */
+import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, splitList, type ConfigResult } from "@service/shared/service-env";
 import { z } from "zod";
+import { parseCidr } from "./ip-ranges/cidr.ts";
 import { LOG_LEVELS, type LogLevel } from "./logger.ts";
 
 const schema = z.object({
-  DATABASE_URL: z.string().url().default("mysql://root@127.0.0.1:3306"),
-  CORE_DB_NAME: z.string().regex(/^[A-Za-z0-9_]+$/).default("service_core"),
-  CORE_API_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default("127.0.0.1"),
-  TRUSTED_PROXIES: z.string().default(""),
-  SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  ...commonVariables,
+  CORE_DB_NAME: databaseNameVariable("service_core"),
+  CORE_API_PORT: portVariable(8080),
+  TRUSTED_PROXIES: z.string().default("")
+    .refine((v) => splitList(v).every((cidr) => parseCidr(cidr) !== null), "must be a comma-separated list of CIDR ranges or addresses"),
+  SESSION_TTL_HOURS: z.coerce.number({ error: "must be a number of hours" }).positive("must be a positive number of hours").default(24),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
 });
+
+/** Every variable the core API reads (README, "Configuration", documents each). */
+export const CORE_VARIABLES = Object.keys(schema.shape);
 
 export interface CoreConfig {
   databaseUrl: string;
@@ -27,26 +33,48 @@ export interface CoreConfig {
   sessionTtlMs: number;
   /** the lowest log level written (LOG_LEVEL) */
   logLevel: LogLevel;
+  /**
+   * bearer token `GET /metrics` requires; undefined: /metrics answers whoever reaches the service
+   * port (bound to 127.0.0.1 unless HOST says otherwise), as a Prometheus scrape expects
+   */
+  metricsToken: string | undefined;
+  /** how long start-up retries an unreachable database, in milliseconds (default 60 s) */
+  databaseWaitMs: number;
 }
 
 /**
+ * Reads and checks every core API variable; empty values count as unset.
  * @param env environment variables
- * @throws Error naming the offending variable when a value is malformed
+ * @returns the config, or `problems`: one line per bad variable, such as
+ *   `CORE_API_PORT: must be a port number` (values are never echoed: they may be secrets)
+ */
+export function parseCoreConfig(env: Record<string, string | undefined>): ConfigResult<CoreConfig> {
+  const parsed = parseEnvironment(schema, env);
+  if (!parsed.ok) return parsed;
+  const e = parsed.config;
+  return {
+    ok: true,
+    config: {
+      databaseUrl: e.DATABASE_URL,
+      dbName: e.CORE_DB_NAME,
+      port: e.CORE_API_PORT,
+      host: e.HOST,
+      trustedProxies: splitList(e.TRUSTED_PROXIES),
+      sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+      logLevel: e.LOG_LEVEL,
+      metricsToken: e.METRICS_TOKEN,
+      databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
+    },
+  };
+}
+
+/**
+ * parseCoreConfig for callers that cannot go on without a config (tests, the entries).
+ * @param env environment variables
+ * @throws Error whose message lists the problem lines, one per bad variable
  */
 export function loadCoreConfig(env: Record<string, string | undefined>): CoreConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`invalid configuration ${issue?.path.join(".")}: ${issue?.message}`);
-  }
-  const e = parsed.data;
-  return {
-    databaseUrl: e.DATABASE_URL,
-    dbName: e.CORE_DB_NAME,
-    port: e.CORE_API_PORT,
-    host: e.HOST,
-    trustedProxies: e.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
-    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
-    logLevel: e.LOG_LEVEL,
-  };
+  const result = parseCoreConfig(env);
+  if (!result.ok) throw new Error(`invalid configuration: ${result.problems.join("; ")}`);
+  return result.config;
 }

@@ -1,26 +1,44 @@
 /**
  * Deno entry of the core API: `deno run --allow-net --allow-env --allow-read --allow-sys
  * core-api/src/main.deno.ts`. Same app, same configuration variables as on Node; the database
- * must already be migrated (`npm run migrate`).
+ * must already be migrated (`npm run migrate`). /docs serves Scalar's bundle from node_modules as
+ * on Node (resources/docs.ts), so the page works offline here too. SIGTERM / SIGINT stop it
+ * gracefully: requests in flight finish, the pool closes, exit 0.
  */
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
-import { loadCoreConfig } from "./config.ts";
+import { parseCoreConfig } from "./config.ts";
 import { openCoreDatabase } from "./db/client.ts";
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
+  readTextFile(path: URL): Promise<string>;
+  addSignalListener(signal: "SIGTERM" | "SIGINT", handler: () => void): void;
+  exit(code: number): never;
   serve(
     options: { port: number; hostname: string; onListen?: (addr: { hostname: string; port: number }) => void },
     handler: (req: Request) => Response | Promise<Response>,
-  ): unknown;
+  ): { shutdown(): Promise<void> };
 };
 
-const config = loadCoreConfig(Deno.env.toObject());
+/** The standalone Scalar bundle, resolved like any import (through node_modules). */
+const SCALAR_BUNDLE = "@scalar/api-reference/browser/standalone.js";
+
+const parsed = parseCoreConfig(Deno.env.toObject());
+if (!parsed.ok) {
+  for (const line of parsed.problems) console.error(line);
+  Deno.exit(2);
+}
+const config = parsed.config;
 const database = openCoreDatabase(config.databaseUrl, config.dbName);
 // Deno.serve hands its ServeHandlerInfo (remoteAddr) to app.fetch as the Hono env.
-const app = createApp({ db: database.db, config, clientAddress: (c) => getConnInfo(c).remote.address });
-Deno.serve(
+const app = createApp({
+  db: database.db,
+  config,
+  clientAddress: (c) => getConnInfo(c).remote.address,
+  docsScript: () => Deno.readTextFile(new URL(import.meta.resolve(SCALAR_BUNDLE))),
+});
+const server = Deno.serve(
   {
     port: config.port,
     hostname: config.host,
@@ -28,3 +46,12 @@ Deno.serve(
   },
   app.fetch,
 );
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  void server.shutdown().then(() => database.close()).then(() => Deno.exit(0), () => Deno.exit(1));
+};
+Deno.addSignalListener("SIGTERM", stop);
+Deno.addSignalListener("SIGINT", stop);

@@ -1,28 +1,42 @@
 /**
  * Node entry of the core API: serves the fetch handler with @hono/node-server.
  * Run directly (`tsx core-api/src/main.node.ts`) it starts from the environment (handbook,
- * "Configuration"); `npm start` imports startCoreApi instead.
+ * "Configuration") on an already migrated database and stops on SIGTERM / SIGINT; `npm start`
+ * (scripts/start.ts) imports startCoreApi instead.
  */
-import { serve } from "@hono/node-server";
-import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
+import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
-import { loadCoreConfig, type CoreConfig } from "./config.ts";
+import { parseCoreConfig, type CoreConfig } from "./config.ts";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
 import { prettyWhenTerminal } from "./pretty-log.node.ts";
 import { loadScalarBundle } from "./resources/docs-asset.node.ts";
 
+/** How long close() lets in-flight requests finish before cutting their connections. */
+export const DRAIN_LIMIT_MS = 8_000;
+/** How often close() drops connections that went idle (keep-alive) while draining. */
+const IDLE_SWEEP_MS = 50;
+
 export interface RunningService {
   /** base URL, for example http://127.0.0.1:8080 */
   url: string;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to DRAIN_LIMIT_MS, then cuts
+   * them), then closes the database pool.
+   */
   close(): Promise<void>;
 }
 
 /**
  * Starts the core API on `config.host`:`config.port` (port 0 picks a free one).
  * The database must already be migrated (see db/migrate.node.ts).
+ * @throws Error with a one-line message when the port cannot be bound, for example
+ *   `core-api cannot listen on 127.0.0.1:8080: the port is in use (CORE_API_PORT)`; its `code`
+ *   is Node's (`EADDRINUSE`, `EACCES`)
  */
 export async function startCoreApi(config: CoreConfig): Promise<RunningService> {
   const database = openCoreDatabase(config.databaseUrl, config.dbName);
@@ -33,21 +47,71 @@ export async function startCoreApi(config: CoreConfig): Promise<RunningService> 
     clientAddress: (c) => getConnInfo(c).remote.address,
     logger: defaultLogger({ level: config.logLevel, transport: prettyWhenTerminal() }),
   });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server)) as Server;
+      s.once("error", reject);
+    });
+  } catch (err) {
+    await database.close();
+    throw listenError(config.host, config.port, err);
+  }
   const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${urlHost(config.host)}:${port}`,
     close: async () => {
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      await closeServer(server);
       await database.close();
     },
   };
 }
 
+/**
+ * Closes `server` gracefully: no new connections; requests in flight finish and their keep-alive
+ * connections are dropped as soon as they go idle (Node would otherwise wait out the keep-alive
+ * timeout); after DRAIN_LIMIT_MS whatever is left is cut.
+ */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const cut = setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS);
+    server.close((err) => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      if (err && (err as NodeJS.ErrnoException).code !== "ERR_SERVER_NOT_RUNNING") reject(err);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** The one-line error for a port that cannot be bound. */
+function listenError(host: string, port: number, err: unknown): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === "EADDRINUSE" ? "the port is in use"
+    : code === "EACCES" ? "permission denied (ports below 1024 need privileges)"
+    : code === "EADDRNOTAVAIL" ? "the address is not one of this machine's (HOST)"
+    : (err as Error).message;
+  return Object.assign(new Error(`core-api cannot listen on ${urlHost(host)}:${port}: ${why} (CORE_API_PORT)`), { code });
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const service = await startCoreApi(loadCoreConfig(process.env));
+  const parsed = parseCoreConfig(process.env);
+  if (!parsed.ok) {
+    for (const line of parsed.problems) console.error(line);
+    process.exit(2);
+  }
+  const service = await startCoreApi(parsed.config).catch((err: Error) => {
+    console.error(err.message);
+    process.exit(1);
+  });
   console.log(`core-api listening on ${service.url}`);
+  const stop = () => void service.close().then(() => process.exit(0), () => process.exit(1));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
 }

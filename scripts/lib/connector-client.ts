@@ -9,14 +9,17 @@ const PREFIX = "/rest/V1/service/customer";
 
 /** The connector seen through HTTP. */
 export class ConnectorClient {
+  readonly baseUrl: string;
+  private readonly token: string;
+
   /**
    * @param baseUrl e.g. `http://127.0.0.1:8081` (no trailing slash)
    * @param token the integration token (SEED_INTEGRATION_TOKEN)
    */
-  constructor(
-    readonly baseUrl: string,
-    private readonly token: string,
-  ) {}
+  constructor(baseUrl: string, token: string) {
+    this.baseUrl = baseUrl;
+    this.token = token;
+  }
 
   /**
    * `POST .../update`: creates or updates the webshop customer described by `userInfo`.

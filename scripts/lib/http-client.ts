@@ -9,15 +9,19 @@ export type Params = Record<string, string | number | boolean | null | undefined
 
 /** A non-success answer of a service: HTTP status plus the error body (handbook, "error body"). */
 export class ServiceCallError extends Error {
-  constructor(
-    readonly method: string,
-    readonly url: string,
-    readonly status: number,
-    readonly body: unknown,
-  ) {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(method: string, url: string, status: number, body: unknown) {
     const err = (body as { error?: { code?: number; name?: string; description?: string } } | null)?.error;
     const detail = err ? `${err.code} ${err.name}: ${err.description}` : JSON.stringify(body)?.slice(0, 300);
     super(`${method} ${url} -> HTTP ${status} ${detail}`);
+    this.method = method;
+    this.url = url;
+    this.status = status;
+    this.body = body;
     this.name = "ServiceCallError";
   }
 }
@@ -61,8 +65,12 @@ export async function fetchJson(url: string, init: RequestInit = {}): Promise<{ 
 export class CoreApiClient {
   private headers: Record<string, string> = {};
 
+  readonly baseUrl: string;
+
   /** @param baseUrl e.g. `http://127.0.0.1:8080` (no trailing slash) */
-  constructor(readonly baseUrl: string) {}
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl;
+  }
 
   /**
    * Logs an admin in (`POST /auth/login`) and keeps the session headers for chain `chainId`.

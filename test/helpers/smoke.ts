@@ -1,7 +1,7 @@
 /**
  * The smoke requests a core API must pass on every runtime (issue: "Deno"): health, readiness and
- * the root document, admin login, add-business, get-businesses and a Resources list, over real
- * HTTP against `baseUrl`.
+ * the root document, admin login, add-business, get-businesses and a Resources list, the /docs
+ * page with its own copy of Scalar (no outside host) and /metrics, over real HTTP against `baseUrl`.
  */
 import { expect } from "vitest";
 
@@ -62,4 +62,17 @@ export async function runCoreSmoke(baseUrl: string, admin: { username: string; p
   expect(resourcesBody.results.result_type).toBe("businesses");
   expect(resourcesBody.results.total_count).toBe(1);
   expect(resourcesBody.results.resources[0]).toMatchObject({ id, name: "Smoke Test Bakery", owner_code: "SMOKE-1" });
+
+  // /docs works offline: the page names no outside host and its script is served here.
+  const docs = await fetch(`${baseUrl}/docs`);
+  expect(docs.status).toBe(200);
+  expect((await docs.text()).match(/https?:\/\/[^\s"'<>]+/g)).toBeNull();
+  const script = await fetch(`${baseUrl}/docs/scalar.js`);
+  expect(script.status).toBe(200);
+  expect(script.headers.get("content-type")).toContain("javascript");
+  expect(await script.text()).toContain("createApiReference");
+
+  const metrics = await fetch(`${baseUrl}/metrics`);
+  expect(metrics.status).toBe(200);
+  expect(await metrics.text()).toMatch(/^http_requests_total\{method="POST",route="\/auth\/login",status="200"\} 1$/m);
 }

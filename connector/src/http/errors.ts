@@ -9,15 +9,17 @@ export type ErrorParameters = Record<string, string | number>;
 
 /** An expected failure of a connector request: HTTP status + Magento message (+ response headers). */
 export class ConnectorError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly parameters?: ErrorParameters,
-    /** headers the response carries, for example Retry-After */
-    readonly headers?: Record<string, string>,
-  ) {
+  readonly status: number;
+  readonly parameters?: ErrorParameters;
+  /** headers the response carries, for example Retry-After */
+  readonly headers?: Record<string, string>;
+
+  constructor(status: number, message: string, parameters?: ErrorParameters, headers?: Record<string, string>) {
     super(message);
     this.name = "ConnectorError";
+    this.status = status;
+    this.parameters = parameters;
+    this.headers = headers;
   }
 
   /** The Magento REST body of this error. */

@@ -31,7 +31,13 @@ export class FakeIdp {
   /** status to answer with instead of the key set (simulates an outage) */
   failWith: number | null = null;
 
-  constructor(readonly jwksUrl: string, readonly issuer: string) {}
+  readonly jwksUrl: string;
+  readonly issuer: string;
+
+  constructor(jwksUrl: string, issuer: string) {
+    this.jwksUrl = jwksUrl;
+    this.issuer = issuer;
+  }
 
   /** The msw handler serving the key set. */
   handler() {

@@ -2,12 +2,14 @@
  * `GET /docs`: the interactive API reference for people (Scalar), built in the browser from
  * `GET /resources/schema`, so it always shows what the service serves.
  *
- * Offline use: Scalar's page loads its script from a CDN unless told otherwise. When the app is
- * given `docsScript` (the Node entry passes the bundle of @scalar/api-reference from
- * node_modules, see docs-asset.node.ts), the page loads it from `/docs/scalar.js` instead and
- * Scalar's web fonts are switched off, so the page needs no internet. Without it (the Deno entry,
- * tests) the CDN is used. Reading node_modules needs the file system, which only *.node.ts files
- * may touch, hence the injected loader.
+ * The page makes no request to any host but this service: Scalar's script is served from
+ * `/docs/scalar.js` (never its CDN), its web fonts are off, and its cloud features are switched
+ * off in the configuration below: the AI agent (which searches the vendor's registry on load),
+ * the developer toolbar (Deploy, Share: uploads the document to the vendor), the "open in the
+ * vendor's client" button and telemetry. Reading the bundle needs the runtime's file system,
+ * which only the entries may touch, so the app is given a loader: main.node.ts passes
+ * docs-asset.node.ts, main.deno.ts its Deno equivalent. Without one (tests that do not serve the
+ * page's script) `/docs/scalar.js` is simply not there.
  */
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Hono } from "hono";
@@ -15,25 +17,36 @@ import type { AppEnv } from "../http/request-context.ts";
 import { SCHEMA_PATH } from "./schema-document.ts";
 
 export const DOCS_PATH = "/docs";
-/** Where the locally served Scalar bundle lives, when there is one. */
+/** Where the Scalar bundle is served. */
 export const DOCS_SCRIPT_PATH = "/docs/scalar.js";
 
-/** Loads the standalone Scalar bundle (JavaScript). */
+/** Loads the standalone Scalar bundle (JavaScript) of @scalar/api-reference. */
 export type DocsScriptLoader = () => Promise<string>;
 
 /**
+ * Scalar's configuration (@scalar/api-reference 1.46): everything that would reach a host other
+ * than this service is off.
+ */
+export const DOCS_CONFIGURATION = {
+  url: SCHEMA_PATH,
+  pageTitle: "Service Resources API (BETA)",
+  cdn: DOCS_SCRIPT_PATH,
+  withDefaultFonts: false,
+  /** "Ask AI": on by default on localhost, it loads curated APIs from registry.scalar.com */
+  agent: { disabled: true },
+  /** the toolbar with Deploy and Share (upload to api.scalar.com) */
+  showDeveloperTools: "never",
+  /** "Open in API client" links to client.scalar.com */
+  hideClientButton: true,
+  telemetry: false,
+} as const;
+
+/**
  * Mounts the docs page (public, like the schema it shows).
- * @param loadScript serves Scalar's script locally when given; the CDN is used otherwise
+ * @param loadScript reads Scalar's bundle; `/docs/scalar.js` is served only when given
  */
 export function registerDocs(app: Hono<AppEnv>, loadScript?: DocsScriptLoader): void {
-  app.get(
-    DOCS_PATH,
-    Scalar({
-      url: SCHEMA_PATH,
-      pageTitle: "Service Resources API (BETA)",
-      ...(loadScript ? { cdn: DOCS_SCRIPT_PATH, withDefaultFonts: false } : {}),
-    }),
-  );
+  app.get(DOCS_PATH, Scalar({ ...DOCS_CONFIGURATION }));
   if (!loadScript) return;
   let cached: Promise<string> | undefined;
   app.get(DOCS_SCRIPT_PATH, async (c) => {

@@ -1,0 +1,38 @@
+/** The connector's configuration: every variable, one line per bad one without its value. */
+import { describe, expect, it } from "vitest";
+import { CONNECTOR_VARIABLES, parseConnectorConfig } from "./config.ts";
+
+describe("parseConnectorConfig", () => {
+  it("reads every variable it names", () => {
+    expect(CONNECTOR_VARIABLES).toEqual([
+      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEBSHOP_DB_NAME", "CONNECTOR_PORT", "SEED_CHAIN_ID", "SEED_INTEGRATION_TOKEN",
+    ]);
+    const result = parseConnectorConfig({
+      DATABASE_URL: "mysql://shop@db:3306", HOST: "::", METRICS_TOKEN: "t".repeat(20), DATABASE_WAIT_SECONDS: "0",
+      WEBSHOP_DB_NAME: "shop_2", CONNECTOR_PORT: "0", SEED_CHAIN_ID: "7", SEED_INTEGRATION_TOKEN: "s".repeat(16),
+    });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        databaseUrl: "mysql://shop@db:3306", dbName: "shop_2", port: 0, host: "::", seedChainId: 7, seedIntegrationToken: "s".repeat(16),
+        bodyLimitBytes: 1024 * 1024, metricsToken: "t".repeat(20), databaseWaitMs: 0,
+      },
+    });
+  });
+
+  it("reports every bad variable in one line each, never its value", () => {
+    const result = parseConnectorConfig({
+      CONNECTOR_PORT: "-1", SEED_CHAIN_ID: "first", SEED_INTEGRATION_TOKEN: "guessable", DATABASE_WAIT_SECONDS: "-5",
+    });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        "DATABASE_WAIT_SECONDS: must be 0 or more seconds",
+        "CONNECTOR_PORT: must be a port number (0-65535)",
+        "SEED_CHAIN_ID: must be a chain id",
+        "SEED_INTEGRATION_TOKEN: must be at least 16 characters",
+      ],
+    });
+    expect(JSON.stringify(result)).not.toContain("guessable");
+  });
+});

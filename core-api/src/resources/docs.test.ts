@@ -1,0 +1,71 @@
+/**
+ * GET /docs makes no request to any outside host (issue "Operate", docs page): the page names
+ * none, Scalar's script comes from this service, and the configuration switches off the
+ * features that call the vendor (checked against the pinned bundle, so an upgrade that renames
+ * an option fails here rather than silently calling out).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCore, type TestCore } from "../../../test/helpers/core.ts";
+import { createApp } from "../app.ts";
+import { loadCoreConfig } from "../config.ts";
+import { loadScalarBundle } from "./docs-asset.node.ts";
+import { DOCS_CONFIGURATION, DOCS_PATH, DOCS_SCRIPT_PATH } from "./docs.ts";
+
+let core: TestCore;
+beforeAll(async () => {
+  core = await startCore();
+});
+afterAll(() => core?.close());
+
+const appWithBundle = () => createApp({ db: core.db, config: loadCoreConfig({}), docsScript: loadScalarBundle });
+
+/** The configuration object the page hands to Scalar.createApiReference. */
+function pageConfiguration(html: string): Record<string, unknown> {
+  const m = /Scalar\.createApiReference\('#app', (\{[\s\S]*\})\)\s*<\/script>/.exec(html);
+  if (!m) throw new Error(`no createApiReference call in:\n${html}`);
+  return JSON.parse(m[1]!) as Record<string, unknown>;
+}
+
+describe("GET /docs", () => {
+  it("names no outside host and loads Scalar from this service", async () => {
+    const res = await appWithBundle().request(DOCS_PATH);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html.match(/https?:\/\/[^\s"'<>]+/g)).toBeNull();
+    expect(html.match(/<script src="([^"]+)"/g)).toEqual([`<script src="${DOCS_SCRIPT_PATH}"`]);
+  });
+
+  it("switches off the agent, the developer toolbar, the client button, fonts and telemetry", async () => {
+    const config = pageConfiguration(await (await appWithBundle().request(DOCS_PATH)).text());
+    expect(config).toMatchObject({
+      url: "/resources/schema",
+      agent: { disabled: true },
+      showDeveloperTools: "never",
+      hideClientButton: true,
+      withDefaultFonts: false,
+      telemetry: false,
+    });
+    expect(config).not.toHaveProperty("proxyUrl"); // no request proxy: "try it" calls this service directly
+  });
+
+  it("serves the same page without a bundle loader, but no script then", async () => {
+    const html = await (await core.request(DOCS_PATH)).text();
+    expect(html.match(/https?:\/\/[^\s"'<>]+/g)).toBeNull();
+    expect((await core.request(DOCS_SCRIPT_PATH)).status).toBe(405);
+  });
+
+  it("relies on options the pinned Scalar bundle honours", async () => {
+    const bundle = await loadScalarBundle();
+    expect(bundle).toContain("@scalar/api-reference 1.46.4"); // its banner
+    // the agent is on unless `agent.disabled` (and it loads the vendor's registry)
+    expect(bundle).toContain("return!e?.agent?.disabled&&");
+    expect(bundle).toContain('c9e="https://registry.scalar.com"');
+    // the toolbar (Deploy, Share) follows showDeveloperTools, which accepts "never"
+    expect(bundle).toContain('showDeveloperTools:md.enum(["always","localhost","never"])');
+    // the client button hides with hideClientButton
+    expect(bundle).toContain("!e.hideClientButton");
+    expect(Object.keys(DOCS_CONFIGURATION)).toEqual(
+      ["url", "pageTitle", "cdn", "withDefaultFonts", "agent", "showDeveloperTools", "hideClientButton", "telemetry"],
+    );
+  });
+});

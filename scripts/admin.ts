@@ -1,0 +1,204 @@
+/**
+ * `npm run admin -- <command> [options]`: the operator CLI for tenants, so a second chain needs no
+ * SQL. Works on the databases of DATABASE_URL / CORE_DB_NAME / WEBSHOP_DB_NAME (migrate them first:
+ * `npm run migrate` or `npm start`). Generated passwords are printed once; given ones never.
+ * Exit status: 0 done, 1 refused (one line saying why; nothing written), 2 bad command line or
+ * configuration.
+ */
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { ACCESS_LEVELS, type AccessLevel } from "../core-api/src/auth/permissions.ts";
+import { parseCoreConfig } from "../core-api/src/config.ts";
+import { openCoreDatabase, type CoreDb } from "../core-api/src/db/client.ts";
+import { chains } from "../core-api/src/db/schema.ts";
+import { parseConnectorConfig } from "../connector/src/config.ts";
+import { openConnectorDatabase } from "../connector/src/db/client.ts";
+import { addChainAdmin, createTenantChain } from "./admin/chain-setup.ts";
+import { mapWebsiteToChain } from "./admin/website-mapping.ts";
+import { parseCommandLine } from "./lib/command-line.ts";
+import { waitForDatabase } from "./lib/wait-for-database.ts";
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-chain  --name <name> --admin-username <username> [--admin-password <password>]
+                [--app-hostname <hostname>]...
+      Creates a chain with its first super-user admin (an existing admin keeps their password and
+      gets super-user access) and its app hostnames (X-Service-App-Hostname of its shoppers).
+  add-admin     --chain-id <id> --username <username> [--password <password>]
+                [--access <level,level,...>]
+      Gives an admin access to a chain (default access: read), creating the admin when new.
+      Levels: ${ACCESS_LEVELS.join(", ")}.
+  map-website   --chain-id <id> --website-code <code> [--website-name <name>]
+      Serves the chain from a webshop website of the connector's store, creating the website (with
+      a store group and a store view) when it does not exist.
+
+A password not given is generated and printed once. Environment: DATABASE_URL, CORE_DB_NAME,
+WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS.
+
+Options:
+  -h, --help  print this text and exit; nothing is touched`;
+
+const OPTIONS = {
+  name: { type: "string" },
+  "admin-username": { type: "string" },
+  "admin-password": { type: "string" },
+  "app-hostname": { type: "string", multiple: true },
+  "chain-id": { type: "string" },
+  username: { type: "string" },
+  password: { type: "string" },
+  access: { type: "string" },
+  "website-code": { type: "string" },
+  "website-name": { type: "string" },
+} as const;
+
+type Values = Partial<Record<keyof typeof OPTIONS, string | string[]>>;
+
+/** Exit statuses (module comment). */
+const REFUSED = 1;
+const USAGE_ERROR = 2;
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseCommandLine(USAGE, OPTIONS, process.argv.slice(2), true);
+  const [command, ...extra] = positionals;
+  if (!command) return usageError("give a command: create-chain, add-admin or map-website");
+  if (extra.length > 0) return usageError(`unexpected argument: ${extra[0]}`);
+  switch (command) {
+    case "create-chain": return createChainCommand(values);
+    case "add-admin": return addAdminCommand(values);
+    case "map-website": return mapWebsiteCommand(values);
+    default: return usageError(`unknown command: ${command}`);
+  }
+}
+
+async function createChainCommand(values: Values): Promise<number> {
+  const name = required(values, "name");
+  const username = required(values, "admin-username");
+  if (name === undefined || username === undefined) return USAGE_ERROR;
+  const password = optionalString(values, "admin-password");
+  const generated = password ?? newPassword();
+  return withCoreDatabase(async (db) => {
+    const result = await createTenantChain(db, {
+      name,
+      admin: { username, password: generated },
+      hostnames: (values["app-hostname"] as string[] | undefined) ?? [],
+    });
+    if (!result.ok) return refused(result.reason);
+    const { setup } = result;
+    console.log(`chain ${setup.chainId} created: ${name}`);
+    console.log(`  super-user admin  ${username} (id ${setup.adminId}${setup.adminCreated ? "" : ", existing: password unchanged"})`);
+    if (setup.adminCreated && password === undefined) console.log(`  admin password    ${generated}  (generated: shown only now)`);
+    for (const hostname of (values["app-hostname"] as string[] | undefined) ?? []) console.log(`  app hostname      ${hostname.trim().toLowerCase()}`);
+    return 0;
+  });
+}
+
+async function addAdminCommand(values: Values): Promise<number> {
+  const chainId = chainIdOf(values);
+  const username = required(values, "username");
+  if (chainId === undefined || username === undefined) return USAGE_ERROR;
+  const levels = (optionalString(values, "access") ?? "read").split(",").map((l) => l.trim()).filter(Boolean);
+  const unknown = levels.find((l) => !(ACCESS_LEVELS as readonly string[]).includes(l));
+  if (unknown !== undefined) return usageError(`unknown access level ${unknown} (levels: ${ACCESS_LEVELS.join(", ")})`);
+  const password = optionalString(values, "password");
+  const generated = password ?? newPassword();
+  return withCoreDatabase(async (db) => {
+    const result = await addChainAdmin(db, { chainId, admin: { username, password: generated }, levels: levels as AccessLevel[] });
+    if (!result.ok) return refused(result.reason);
+    console.log(`admin ${username} (id ${result.adminId}${result.adminCreated ? ", new" : ""}) has ${levels.join(", ")} on chain ${chainId}`);
+    if (result.adminCreated && password === undefined) console.log(`  admin password  ${generated}  (generated: shown only now)`);
+    return 0;
+  });
+}
+
+async function mapWebsiteCommand(values: Values): Promise<number> {
+  const chainId = chainIdOf(values);
+  const websiteCode = required(values, "website-code");
+  if (chainId === undefined || websiteCode === undefined) return USAGE_ERROR;
+  const config = connectorConfig();
+  // The chain must exist in the core: a typo would otherwise point a shop at nobody.
+  const chainKnown = await withCoreDatabase(async (db) => {
+    const [row] = await db.select({ id: chains.id }).from(chains).where(and(eq(chains.id, chainId), eq(chains.deleted, false)));
+    return row ? 0 : refused(`there is no chain ${chainId}`);
+  });
+  if (chainKnown !== 0) return chainKnown;
+  const database = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
+  try {
+    const result = await mapWebsiteToChain(database.db, { chainId, websiteCode, websiteName: optionalString(values, "website-name") });
+    if (!result.ok) return refused(result.reason);
+    const { mapping } = result;
+    console.log(`website ${websiteCode} (id ${mapping.websiteId}${mapping.createdWebsite ? ", created with its store group and store view" : ""}) ` +
+      (mapping.mapped ? `now serves chain ${chainId}` : `already served chain ${chainId}`));
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Runs `work` on the core database (configuration checked, server waited for), closing it after. */
+async function withCoreDatabase(work: (db: CoreDb) => Promise<number>): Promise<number> {
+  const parsed = parseCoreConfig(process.env);
+  if (!parsed.ok) return configError(parsed.problems);
+  await waitForDatabase(parsed.config.databaseUrl, { limitMs: parsed.config.databaseWaitMs });
+  const database = openCoreDatabase(parsed.config.databaseUrl, parsed.config.dbName, { connectionLimit: 1 });
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+function connectorConfig() {
+  const parsed = parseConnectorConfig(process.env);
+  if (!parsed.ok) process.exit(configError(parsed.problems));
+  return parsed.config;
+}
+
+function chainIdOf(values: Values): number | undefined {
+  const raw = required(values, "chain-id");
+  if (raw === undefined) return undefined;
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) {
+    usageError(`--chain-id must be a positive integer (got ${raw})`);
+    return undefined;
+  }
+  return id;
+}
+
+function required(values: Values, name: keyof typeof OPTIONS): string | undefined {
+  const v = optionalString(values, name);
+  if (v === undefined || v.trim() === "") usageError(`--${name} is required (see --help)`);
+  return v === undefined || v.trim() === "" ? undefined : v;
+}
+
+function optionalString(values: Values, name: keyof typeof OPTIONS): string | undefined {
+  const v = values[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+function newPassword(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+function usageError(line: string): number {
+  console.error(line);
+  return USAGE_ERROR;
+}
+
+function configError(problems: string[]): number {
+  for (const line of problems) console.error(line);
+  return USAGE_ERROR;
+}
+
+function refused(reason: string): number {
+  console.error(`refused: ${reason}`);
+  return REFUSED;
+}
+
+main().then(
+  (status) => process.exit(status),
+  (err: Error) => {
+    console.error(err.name === "DatabaseUnavailableError" ? err.message : err.stack);
+    process.exit(1);
+  },
+);

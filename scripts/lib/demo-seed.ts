@@ -1,0 +1,101 @@
+/**
+ * The demo world `npm start` seeds on empty databases (handbook, "Configuration"): the demo chain
+ * with its super-user admin, app hostname and shopper in the core database, the Magento skeleton
+ * and an integration token in the webshop store. Returns the lines to print: a secret appears
+ * there only when it was generated here (shown that once, as nobody else knows it); one taken
+ * from a SEED_* variable is named by its variable, never printed (the operator has it already,
+ * and start logs end up in log stores).
+ */
+import { randomBytes } from "node:crypto";
+import { parseEnvironment, type ConfigResult } from "@service/shared/service-env";
+import { z } from "zod";
+import type { CoreDb } from "../../core-api/src/db/client.ts";
+import { seedDemoChain } from "../../core-api/src/db/seed.ts";
+import type { ConnectorDb } from "../../connector/src/db/client.ts";
+import { seedConnector } from "../../connector/src/db/seed.ts";
+
+const seedSchema = z.object({
+  SEED_ADMIN_USERNAME: z.string().max(255, "must be at most 255 characters").default("admin@demo.example"),
+  SEED_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  SEED_APP_HOSTNAME: z.string().regex(/^[a-z0-9.-]{1,255}$/i, "must be a hostname, for example shop.localhost").default("shop.localhost"),
+  SEED_SHOPPER_USERNAME: z.string().max(255, "must be at most 255 characters").default("shopper@demo.example"),
+  SEED_SHOPPER_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+});
+
+/** Every SEED_* variable of the demo chain (README, "Configuration", documents each). */
+export const DEMO_SEED_VARIABLES = Object.keys(seedSchema.shape);
+
+/** The demo chain's SEED_* variables (SEED_INTEGRATION_TOKEN is the connector's, connector/src/config.ts). */
+export type DemoSeedVariables = z.output<typeof seedSchema>;
+
+/** A generated secret: `bytes` random bytes as base64url. */
+export type SecretGenerator = (bytes: number) => string;
+
+const randomSecret: SecretGenerator = (bytes) => randomBytes(bytes).toString("base64url");
+
+/**
+ * Checks the demo chain's SEED_* variables; empty values count as unset.
+ * @returns the variables, or one problem line per bad variable
+ */
+export function parseDemoSeedVariables(env: Record<string, string | undefined>): ConfigResult<DemoSeedVariables> {
+  return parseEnvironment(seedSchema, env);
+}
+
+/**
+ * Seeds the demo chain when the core database has no chain yet (it then gets id 1).
+ * @param dbName named in the printed lines
+ * @param generate makes the passwords SEED_* does not give (tests pass a fixed one)
+ * @returns the lines to print; empty when the database already had a chain
+ */
+export async function seedCoreDemo(
+  db: CoreDb,
+  dbName: string,
+  seed: DemoSeedVariables,
+  generate: SecretGenerator = randomSecret,
+): Promise<string[]> {
+  const adminPassword = seed.SEED_ADMIN_PASSWORD ?? generate(18);
+  const shopperPassword = seed.SEED_SHOPPER_PASSWORD ?? generate(18);
+  const seeded = await seedDemoChain(db, {
+    adminUsername: seed.SEED_ADMIN_USERNAME,
+    adminPassword,
+    appHostname: seed.SEED_APP_HOSTNAME,
+    shopperUsername: seed.SEED_SHOPPER_USERNAME,
+    shopperPassword,
+  });
+  if (!seeded) return [];
+  return [
+    `demo chain ${seeded.chainId} seeded in ${dbName}:`,
+    `  admin username     ${seeded.adminUsername}`,
+    `  admin password     ${secretLine(seed.SEED_ADMIN_PASSWORD, "SEED_ADMIN_PASSWORD", adminPassword)}`,
+    `  app hostname       ${seeded.appHostname}`,
+    `  shopper username   ${seeded.shopperUsername}  (log in with X-Service-App-Hostname: ${seeded.appHostname})`,
+    `  shopper password   ${secretLine(seed.SEED_SHOPPER_PASSWORD, "SEED_SHOPPER_PASSWORD", shopperPassword)}`,
+  ];
+}
+
+/**
+ * Seeds the webshop store for chain `chainId`: the Magento skeleton and mapping (seedConnector),
+ * and an integration token: `token` when given, else a generated one, made only when the store
+ * has no active token yet.
+ * @param dbName named in the printed lines
+ * @returns the lines to print; empty when no token was stored
+ */
+export async function seedWebshopDemo(
+  db: ConnectorDb,
+  dbName: string,
+  chainId: number,
+  token: string | undefined,
+  generate: SecretGenerator = randomSecret,
+): Promise<string[]> {
+  let generated: string | undefined;
+  const seeded = await seedConnector(db, { chainId, integrationToken: token ?? (() => (generated = generate(24))) });
+  if (!seeded?.storedToken) return [];
+  return [
+    `webshop store seeded in ${dbName} for chain ${chainId}:`,
+    `  integration token  ${secretLine(token, "SEED_INTEGRATION_TOKEN", generated)}`,
+  ];
+}
+
+function secretLine(given: string | undefined, variable: string, value: string | undefined): string {
+  return given !== undefined ? `from ${variable} (not shown)` : `${value}  (generated: shown only now)`;
+}

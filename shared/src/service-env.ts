@@ -1,0 +1,63 @@
+/**
+ * The environment variables both services read the same way (handbook, "Configuration": names
+ * fixed so that scripts, compose and tests agree), and the one way a bad variable is reported:
+ * one line per variable naming it and what it must be, never its value (it may be a secret).
+ */
+import { z } from "zod";
+
+/** The longest start-up wait for the database that DATABASE_WAIT_SECONDS accepts (an hour). */
+const MAX_DATABASE_WAIT_SECONDS = 3600;
+
+/** A listening port; 0 picks a free one. */
+export const portVariable = (fallback: number) =>
+  z.coerce.number({ error: "must be a port number" }).int("must be a port number")
+    .min(0, "must be a port number (0-65535)").max(65535, "must be a port number (0-65535)").default(fallback);
+
+/** A MySQL database name (it is quoted into CREATE DATABASE, so only a safe alphabet). */
+export const databaseNameVariable = (fallback: string) =>
+  z.string().regex(/^[A-Za-z0-9_]+$/, "must be letters, digits and underscores").default(fallback);
+
+/** Variables every service reads. */
+export const commonVariables = {
+  /** the MySQL / MariaDB server */
+  DATABASE_URL: z.url({ protocol: /^mysql$/, error: "must be a mysql:// URL, for example mysql://root@127.0.0.1:3306" })
+    .default("mysql://root@127.0.0.1:3306"),
+  /** the listening address */
+  HOST: z.string().min(1).default("127.0.0.1"),
+  /**
+   * bearer token `GET /metrics` requires; unset: /metrics answers whoever reaches the service port
+   * (bound to 127.0.0.1 unless HOST says otherwise), as a Prometheus scrape expects
+   */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (or unset: /metrics open on the service port)").optional(),
+  /** seconds start-up retries an unreachable database before giving up (compose start order) */
+  DATABASE_WAIT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0, "must be 0 or more seconds")
+    .max(MAX_DATABASE_WAIT_SECONDS, `must be at most ${MAX_DATABASE_WAIT_SECONDS} seconds`).default(60),
+};
+
+/** The outcome of reading a configuration: the config, or one line per bad variable. */
+export type ConfigResult<T> = { ok: true; config: T } | { ok: false; problems: string[] };
+
+/**
+ * Checks `env` against `schema`; empty values count as unset (compose passes unset ones so).
+ * @returns the parsed variables, or `problems`: one line per bad variable, such as
+ *   `CORE_API_PORT: must be a port number`
+ */
+export function parseEnvironment<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): ConfigResult<z.output<S>> {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(present);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const byName = new Map<string, string[]>();
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0] ?? "configuration");
+    byName.set(name, [...new Set([...(byName.get(name) ?? []), issue.message])]);
+  }
+  return { ok: false, problems: [...byName].map(([name, messages]) => `${name}: ${messages.join("; ")}`) };
+}
+
+/** A comma-separated list, trimmed, without empty entries. */
+export function splitList(value: string): string[] {
+  return value.split(",").map((s) => s.trim()).filter(Boolean);
+}

@@ -1,0 +1,171 @@
+/**
+ * `npm run admin` sets up a second tenant without SQL (issue "Operate", CLIs): the real script
+ * against throwaway databases, then the new admins log in through the core app and the rows are
+ * checked; refusals write nothing.
+ */
+import mysql from "mysql2/promise";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../core-api/src/app.ts";
+import { loadCoreConfig } from "../core-api/src/config.ts";
+import { openCoreDatabase, type CoreDatabase } from "../core-api/src/db/client.ts";
+import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
+import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
+import { openConnectorDatabase } from "../connector/src/db/client.ts";
+import { seedConnector } from "../connector/src/db/seed.ts";
+import { seedDemoChain } from "../core-api/src/db/seed.ts";
+import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
+import { runScript, scriptEnv } from "./helpers/processes.ts";
+
+const coreDb = throwawayDatabaseName("admin_core");
+const shopDb = throwawayDatabaseName("admin_shop");
+const env = scriptEnv({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: coreDb, WEBSHOP_DB_NAME: shopDb });
+let core: CoreDatabase;
+let sql: mysql.Connection;
+
+beforeAll(async () => {
+  await migrateCoreDatabase(TEST_DATABASE_URL, coreDb);
+  await migrateConnectorDatabase(TEST_DATABASE_URL, shopDb);
+  core = openCoreDatabase(TEST_DATABASE_URL, coreDb);
+  // the demo world npm start seeds: chain 1 on website `base`
+  await seedDemoChain(core.db, {
+    adminUsername: "demo@example.com", adminPassword: "demo-password", appHostname: "shop.localhost",
+    shopperUsername: "shopper@example.com", shopperPassword: "shopper-password",
+  });
+  const shop = openConnectorDatabase(TEST_DATABASE_URL, shopDb);
+  await seedConnector(shop.db, { chainId: 1 });
+  await shop.close();
+  sql = await mysql.createConnection(TEST_DATABASE_URL);
+}, 60_000);
+
+afterAll(async () => {
+  await sql?.end();
+  await core?.close();
+  await dropDatabase(coreDb);
+  await dropDatabase(shopDb);
+});
+
+const app = () => createApp({ db: core.db, config: loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: coreDb }) });
+
+async function login(username: string, password: string): Promise<{ status: number; headers: Record<string, string> }> {
+  const res = await app().request("/auth/login", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password }),
+  });
+  const body = (await res.json()) as any;
+  const info = body.results?.session_info;
+  return {
+    status: res.status,
+    headers: info ? { "X-Service-Session-User-ID": String(info.session_user_id), "X-Service-Session-Key": info.session_key } : {},
+  };
+}
+
+async function rows(query: string, params: unknown[] = []): Promise<any[]> {
+  const [result] = await sql.query(query, params);
+  return result as any[];
+}
+
+const admin = (...args: string[]) => runScript("scripts/admin.ts", args, env);
+
+describe("npm run admin", () => {
+  let chainId = 0;
+
+  it("create-chain makes a chain with its super-user admin and app hostnames; the admin logs in", async () => {
+    const result = await admin("create-chain", "--name", "Second Chain", "--admin-username", "boss@second.example",
+      "--app-hostname", "Shop.Second.example", "--app-hostname", "m.second.example");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    chainId = Number(/^chain (\d+) created: Second Chain$/m.exec(result.stdout)?.[1]);
+    expect(chainId).toBe(2);
+    const password = /admin password\s+(\S+)\s+\(generated: shown only now\)/.exec(result.stdout)?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+
+    const session = await login("boss@second.example", password!);
+    expect(session.status).toBe(200);
+    const res = await app().request(`/resources/chain/${chainId}`, { headers: { ...session.headers, "X-Service-Chain-ID": String(chainId) } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).results).toMatchObject({ id: chainId, name: "Second Chain" });
+    // super user on the new chain only: the demo chain stays out of sight
+    const other = await app().request("/resources/chain/1", { headers: { ...session.headers, "X-Service-Chain-ID": "1" } });
+    expect(other.status).toBe(404);
+
+    expect(await rows(`SELECT hostname FROM \`${coreDb}\`.apps WHERE chain_id = ? ORDER BY hostname`, [chainId]))
+      .toEqual([{ hostname: "m.second.example" }, { hostname: "shop.second.example" }]);
+    expect(await rows(`SELECT super_user FROM \`${coreDb}\`.admin_chain_permissions p JOIN \`${coreDb}\`.admin_users a ON a.id = p.admin_user_id WHERE a.username = ?`, ["boss@second.example"]))
+      .toEqual([{ super_user: 1 }]);
+  }, 60_000);
+
+  it("create-chain refuses a hostname another chain has, writing nothing", async () => {
+    const before = await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.chains`);
+    const result = await admin("create-chain", "--name", "Third", "--admin-username", "x@third.example", "--admin-password", "third-password",
+      "--app-hostname", "shop.localhost");
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe("refused: app hostname shop.localhost already belongs to chain 1");
+    expect(await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.chains`)).toEqual(before);
+    expect(await rows(`SELECT id FROM \`${coreDb}\`.admin_users WHERE username = 'x@third.example'`)).toEqual([]);
+  }, 60_000);
+
+  it("add-admin adds an admin with the given levels, who logs in; a given password is never printed", async () => {
+    const result = await admin("add-admin", "--chain-id", String(chainId), "--username", "clerk@second.example",
+      "--password", "clerk-password-1", "--access", "read,write");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`admin clerk@second.example (id `);
+    expect(result.stdout).toContain(`has read, write on chain ${chainId}`);
+    expect(result.stdout).not.toContain("clerk-password-1");
+
+    const session = await login("clerk@second.example", "clerk-password-1");
+    expect(session.status).toBe(200);
+    const res = await app().request(`/resources/chain/${chainId}`, { headers: { ...session.headers, "X-Service-Chain-ID": String(chainId) } });
+    expect(res.status).toBe(200);
+    expect(await rows(`SELECT \`read\`, \`write\`, \`delete\`, super_user FROM \`${coreDb}\`.admin_chain_permissions p JOIN \`${coreDb}\`.admin_users a ON a.id = p.admin_user_id WHERE a.username = ?`, ["clerk@second.example"]))
+      .toEqual([{ read: 1, write: 1, delete: 0, super_user: 0 }]);
+  }, 60_000);
+
+  it("add-admin refuses an unknown chain or level, writing nothing", async () => {
+    const unknownChain = await admin("add-admin", "--chain-id", "99", "--username", "ghost@example.com", "--password", "ghost-password");
+    expect(unknownChain.code).toBe(1);
+    expect(unknownChain.stderr.trim()).toBe("refused: there is no chain 99");
+    const badLevel = await admin("add-admin", "--chain-id", String(chainId), "--username", "ghost@example.com", "--access", "read,root");
+    expect(badLevel.code).toBe(2);
+    expect(badLevel.stderr).toContain("unknown access level root");
+    expect(await rows(`SELECT id FROM \`${coreDb}\`.admin_users WHERE username = 'ghost@example.com'`)).toEqual([]);
+  }, 60_000);
+
+  it("map-website creates the chain's website with its store group and view and maps it", async () => {
+    const result = await admin("map-website", "--chain-id", String(chainId), "--website-code", "second", "--website-name", "Second Shop");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^website second \\(id \\d+, created with its store group and store view\\) now serves chain ${chainId}$`, "m"));
+    const [website] = await rows(`SELECT website_id, name, default_group_id FROM \`${shopDb}\`.store_website WHERE code = 'second'`);
+    expect(website).toMatchObject({ name: "Second Shop" });
+    expect(await rows(`SELECT service_chain_id FROM \`${shopDb}\`.service_chain_website WHERE website_id = ?`, [website.website_id]))
+      .toEqual([{ service_chain_id: chainId }]);
+    const [group] = await rows(`SELECT group_id, code, default_store_id FROM \`${shopDb}\`.store_group WHERE website_id = ?`, [website.website_id]);
+    expect(group).toMatchObject({ group_id: website.default_group_id, code: "second_store" });
+    expect(await rows(`SELECT store_id, code, is_active FROM \`${shopDb}\`.store WHERE website_id = ?`, [website.website_id]))
+      .toEqual([{ store_id: group.default_store_id, code: "second", is_active: 1 }]);
+
+    const again = await admin("map-website", "--chain-id", String(chainId), "--website-code", "second");
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`already served chain ${chainId}`);
+  }, 60_000);
+
+  it("map-website refuses a website serving another chain, or an unknown chain, writing nothing", async () => {
+    const before = await rows(`SELECT * FROM \`${shopDb}\`.service_chain_website ORDER BY website_id`);
+    const taken = await admin("map-website", "--chain-id", String(chainId), "--website-code", "base");
+    expect(taken.code).toBe(1);
+    expect(taken.stderr.trim()).toBe("refused: website base already serves chain 1");
+    const unknown = await admin("map-website", "--chain-id", "99", "--website-code", "ninety_nine");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe("refused: there is no chain 99");
+    expect(await rows(`SELECT * FROM \`${shopDb}\`.service_chain_website ORDER BY website_id`)).toEqual(before);
+    expect(await rows(`SELECT website_id FROM \`${shopDb}\`.store_website WHERE code = 'ninety_nine'`)).toEqual([]);
+  }, 60_000);
+
+  it("says what is missing in one line with status 2", async () => {
+    const result = await admin("create-chain", "--name", "No Admin");
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe("--admin-username is required (see --help)");
+    const none = await admin();
+    expect(none.code).toBe(2);
+    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin or map-website");
+  }, 60_000);
+});

@@ -1,0 +1,105 @@
+/**
+ * The Docker files, read as text (there is no Docker engine to build them here): production images
+ * without dev dependencies on a maintained Node LTS, run under an init, starting the service the
+ * file is named after; compose passes only variables the code reads (issue "Operate", images).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONNECTOR_VARIABLES } from "../connector/src/config.ts";
+import { CORE_VARIABLES } from "../core-api/src/config.ts";
+import { DEMO_SEED_VARIABLES } from "../scripts/lib/demo-seed.ts";
+import { ROOT } from "./helpers/processes.ts";
+
+/** End of support of the Node LTS lines an image may use (nodejs.org release schedule). */
+const NODE_LTS_END: Record<number, string> = { 22: "2027-04-30", 24: "2028-04-30" };
+const SERVICES = ["core-api", "connector"] as const;
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+
+/** The instructions of a Dockerfile, comments dropped, continuation lines joined, per stage. */
+function stages(file: string): Instruction[][] {
+  const text = readFileSync(path.join(ROOT, file), "utf8").replace(/\\\n/g, " ");
+  const out: Instruction[][] = [];
+  for (const line of text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"))) {
+    const [, keyword, args] = /^(\S+)\s+(.*)$/.exec(line)!;
+    if (keyword!.toUpperCase() === "FROM") out.push([]);
+    out.at(-1)!.push({ keyword: keyword!.toUpperCase(), args: args! });
+  }
+  return out;
+}
+
+describe.each(SERVICES)("docker/Dockerfile.%s", (service) => {
+  const all = stages(`docker/Dockerfile.${service}`);
+  const final = all.at(-1)!;
+  const runs = all.flat().filter((i) => i.keyword === "RUN").map((i) => i.args);
+
+  it("builds every stage on a maintained Node LTS", () => {
+    const bases = all.map((s) => s[0]!.args);
+    expect(bases.length).toBeGreaterThanOrEqual(2);
+    for (const base of bases) {
+      const major = Number(/^node:(\d+)-/.exec(base)?.[1]);
+      expect(NODE_LTS_END[major], `${base} is not a Node LTS line we know the support of`).toBeDefined();
+      expect(new Date(NODE_LTS_END[major]!).getTime(), `${base} is out of support`).toBeGreaterThan(Date.now());
+    }
+  });
+
+  it("installs production dependencies only, from the lock file", () => {
+    const installs = runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r));
+    expect(installs).toHaveLength(1);
+    expect(installs[0]).toMatch(/\bnpm ci --omit=dev\b/);
+    const deps = all.find((s) => s.some((i) => i.keyword === "RUN" && i.args.includes("npm ci --omit=dev")))!;
+    expect(all.indexOf(deps)).toBeLessThan(all.length - 1); // a build stage, copied into the final one
+    const stageName = /\bAS\s+(\S+)/i.exec(deps[0]!.args)?.[1];
+    expect(final.filter((i) => i.keyword === "COPY" && i.args.startsWith("--from="))).toEqual([{ keyword: "COPY", args: `--from=${stageName} /app ./` }]);
+  });
+
+  it("runs the service with node under tini, not as root, without dev tools", () => {
+    expect(final.find((i) => i.keyword === "ENTRYPOINT")?.args).toBe('["/usr/bin/tini", "--"]');
+    expect(runs.some((r) => /apt-get install .*\btini\b/.test(r))).toBe(true);
+    expect(final.find((i) => i.keyword === "USER")?.args).toBe("node");
+    const cmd = JSON.parse(final.find((i) => i.keyword === "CMD")!.args) as string[];
+    expect(cmd[0]).toBe("node");
+    expect(cmd.slice(-3)).toEqual(["scripts/start.ts", "--service", service]);
+    expect(cmd.join(" ")).not.toMatch(/tsx|npx|npm/);
+  });
+
+  it("copies only paths that exist in the repository", () => {
+    const sources = all.flat().filter((i) => i.keyword === "COPY" && !i.args.startsWith("--from=")).flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    expect(sources.length).toBeGreaterThan(5);
+    for (const source of sources) expect(existsSync(path.join(ROOT, source)), source).toBe(true);
+  });
+});
+
+describe("docker/compose.yml", () => {
+  const lines = readFileSync(path.join(ROOT, "docker/compose.yml"), "utf8").split("\n");
+
+  /** The `environment:` keys and the Dockerfile of a service (compose's block style, two-space indents). */
+  function service(name: string): { env: string[]; dockerfile: string | undefined; block: string[] } {
+    const start = lines.indexOf(`  ${name}:`);
+    expect(start, `service ${name}`).toBeGreaterThan(0);
+    const end = lines.findIndex((l, i) => i > start && /^ {0,2}\S/.test(l));
+    const block = lines.slice(start + 1, end < 0 ? undefined : end);
+    const envStart = block.indexOf("    environment:");
+    const env: string[] = [];
+    for (const l of block.slice(envStart + 1)) {
+      const m = /^ {6}([A-Z0-9_]+):/.exec(l);
+      if (!m) break;
+      env.push(m[1]!);
+    }
+    return { env, dockerfile: /dockerfile:\s*([^\s}]+)/.exec(block.join("\n"))?.[1], block };
+  }
+
+  it.each(SERVICES)("builds %s from its Dockerfile and passes only variables the code reads", (name) => {
+    const s = service(name);
+    expect(s.dockerfile).toBe(`docker/Dockerfile.${name}`);
+    // start.ts reads SERVICE_SECRET_KEY itself (the generated key file's stand-in)
+    const read = name === "core-api" ? [...CORE_VARIABLES, ...DEMO_SEED_VARIABLES, "SERVICE_SECRET_KEY"] : CONNECTOR_VARIABLES;
+    expect(s.env.length).toBeGreaterThan(0);
+    expect(s.env.filter((v) => !read.includes(v))).toEqual([]);
+    expect(s.block.join("\n")).toContain("stop_grace_period: 10s");
+  });
+});
