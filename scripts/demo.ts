@@ -4,7 +4,9 @@
  *   1. one store for every town of NL, BE and DE, added form-encoded through add-business;
  *   2. the stores within 25 km of Amsterdam Centraal, through get-businesses and through
  *      `/resources/businesses` location search, both checked against turf's distance;
- *   3. a webshop customer created through the connector's update, authenticated, read back.
+ *   3. a webshop customer created through the connector's update, authenticated, read back;
+ *   4. a few members registered through add-user with phone numbers in national formats (stored
+ *      in E.164), each read back with get-user.
  *
  * Environment (flags win): CORE_API_URL (--core-api-url), CONNECTOR_URL (--connector-url),
  * SEED_ADMIN_USERNAME (--admin-user), SEED_ADMIN_PASSWORD (--admin-password),
@@ -19,6 +21,7 @@ import { CoreApiClient } from "./lib/http-client.ts";
 import { booleanOption, numberOption, parseFlags, seedCredentials, serviceUrls, stringOption } from "./lib/options.ts";
 import { AMSTERDAM_CENTRAAL, loadTowns } from "./lib/towns.ts";
 import { importTowns } from "./demo/import-towns.ts";
+import { demoMembers } from "./demo/members.ts";
 import { checkLocationSearch, turfKm } from "./demo/location-check.ts";
 import { webshopCustomer } from "./demo/webshop-customer.ts";
 
@@ -28,7 +31,8 @@ const USAGE = `Usage: npm run demo [-- options]
 
 Drives the RUNNING services (npm start) over HTTP: imports one store per town of NL, BE and DE
 through add-business, checks the stores within --radius km of Amsterdam Centraal, and creates,
-authenticates and reads back a webshop customer. Exit status 1 when a check fails.
+authenticates and reads back a webshop customer, and registers a few members (add-user) and
+reads them back (get-user). Exit status 1 when a check fails.
 
 Options (environment in brackets; flags win):
   --core-api-url <url>     core API (CORE_API_URL, default http://127.0.0.1:8080)
@@ -115,6 +119,20 @@ async function main(): Promise<number> {
   else {
     failed = true;
     for (const p of cust.problems) console.log(`   ! ${p}`);
+  }
+
+  // 4. Members
+  console.log("\n4. Members through add-user (update_if_exists) and get-user");
+  const mem = await demoMembers(core, chainId);
+  console.log(`   member-number range ${mem.range.first}-${mem.range.last} (${mem.range.created ? "created: POST /resources/member_number_range" : "the chain's generated range"})`);
+  for (const m of mem.members) {
+    console.log(`   ${m.username.padEnd(28)} user ${String(m.userId).padStart(4)}  member ${m.memberNumber}  phone ${m.phone}  ${m.userType}` +
+      `${m.readBack ? "  (GET /internal/get-user: same user)" : ""}`);
+  }
+  if (mem.problems.length === 0) console.log("   OK: numbers handed out from the range, phones stored in E.164, get-user answers what add-user answered");
+  else {
+    failed = true;
+    for (const p of mem.problems) console.log(`   ! ${p}`);
   }
 
   console.log(failed ? "\ndemo finished with problems (see ! lines)" : "\ndemo finished: all checks passed");
