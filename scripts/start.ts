@@ -108,6 +108,7 @@ async function runConnector(config: ConnectorConfig): Promise<string[]> {
     name: "connector",
     ...(await startConnector({
       databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host, metricsToken: config.metricsToken,
+      logLevel: config.logLevel, trustedProxies: config.trustedProxies,
     })),
   });
   return printed;

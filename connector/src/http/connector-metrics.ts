@@ -23,6 +23,7 @@ import { Router, type Request } from "express";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ConnectorDb } from "../db/client.ts";
 import { notAuthorized } from "./errors.ts";
+import { watchMatchedRoute } from "./matched-route.ts";
 
 export const METRICS_PATH = "/metrics";
 /** The route label of a request no route took. */
@@ -78,7 +79,7 @@ export function connectorMetrics(deps: { db: ConnectorDb; metricsToken?: string 
   const router = Router();
   router.use((req, res, next) => {
     const started = performance.now();
-    const route = recordMatchedRoute(req);
+    const route = watchMatchedRoute(req);
     res.once("finish", () => {
       const labels = { method: req.method, route: route() ?? UNMATCHED_ROUTE, status: String(res.statusCode) };
       requests.inc(labels);
@@ -95,27 +96,6 @@ export function connectorMetrics(deps: { db: ConnectorDb; metricsToken?: string 
     res.type(registry.contentType).send(await registry.metrics());
   });
   return router;
-}
-
-/**
- * Notes the full pattern of the route the request takes, at the moment Express assigns
- * `req.route`: that is when `req.baseUrl` still holds the mount path, which Express restores
- * (to "") as an error leaves the router, before the response is sent.
- * @returns a reader of the pattern, undefined while no route took the request
- */
-function recordMatchedRoute(req: Request): () => string | undefined {
-  let pattern: string | undefined;
-  let route: unknown;
-  Object.defineProperty(req, "route", {
-    configurable: true,
-    enumerable: true,
-    get: () => route,
-    set: (value: { path?: unknown } | undefined) => {
-      route = value;
-      if (value && typeof value.path === "string") pattern = `${req.baseUrl}${value.path}`;
-    },
-  });
-  return () => pattern;
 }
 
 /** The gauges read at scrape time (see ScrapedGauge). */

@@ -17,6 +17,7 @@ import type { BlockList } from "node:net";
 import type { RequestHandler } from "express";
 import type { Logger } from "../logger.ts";
 import { isTrustedProxy } from "./trusted-proxies.ts";
+import { watchMatchedRoute } from "./matched-route.ts";
 
 /** The response header (and accepted request header) carrying the request id. */
 export const REQUEST_ID_HEADER = "X-Request-Id";
@@ -59,7 +60,7 @@ export function requestLog(options: RequestLogOptions): RequestHandler {
       sent !== undefined && ACCEPTED_ID.test(sent) && isTrustedProxy(options.trustedProxies, req.socket.remoteAddress) ? sent : newId();
     res.locals.requestId = requestId;
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    const route = watchRoute(req);
+    const route = watchMatchedRoute(req);
     let logged = false;
     const log = (aborted: boolean) => {
       if (logged) return;
@@ -67,8 +68,8 @@ export function requestLog(options: RequestLogOptions): RequestHandler {
       const line: RequestLogLine = {
         requestId,
         method: req.method,
-        route: route.pattern,
-        ...(route.pattern === null ? { path: (req.originalUrl ?? req.url).split("?")[0] } : {}),
+        route: route(),
+        ...(route() === null ? { path: (req.originalUrl ?? req.url).split("?")[0] } : {}),
         status: res.statusCode,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         ...(aborted ? { aborted: true as const } : {}),
@@ -79,24 +80,4 @@ export function requestLog(options: RequestLogOptions): RequestHandler {
     res.once("close", () => log(!res.writableFinished));
     next();
   };
-}
-
-/**
- * Records the matched route's full pattern when the router sets `req.route`. Express exposes the
- * route only as `req.route` (its path relative to the router) and restores `req.baseUrl` when an
- * error leaves the router, so the mount path is read at the moment the route is set.
- */
-function watchRoute(req: Parameters<RequestHandler>[0]): { pattern: string | null } {
-  const seen: { pattern: string | null } = { pattern: null };
-  let value: unknown;
-  Object.defineProperty(req, "route", {
-    configurable: true,
-    enumerable: true,
-    get: () => value,
-    set: (route: { path?: unknown } | undefined) => {
-      value = route;
-      if (route && typeof route.path === "string") seen.pattern = req.baseUrl + route.path;
-    },
-  });
-  return seen;
 }

@@ -1,0 +1,37 @@
+/**
+ * The full pattern of the route a request took (mount path included), for the request log and
+ * the metrics. Express exposes the route only as `req.route` (its path relative to the router)
+ * and restores `req.baseUrl` to "" when an error leaves the router, before the response is sent;
+ * so the pattern is noted at the moment the router assigns `req.route`. One watcher per request,
+ * however many readers ask.
+ */
+import type { Request } from "express";
+
+const WATCHED = Symbol("matchedRoute");
+
+type Watched = Request & { [WATCHED]?: { pattern: string | null } };
+
+/**
+ * Starts watching `req` for its route (call it before the routers run).
+ * @returns a reader of the pattern: null while no route took the request
+ */
+export function watchMatchedRoute(req: Request): () => string | null {
+  const watched = req as Watched;
+  let seen = watched[WATCHED];
+  if (!seen) {
+    const noted: { pattern: string | null } = { pattern: null };
+    seen = watched[WATCHED] = noted;
+    let value: unknown;
+    Object.defineProperty(req, "route", {
+      configurable: true,
+      enumerable: true,
+      get: () => value,
+      set: (route: { path?: unknown } | undefined) => {
+        value = route;
+        if (route && typeof route.path === "string") noted.pattern = req.baseUrl + route.path;
+      },
+    });
+  }
+  const found = seen;
+  return () => found.pattern;
+}
