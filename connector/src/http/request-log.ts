@@ -1,8 +1,9 @@
 /**
  * One log line per request (operations), as the core API writes it: request id, method, route,
  * status and duration, written when the response has been sent (or the client went away).
- * pino-http would do this; it is not installed, so this is the few lines of it the service needs,
- * on the same pino logger (logger.ts).
+ * Written on the service's pino logger (logger.ts) in the same shape as the core API's lines, so
+ * one query reads both services' logs. (pino-http's default line carries the whole request and
+ * response, headers included, which would have to be filtered back down to this.)
  *
  * The request id is the `X-Request-Id` a trusted proxy sent (TRUSTED_PROXIES,
  * http/trusted-proxies.ts), when it is a plain token of at most 128 characters; otherwise a new
