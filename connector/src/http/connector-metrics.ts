@@ -24,6 +24,9 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ConnectorDb } from "../db/client.ts";
 import { notAuthorized } from "./errors.ts";
 import { watchMatchedRoute } from "./matched-route.ts";
+import { poolGauges, type ScrapedGauge } from "@service/shared/pool-gauges";
+
+export type { ScrapedGauge };
 
 export const METRICS_PATH = "/metrics";
 /** The route label of a request no route took. */
@@ -32,18 +35,6 @@ export const UNMATCHED_ROUTE = "unmatched";
 const METRICS_ACL_RESOURCE = "Service_Connector::metrics";
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/**
- * A gauge whose values are read when Prometheus scrapes: the hook for figures that live outside
- * the request path (an outbox depth, should the connector get one, is one more entry of
- * {@link scrapedGauges}).
- */
-export interface ScrapedGauge {
-  name: string;
-  help: string;
-  labelNames?: string[];
-  /** the current values; an empty list leaves the gauge without samples */
-  read(): Promise<Array<{ labels?: Record<string, string>; value: number }>> | Array<{ labels?: Record<string, string>; value: number }>;
-}
 
 /**
  * The metrics router: times every request that reaches it and serves `GET /metrics`. Mount it
@@ -98,47 +89,7 @@ export function connectorMetrics(deps: { db: ConnectorDb; metricsToken?: string 
   return router;
 }
 
-/** The gauges read at scrape time (see ScrapedGauge). */
+/** The gauges read at scrape time: the database pool (@service/shared/pool-gauges); the outbox depth joins here. */
 export function scrapedGauges(db: ConnectorDb): ScrapedGauge[] {
-  return [
-    {
-      name: "db_pool_connections",
-      help: "Connections of the database pool: total open, free (idle) and in use.",
-      labelNames: ["state"],
-      read: () => {
-        const use = poolUse(db);
-        return use ? [
-          { labels: { state: "total" }, value: use.total },
-          { labels: { state: "free" }, value: use.free },
-          { labels: { state: "in_use" }, value: use.total - use.free },
-        ] : [];
-      },
-    },
-    { name: "db_pool_connection_limit", help: "Most connections the database pool opens.", read: () => valueOf(poolUse(db)?.limit) },
-    { name: "db_pool_queued_requests", help: "Queries waiting for a free pool connection.", read: () => valueOf(poolUse(db)?.queued) },
-  ];
-}
-
-function valueOf(v: number | undefined): Array<{ value: number }> {
-  return v === undefined ? [] : [{ value: v }];
-}
-
-/** The mysql2 pool's own counters, read from its internals (mysql2 has no public API for them). */
-interface Mysql2PoolInternals {
-  _allConnections?: { length: number };
-  _freeConnections?: { length: number };
-  _connectionQueue?: { length: number };
-  config?: { connectionLimit?: number };
-}
-
-/** Pool use of drizzle's client (`db.$client`, a mysql2 promise pool wrapping the callback pool). */
-function poolUse(db: ConnectorDb): { total: number; free: number; queued: number; limit: number } | undefined {
-  const pool = (db as { $client?: { pool?: Mysql2PoolInternals } }).$client?.pool;
-  if (!pool?._allConnections || !pool._freeConnections || !pool._connectionQueue) return undefined;
-  return {
-    total: pool._allConnections.length,
-    free: pool._freeConnections.length,
-    queued: pool._connectionQueue.length,
-    limit: pool.config?.connectionLimit ?? 0,
-  };
+  return poolGauges(db);
 }

@@ -23,6 +23,9 @@ import { timingSafeEqualString } from "../auth/secrets.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { AppDeps, AppEnv } from "./request-context.ts";
 import { ServiceError } from "./service-error.ts";
+import { poolGauges, type ScrapedGauge } from "@service/shared/pool-gauges";
+
+export type { ScrapedGauge };
 
 export const METRICS_PATH = "/metrics";
 /** The route label of a request no route matched (404 / 405 answers to made-up paths). */
@@ -30,19 +33,6 @@ export const UNMATCHED_ROUTE = "unmatched";
 /** Seconds; from a cached read to a slow list, up to the 10 s a request may reasonably take. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/**
- * A gauge whose values are read when Prometheus scrapes: the hook for figures that live outside
- * the request path. The outbox depth (a later issue: rows waiting to be sent to the webshop) is
- * one more entry of {@link scrapedGauges}: `{ name: "outbox_depth", help, read: count of pending
- * rows }`.
- */
-export interface ScrapedGauge {
-  name: string;
-  help: string;
-  labelNames?: string[];
-  /** the current values; an empty list leaves the gauge without samples */
-  read(): Promise<Array<{ labels?: Record<string, string>; value: number }>> | Array<{ labels?: Record<string, string>; value: number }>;
-}
 
 /**
  * Mounts the request metrics middleware and `GET /metrics`. Call it first in createApp, so the
@@ -101,48 +91,7 @@ function matchedRoute(c: Parameters<typeof matchedRoutes>[0]): string {
   return matchedRoutes(c).find((r) => r.path !== "/*" && r.path !== "*")?.path ?? UNMATCHED_ROUTE;
 }
 
-/** The gauges read at scrape time (see ScrapedGauge: the outbox depth joins here). */
+/** The gauges read at scrape time: the database pool (@service/shared/pool-gauges); the outbox depth joins here. */
 export function scrapedGauges(db: CoreDb): ScrapedGauge[] {
-  return [
-    {
-      name: "db_pool_connections",
-      help: "Connections of the database pool: total open, free (idle) and in use.",
-      labelNames: ["state"],
-      read: () => {
-        const use = poolUse(db);
-        return use ? [
-          { labels: { state: "total" }, value: use.total },
-          { labels: { state: "free" }, value: use.free },
-          { labels: { state: "in_use" }, value: use.total - use.free },
-        ] : [];
-      },
-    },
-    { name: "db_pool_connection_limit", help: "Most connections the database pool opens.", read: () => valueOf(poolUse(db)?.limit) },
-    { name: "db_pool_queued_requests", help: "Queries waiting for a free pool connection.", read: () => valueOf(poolUse(db)?.queued) },
-  ];
-}
-
-function valueOf(v: number | undefined): Array<{ value: number }> {
-  return v === undefined ? [] : [{ value: v }];
-}
-
-/** The mysql2 pool's own counters, read from its internals (mysql2 has no public API for them). */
-interface Mysql2PoolInternals {
-  _allConnections?: { length: number };
-  _freeConnections?: { length: number };
-  _connectionQueue?: { length: number };
-  config?: { connectionLimit?: number };
-}
-
-/** Pool use of drizzle's client (`db.$client`, a mysql2 promise pool wrapping the callback pool). */
-function poolUse(db: CoreDb): { total: number; free: number; queued: number; limit: number } | undefined {
-  const client = (db as { $client?: { pool?: Mysql2PoolInternals } }).$client;
-  const pool = client?.pool;
-  if (!pool?._allConnections || !pool._freeConnections || !pool._connectionQueue) return undefined;
-  return {
-    total: pool._allConnections.length,
-    free: pool._freeConnections.length,
-    queued: pool._connectionQueue.length,
-    limit: pool.config?.connectionLimit ?? 0,
-  };
+  return poolGauges(db);
 }
