@@ -6,19 +6,9 @@
 import { createRequire } from "node:module";
 import { pino, type LoggerOptions } from "pino";
 
-/** The log calls the connector makes. */
-export interface Logger {
-  /** an unexpected failure (a 500 answered to the client) */
-  error(fields: object, message: string): void;
-  /** a problem the service works around (for example a database that does not answer /ready) */
-  warn(fields: object, message: string): void;
-  /** the normal course of things: one line per request (http/request-log.ts) */
-  info(fields: object, message: string): void;
-}
+import type { Logger, LogLevel } from "@service/shared/logging";
 
-/** The levels LOG_LEVEL accepts (pino's), from the most severe; `silent` logs nothing. */
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type Logger, type LogLevel } from "@service/shared/logging";
 
 const require = createRequire(import.meta.url);
 

@@ -19,12 +19,10 @@ import type { RequestHandler } from "express";
 import type { Logger } from "../logger.ts";
 import { isTrustedProxy } from "./trusted-proxies.ts";
 import { watchMatchedRoute } from "./matched-route.ts";
+import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from "@service/shared/logging";
 
-/** The response header (and accepted request header) carrying the request id. */
-export const REQUEST_ID_HEADER = "X-Request-Id";
+export { REQUEST_ID_HEADER };
 
-/** What a proxy's request id may look like: no spaces, quotes or control characters. */
-const ACCEPTED_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 /** The fields of one request's log line (message `request`). */
 export interface RequestLogLine {
@@ -58,7 +56,7 @@ export function requestLog(options: RequestLogOptions): RequestHandler {
     const started = performance.now();
     const sent = req.get(REQUEST_ID_HEADER);
     const requestId =
-      sent !== undefined && ACCEPTED_ID.test(sent) && isTrustedProxy(options.trustedProxies, req.socket.remoteAddress) ? sent : newId();
+      sent !== undefined && ACCEPTED_REQUEST_ID.test(sent) && isTrustedProxy(options.trustedProxies, req.socket.remoteAddress) ? sent : newId();
     res.locals.requestId = requestId;
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const route = watchMatchedRoute(req);

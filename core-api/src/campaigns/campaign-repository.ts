@@ -85,11 +85,7 @@ export async function alterCampaign(
 ): Promise<CampaignRow | null> {
   const at = wholeSecond(now);
   return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(campaigns)
-      .where(and(eq(campaigns.id, id), eq(campaigns.deleted, false)))
-      .for("update");
+    const current = await lockLiveCampaign(tx, id);
     if (!current) return null;
     const next = { ...current, ...definedOnly(fields), lastModifiedDate: at };
     requireForwardPeriod(next.activeDateFrom, next.activeDateUntil);
@@ -127,11 +123,7 @@ export async function deleteCampaign(
 ): Promise<CampaignRow | null> {
   const at = wholeSecond(now);
   return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(campaigns)
-      .where(and(eq(campaigns.id, id), eq(campaigns.deleted, false)))
-      .for("update");
+    const current = await lockLiveCampaign(tx, id);
     if (!current) return null;
     if (current.isActive && !opts.mayDeleteActive) throw activeNeedsEnable();
     await deleteCampaignWebhooks(tx, current);
@@ -151,6 +143,12 @@ export function activeNeedsEnable(): ServiceError {
     "permission_denied_or_non_existent",
     "Deleting an active campaign needs the campaign_enable permission in this chain (restrict_campaign_enable).",
   );
+}
+
+/** The live campaign `id`, locked for this transaction's update; undefined when there is none. */
+async function lockLiveCampaign(tx: CoreTx, id: number): Promise<CampaignRow | undefined> {
+  const [row] = await tx.select().from(campaigns).where(and(eq(campaigns.id, id), eq(campaigns.deleted, false))).for("update");
+  return row;
 }
 
 async function selectCampaign(tx: CoreTx, id: number): Promise<CampaignRow> {

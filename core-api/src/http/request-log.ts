@@ -14,12 +14,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { Logger } from "../logger.ts";
+import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from "@service/shared/logging";
 
-/** The response header (and accepted request header) carrying the request id. */
-export const REQUEST_ID_HEADER = "X-Request-Id";
+export { REQUEST_ID_HEADER };
 
-/** What a proxy's request id may look like: no spaces, quotes or control characters. */
-const ACCEPTED_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 /** The fields of one request's log line (message `request`). */
 export interface RequestLogLine {
@@ -49,7 +47,7 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
   return async (c, next) => {
     const started = performance.now();
     const sent = c.req.header(REQUEST_ID_HEADER);
-    const requestId = sent !== undefined && ACCEPTED_ID.test(sent) && options.fromTrustedProxy(c) ? sent : newId();
+    const requestId = sent !== undefined && ACCEPTED_REQUEST_ID.test(sent) && options.fromTrustedProxy(c) ? sent : newId();
     c.set("requestId", requestId);
     await next();
     echo(c, requestId);
