@@ -58,6 +58,7 @@ async function main(): Promise<void> {
   if (!SERVICES.includes(service)) fail(`--service must be all, core-api or connector (got ${service})`, EXIT_USAGE);
 
   // Every variable of every service this run starts is checked before anything happens.
+  process.env.SERVICE_SECRET_KEY ||= serviceSecretKey();
   const env = process.env;
   const core = service !== "connector" ? parseCoreConfig(env) : undefined;
   const connector = service !== "core-api" ? parseConnectorConfig(env) : undefined;
@@ -80,7 +81,6 @@ async function main(): Promise<void> {
 
 async function runCore(config: CoreConfig, seed: DemoSeedVariables): Promise<string[]> {
   await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs, onWait: (line) => console.log(line) });
-  process.env.SERVICE_SECRET_KEY ||= serviceSecretKey();
   await migrateCoreDatabase(config.databaseUrl, config.dbName);
   const database = openCoreDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
   let printed: string[];

@@ -96,8 +96,7 @@ describe("docker/compose.yml", () => {
   it.each(SERVICES)("builds %s from its Dockerfile and passes only variables the code reads", (name) => {
     const s = service(name);
     expect(s.dockerfile).toBe(`docker/Dockerfile.${name}`);
-    // start.ts reads SERVICE_SECRET_KEY itself (the generated key file's stand-in)
-    const read = name === "core-api" ? [...CORE_VARIABLES, ...DEMO_SEED_VARIABLES, "SERVICE_SECRET_KEY"] : CONNECTOR_VARIABLES;
+    const read = name === "core-api" ? [...CORE_VARIABLES, ...DEMO_SEED_VARIABLES] : CONNECTOR_VARIABLES;
     expect(s.env.length).toBeGreaterThan(0);
     expect(s.env.filter((v) => !read.includes(v))).toEqual([]);
     expect(s.block.join("\n")).toContain("stop_grace_period: 10s");

@@ -11,6 +11,7 @@ import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { createAdmin, createChain, grantAccess } from "../core-api/src/db/seed.ts";
 import { startCoreApi } from "../core-api/src/main.node.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
+import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { runCoreSmoke } from "./helpers/smoke.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -61,7 +62,7 @@ describe("core-api on Deno", () => {
       ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "core-api/src/main.deno.ts"],
       {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0", NO_COLOR: "1" },
+        env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0", NO_COLOR: "1", SERVICE_SECRET_KEY: TEST_SECRET_KEY },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );

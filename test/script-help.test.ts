@@ -26,7 +26,7 @@ describe("--help", () => {
         DATABASE_URL: `mysql://root@127.0.0.1:${port}`, DATABASE_WAIT_SECONDS: "0",
         CORE_API_URL: `http://127.0.0.1:${port}`, CONNECTOR_URL: `http://127.0.0.1:${port}`,
         SEED_ADMIN_USERNAME: "a", SEED_ADMIN_PASSWORD: "b", SEED_INTEGRATION_TOKEN: "c",
-        SERVICE_SECRET_KEY: "help-test",
+        SERVICE_SECRET_KEY: "help-test-secret-key-of-32-characters",
       });
       for (const flag of ["--help", "-h"]) {
         const result = await runScript(script, [flag], env);

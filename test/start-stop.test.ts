@@ -21,7 +21,7 @@ function startEnv(extra: Record<string, string> = {}): Record<string, string> {
   dbNames.push(core, shop);
   return scriptEnv({
     DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: core, WEBSHOP_DB_NAME: shop,
-    CORE_API_PORT: "0", CONNECTOR_PORT: "0", SERVICE_SECRET_KEY: "test-secret-key", ...extra,
+    CORE_API_PORT: "0", CONNECTOR_PORT: "0", SERVICE_SECRET_KEY: "test-secret-key-of-at-least-32-characters", ...extra,
   });
 }
 

@@ -2,7 +2,7 @@
  * Connector configuration from the environment (handbook, "Configuration"; names fixed so that
  * scripts, compose and tests agree).
  */
-import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, splitList, type ConfigResult } from "@service/shared/service-env";
+import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, secretKeyVariable, splitList, type ConfigResult } from "@service/shared/service-env";
 import { z } from "zod";
 import { parseTrustedProxies } from "./http/trusted-proxies.ts";
 import { LOG_LEVELS, type LogLevel } from "./logger.ts";
@@ -26,6 +26,7 @@ const envSchema = z.object({
       return false;
     }
   }, "must be a comma-separated list of CIDR ranges or addresses"),
+  SERVICE_SECRET_KEY: secretKeyVariable(),
 });
 
 /** Every variable the connector reads (README, "Configuration", documents each). */
@@ -52,6 +53,8 @@ export interface ConnectorConfig {
   metricsToken: string | undefined;
   /** how long start-up retries an unreachable database, in milliseconds (default 60 s) */
   databaseWaitMs: number;
+  /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entry refuses to start without it */
+  secretKey: string | undefined;
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
@@ -81,6 +84,7 @@ export function parseConnectorConfig(env: Record<string, string | undefined> = p
       logLevel: e.LOG_LEVEL,
       metricsToken: e.METRICS_TOKEN,
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
+      secretKey: e.SERVICE_SECRET_KEY,
     },
   };
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { createApp } from "./app.ts";
 import { BODY_LIMIT_BYTES, parseConnectorConfig } from "./config.ts";
+import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { openConnectorDatabase, type ConnectorDb } from "./db/client.ts";
 import { migrateConnectorDatabase } from "./db/migrate.node.ts";
 import { seedConnector } from "./db/seed.ts";
@@ -121,6 +122,10 @@ async function runFromEnvironment(): Promise<void> {
   const parsed = parseConnectorConfig();
   if (!parsed.ok) {
     for (const line of parsed.problems) console.error(line);
+    process.exit(2);
+  }
+  if (!parsed.config.secretKey) {
+    console.error(SECRET_KEY_MISSING);
     process.exit(2);
   }
   const config = parsed.config;

@@ -4,7 +4,7 @@
  * (`Deno.env.toObject()`). Every variable is checked before anything starts; a bad one is
  * reported as one line naming it (shared/src/service-env.ts).
  */
-import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, splitList, type ConfigResult } from "@service/shared/service-env";
+import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, secretKeyVariable, splitList, type ConfigResult } from "@service/shared/service-env";
 import { z } from "zod";
 import { parseCidr } from "./ip-ranges/cidr.ts";
 import { LOG_LEVELS, type LogLevel } from "./logger.ts";
@@ -17,6 +17,7 @@ const schema = z.object({
     .refine((v) => splitList(v).every((cidr) => parseCidr(cidr) !== null), "must be a comma-separated list of CIDR ranges or addresses"),
   SESSION_TTL_HOURS: z.coerce.number({ error: "must be a number of hours" }).positive("must be a positive number of hours").default(24),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  SERVICE_SECRET_KEY: secretKeyVariable(),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -40,6 +41,8 @@ export interface CoreConfig {
   metricsToken: string | undefined;
   /** how long start-up retries an unreachable database, in milliseconds (default 60 s) */
   databaseWaitMs: number;
+  /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entry refuses to start without it */
+  secretKey: string | undefined;
 }
 
 /**
@@ -64,6 +67,7 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       logLevel: e.LOG_LEVEL,
       metricsToken: e.METRICS_TOKEN,
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
+      secretKey: e.SERVICE_SECRET_KEY,
     },
   };
 }

@@ -8,6 +8,7 @@
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
 import { parseCoreConfig } from "./config.ts";
+import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { openCoreDatabase } from "./db/client.ts";
 
 declare const Deno: {
@@ -27,6 +28,10 @@ const SCALAR_BUNDLE = "@scalar/api-reference/browser/standalone.js";
 const parsed = parseCoreConfig(Deno.env.toObject());
 if (!parsed.ok) {
   for (const line of parsed.problems) console.error(line);
+  Deno.exit(2);
+}
+if (!parsed.config.secretKey) {
+  console.error(SECRET_KEY_MISSING);
   Deno.exit(2);
 }
 const config = parsed.config;

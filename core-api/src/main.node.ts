@@ -11,6 +11,7 @@ import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
 import { parseCoreConfig, type CoreConfig } from "./config.ts";
+import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
 import { prettyWhenTerminal } from "./pretty-log.node.ts";
@@ -104,6 +105,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const parsed = parseCoreConfig(process.env);
   if (!parsed.ok) {
     for (const line of parsed.problems) console.error(line);
+    process.exit(2);
+  }
+  if (!parsed.config.secretKey) {
+    console.error(SECRET_KEY_MISSING);
     process.exit(2);
   }
   const service = await startCoreApi(parsed.config).catch((err: Error) => {

@@ -4,6 +4,7 @@
  * one line per variable naming it and what it must be, never its value (it may be a secret).
  */
 import { z } from "zod";
+import { MIN_SECRET_KEY_LENGTH } from "./secret-box.ts";
 
 /** The longest start-up wait for the database that DATABASE_WAIT_SECONDS accepts (an hour). */
 const MAX_DATABASE_WAIT_SECONDS = 3600;
@@ -16,6 +17,17 @@ export const portVariable = (fallback: number) =>
 /** A MySQL database name (it is quoted into CREATE DATABASE, so only a safe alphabet). */
 export const databaseNameVariable = (fallback: string) =>
   z.string().regex(/^[A-Za-z0-9_]+$/, "must be letters, digits and underscores").default(fallback);
+
+/**
+ * SERVICE_SECRET_KEY: the key of the secrets a service keeps for its outbound calls
+ * (shared/src/secret-box.ts). Optional here so migrate and admin run without it; each service's
+ * entry refuses to start without it (`npm start` generates one into .secret-key).
+ */
+export const secretKeyVariable = () =>
+  z.string().min(MIN_SECRET_KEY_LENGTH, `must be at least ${MIN_SECRET_KEY_LENGTH} characters (npm start generates one into .secret-key)`).optional();
+
+/** The one line a service entry prints when SERVICE_SECRET_KEY is unset. */
+export const SECRET_KEY_MISSING = "SERVICE_SECRET_KEY: must be set: the key of the secrets kept for outbound calls (npm start generates one into .secret-key)";
 
 /** Variables every service reads. */
 export const commonVariables = {

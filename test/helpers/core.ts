@@ -41,6 +41,9 @@ export interface TestCore {
   close(): Promise<void>;
 }
 
+/** The SERVICE_SECRET_KEY test services run with. */
+export const TEST_SECRET_KEY = "test-service-secret-key-0123456789abcdef";
+
 let adminSeq = 0;
 
 /** Optional fakes and settings of startCore. */
@@ -54,7 +57,9 @@ export async function startCore(options: StartCoreOptions = {}): Promise<TestCor
   const dbName = throwawayDatabaseName("core");
   await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
   // Request lines are noise in test output: warnings and errors only, unless LOG_LEVEL says otherwise.
-  const config = loadCoreConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ...options.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName });
+  const config = loadCoreConfig({
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", SERVICE_SECRET_KEY: TEST_SECRET_KEY, ...options.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName,
+  });
   const database = openCoreDatabase(TEST_DATABASE_URL, dbName);
   const { env: _env, ...fakes } = options;
   const app = createApp({ db: database.db, config, ...fakes });
