@@ -8,6 +8,7 @@
  */
 import { createServer, type Server } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { SECRET_KEY_MISSING } from "../shared/src/service-env.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { accepts, closedPort, runScript, scriptEnv, start } from "./helpers/processes.ts";
 
@@ -82,6 +83,14 @@ describe("start-up", () => {
     ]);
     expect(result.stdout).toBe("");
     expect(result.stderr).not.toContain("short"); // values are never echoed
+  }, 60_000);
+
+  it.each(["core-api/src/main.node.ts", "connector/src/main.ts"])("%s on its own refuses to start without SERVICE_SECRET_KEY, in one line", async (entry) => {
+    const { SERVICE_SECRET_KEY: _key, ...env } = startEnv();
+    const result = await runScript(entry, [], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(SECRET_KEY_MISSING);
+    expect(result.stdout).toBe("");
   }, 60_000);
 
   it("reports a port in use as one line and exits 1", async () => {
