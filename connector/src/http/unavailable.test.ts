@@ -6,12 +6,12 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { downDatabaseUrl, startFreezableDatabase, type FreezableDatabase } from "../../../test/helpers/frozen-database.ts";
 import { createApp } from "../app.ts";
 import { BODY_LIMIT_BYTES } from "../config.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
-import { migrateConnectorDatabase } from "../db/migrate.node.ts";
 import { seedConnector } from "../db/seed.ts";
 import type { Logger } from "../logger.ts";
 import { TEST_CHAIN_ID, TEST_TOKEN } from "../test-support/harness.ts";
@@ -24,7 +24,7 @@ const opened: ConnectorDatabase[] = [];
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  await migrateConnectorDatabase(TEST_DATABASE_URL, name);
+  await createMigratedDatabase("connector", name);
   const seedDb = openConnectorDatabase(TEST_DATABASE_URL, name);
   await seedConnector(seedDb.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: new Date() });
   await seedDb.close();
