@@ -58,7 +58,8 @@ export async function readCopyPlan(conn: mysql.Connection, from: string): Promis
     const [any] = await conn.query<mysql.RowDataPacket[]>(`SELECT 1 FROM ${qualified} LIMIT 1`);
     if (any.length === 0) continue;
     const [columns] = await conn.query<mysql.RowDataPacket[]>(
-      "SELECT COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND IS_GENERATED = 'NEVER' ORDER BY ORDINAL_POSITION",
+      // GENERATION_EXPRESSION: NULL (MariaDB) or '' (MySQL 8) unless the column is generated
+      "SELECT COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COALESCE(GENERATION_EXPRESSION, '') = '' ORDER BY ORDINAL_POSITION",
       [from, name]);
     const list = columns.map((r) => quote(r.c)).join(", ");
     plan.rows.push(`INSERT INTO ${quote(name)} (${list}) SELECT ${list} FROM ${qualified}`);
