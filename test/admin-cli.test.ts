@@ -8,11 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../core-api/src/app.ts";
 import { loadCoreConfig } from "../core-api/src/config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../core-api/src/db/client.ts";
-import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
-import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { seedConnector } from "../connector/src/db/seed.ts";
 import { seedDemoChain } from "../core-api/src/db/seed.ts";
+import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { runScript, scriptEnv } from "./helpers/processes.ts";
 
@@ -23,8 +22,8 @@ let core: CoreDatabase;
 let sql: mysql.Connection;
 
 beforeAll(async () => {
-  await migrateCoreDatabase(TEST_DATABASE_URL, coreDb);
-  await migrateConnectorDatabase(TEST_DATABASE_URL, shopDb);
+  await createMigratedDatabase("core", coreDb);
+  await createMigratedDatabase("connector", shopDb);
   core = openCoreDatabase(TEST_DATABASE_URL, coreDb);
   // the demo world npm start seeds: chain 1 on website `base`
   await seedDemoChain(core.db, {

@@ -5,11 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../core-api/src/auth/passwords.ts";
 import { openCoreDatabase, type CoreDatabase } from "../core-api/src/db/client.ts";
-import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../connector/src/db/client.ts";
-import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { hashIntegrationToken } from "../connector/src/http/auth.ts";
 import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo } from "../scripts/lib/demo-seed.ts";
+import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 
 const cores: CoreDatabase[] = [];
@@ -19,7 +18,7 @@ const names: string[] = [];
 async function freshCore(): Promise<{ db: CoreDatabase["db"]; name: string; database: CoreDatabase }> {
   const name = throwawayDatabaseName("seed_core");
   names.push(name);
-  await migrateCoreDatabase(TEST_DATABASE_URL, name);
+  await createMigratedDatabase("core", name);
   const database = openCoreDatabase(TEST_DATABASE_URL, name);
   cores.push(database);
   return { db: database.db, name, database };
@@ -28,7 +27,7 @@ async function freshCore(): Promise<{ db: CoreDatabase["db"]; name: string; data
 async function freshShop(): Promise<{ db: ConnectorDatabase["db"]; name: string; database: ConnectorDatabase }> {
   const name = throwawayDatabaseName("seed_shop");
   names.push(name);
-  await migrateConnectorDatabase(TEST_DATABASE_URL, name);
+  await createMigratedDatabase("connector", name);
   const database = openConnectorDatabase(TEST_DATABASE_URL, name);
   shops.push(database);
   return { db: database.db, name, database };

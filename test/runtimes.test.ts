@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCoreConfig } from "../core-api/src/config.ts";
 import { openCoreDatabase } from "../core-api/src/db/client.ts";
-import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { createAdmin, createChain, grantAccess } from "../core-api/src/db/seed.ts";
 import { startCoreApi } from "../core-api/src/main.node.ts";
+import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { runCoreSmoke } from "./helpers/smoke.ts";
@@ -20,7 +20,7 @@ const admin = { username: "smoke@example.com", password: "smoke-password" };
 /** A migrated throwaway database with a chain and a super-user admin. */
 async function prepareDatabase(): Promise<{ dbName: string; chainId: number }> {
   const dbName = throwawayDatabaseName("runtime");
-  await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
+  await createMigratedDatabase("core", dbName);
   const database = openCoreDatabase(TEST_DATABASE_URL, dbName);
   try {
     const chainId = await createChain(database.db, "Runtime Chain");

@@ -2,15 +2,16 @@
  * The connector's Express 5 application (handbook, "connector/src"). Every customer endpoint
  * needs an integration token (the operations endpoints /health, /ready and / do not); every
  * failure is a ConnectorError rendered here, and only here, in Magento's REST error shape. Every
- * request gets one log line with its request id (http/request-log.ts).
+ * request gets one log line with its request id (pino-http, http/http-log.ts).
  */
 import express, { type ErrorRequestHandler } from "express";
+import type { Logger as PinoLogger } from "pino";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
 import { connectorMetrics } from "./http/connector-metrics.ts";
 import { ConnectorError } from "./http/errors.ts";
-import { requestLog } from "./http/request-log.ts";
+import { httpLog } from "./http/http-log.ts";
 import { parseTrustedProxies } from "./http/trusted-proxies.ts";
 import { isDatabaseUnavailable, sendDatabaseUnavailable } from "./http/unavailable.ts";
 import { healthRoutes } from "./health/health-routes.ts";
@@ -23,8 +24,8 @@ export interface ConnectorAppDeps {
   clock?: () => Date;
   /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed; `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
   config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken">>;
-  /** structured log (logger.ts); default a pino logger on stdout at config.logLevel */
-  logger?: Logger;
+  /** the pino logger (logger.ts; pino-http writes the request lines on it); default one on stdout at config.logLevel */
+  logger?: PinoLogger;
 }
 
 /**
@@ -40,7 +41,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
   const trusted = deps.config.trustedProxies ?? [];
   app.set("trust proxy", trusted.length > 0 ? trusted : false);
-  app.use(requestLog({ logger: log, trustedProxies: parseTrustedProxies(trusted) }));
+  app.use(httpLog({ logger: log, trustedProxies: parseTrustedProxies(trusted) }));
   app.use(healthRoutes({ db: deps.db, logger: log }));
   app.use(
     CUSTOMER_ROUTE_PREFIX,
@@ -78,7 +79,7 @@ const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next
   } else if (typeof (err as { status?: unknown }).status === "number" && (err as { status: number }).status < 500) {
     res.status((err as { status: number }).status).json({ message: String((err as Error).message) });
   } else {
-    log.error({ err, requestId: res.locals.requestId, method: req.method, path: req.path }, "connector: unexpected error");
+    log.error({ err, requestId: req.id, method: req.method, path: req.path }, "connector: unexpected error");
     res.status(500).json({ message: "Internal Error. Details are available in the connector log." });
   }
 };

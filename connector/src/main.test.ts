@@ -1,9 +1,9 @@
 /** startConnector: a real server on an ephemeral port over a migrated, seeded database. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMigratedDatabase } from "../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../test/helpers/databases.ts";
 import { loadConnectorConfig } from "./config.ts";
 import { openConnectorDatabase } from "./db/client.ts";
-import { migrateConnectorDatabase } from "./db/migrate.node.ts";
 import { seedConnector } from "./db/seed.ts";
 import { startConnector, type RunningConnector } from "./main.ts";
 
@@ -11,7 +11,7 @@ const name = throwawayDatabaseName("webshop_main");
 let running: RunningConnector;
 
 beforeAll(async () => {
-  await migrateConnectorDatabase(TEST_DATABASE_URL, name);
+  await createMigratedDatabase("connector", name);
   const seedDb = openConnectorDatabase(TEST_DATABASE_URL, name);
   await seedConnector(seedDb.db, { chainId: 1, integrationToken: "main-test-token-0123456789" });
   await seedDb.close();

@@ -10,10 +10,10 @@
 import { loadCoreConfig } from "../../core-api/src/config.ts";
 import { createApp } from "../../core-api/src/app.ts";
 import { openCoreDatabase, type CoreDb } from "../../core-api/src/db/client.ts";
-import { migrateCoreDatabase } from "../../core-api/src/db/migrate.node.ts";
 import { createAdmin, createChain, grantAccess } from "../../core-api/src/db/seed.ts";
 import type { AccessLevels } from "../../core-api/src/auth/permissions.ts";
 import type { AppDeps } from "../../core-api/src/http/request-context.ts";
+import { createMigratedDatabase } from "./database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./databases.ts";
 import { countStatements, type StatementCounter } from "./statements.ts";
 
@@ -52,10 +52,10 @@ export interface StartCoreOptions extends Pick<AppDeps, "clock" | "clientAddress
   env?: Record<string, string>;
 }
 
-/** Starts a core API on a fresh, migrated database with one chain. */
+/** Starts a core API on a fresh, migrated database (a copy of the run's template, database-templates.ts) with one chain. */
 export async function startCore(options: StartCoreOptions = {}): Promise<TestCore> {
   const dbName = throwawayDatabaseName("core");
-  await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
+  await createMigratedDatabase("core", dbName);
   // Request lines are noise in test output: warnings and errors only, unless LOG_LEVEL says otherwise.
   const config = loadCoreConfig({
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", SERVICE_SECRET_KEY: TEST_SECRET_KEY, ...options.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName,

@@ -6,12 +6,13 @@
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { createApp } from "../app.ts";
 import { openConnectorDatabase } from "../db/client.ts";
 import { ensureConnectorDatabase } from "../db/migrate.node.ts";
 import { startHarness, type Harness } from "../test-support/harness.ts";
+import { captureLog } from "../test-support/log-capture.ts";
 
 const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name: string; version: string };
 const journal = JSON.parse(readFileSync(new URL("../db/migrations/meta/_journal.json", import.meta.url), "utf8")) as {
@@ -27,14 +28,14 @@ afterAll(() => h.close());
 /** A connector app on database `dbName` of the server at `url`, served on an ephemeral port. */
 async function serveOn(url: string, dbName: string) {
   const database = openConnectorDatabase(url, dbName, { connectionLimit: 1 });
-  const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
-  const app = createApp({ db: database.db, config: { bodyLimitBytes: 1024 }, logger });
+  const log = captureLog();
+  const app = createApp({ db: database.db, config: { bodyLimitBytes: 1024 }, logger: log.logger });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    logger,
+    log,
     get: (path: string) => fetch(base + path),
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
@@ -91,8 +92,9 @@ describe("GET /ready", () => {
       const text = await res.text();
       expect(JSON.parse(text)).toEqual({ status: "not_ready", database: "unreachable", migrations: "unknown", pending: [] });
       for (const detail of ["hunter2", "127.0.0.1", "root", "ECONNREFUSED"]) expect(text).not.toContain(detail);
-      expect(served.logger.warn).toHaveBeenCalledOnce();
-      expect(served.logger.warn).toHaveBeenCalledWith({ err: expect.any(Error) }, "ready: the database did not answer");
+      const warnings = served.log.lines.filter((l) => l.level === "warn");
+      expect(warnings.map((l) => [l.message, Object.keys(l.fields)])).toEqual([["ready: the database did not answer", ["err"]]]);
+      expect(warnings[0]!.fields.err).toEqual(expect.objectContaining({ message: expect.any(String), stack: expect.any(String) }));
     } finally {
       await served.close();
     }

@@ -1,6 +1,6 @@
 /**
  * Our own proxies (`TRUSTED_PROXIES`, as for the core API): only a request whose socket peer is one
- * of them may bring headers a proxy writes (X-Request-Id, http/request-log.ts). Node's BlockList
+ * of them may bring headers a proxy writes (X-Request-Id, http/http-log.ts). Node's BlockList
  * does the matching; an IPv4-mapped IPv6 peer (`::ffff:10.0.0.5`, what a dual-stack socket
  * reports for an IPv4 client) matches the IPv4 ranges.
  */

@@ -6,15 +6,15 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { downDatabaseUrl, startFreezableDatabase, type FreezableDatabase } from "../../../test/helpers/frozen-database.ts";
 import { createApp } from "../app.ts";
 import { BODY_LIMIT_BYTES } from "../config.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
-import { migrateConnectorDatabase } from "../db/migrate.node.ts";
 import { seedConnector } from "../db/seed.ts";
-import type { Logger } from "../logger.ts";
 import { TEST_CHAIN_ID, TEST_TOKEN } from "../test-support/harness.ts";
+import { captureLog } from "../test-support/log-capture.ts";
 
 const TIMEOUT_MS = 300;
 const TIMEOUTS = { queryTimeoutMs: TIMEOUT_MS, acquireTimeoutMs: TIMEOUT_MS, connectTimeoutMs: TIMEOUT_MS };
@@ -24,7 +24,7 @@ const opened: ConnectorDatabase[] = [];
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  await migrateConnectorDatabase(TEST_DATABASE_URL, name);
+  await createMigratedDatabase("connector", name);
   const seedDb = openConnectorDatabase(TEST_DATABASE_URL, name);
   await seedConnector(seedDb.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: new Date() });
   await seedDb.close();
@@ -41,14 +41,9 @@ afterAll(async () => {
 async function serve(databaseUrl: string) {
   const database = openConnectorDatabase(databaseUrl, name, { connectionLimit: 2, timeouts: TIMEOUTS });
   opened.push(database);
-  const lines: Array<{ fields: Record<string, unknown>; message: string }> = [];
-  const logger: Logger = {
-    error: (fields, message) => lines.push({ fields: fields as Record<string, unknown>, message }),
-    // request lines and warnings are not what this test counts
-    warn: () => undefined,
-    info: () => undefined,
-  };
-  const app = createApp({ db: database.db, config: { bodyLimitBytes: BODY_LIMIT_BYTES }, logger });
+  // request lines (info) and warnings are not what this test counts
+  const log = captureLog("error");
+  const app = createApp({ db: database.db, config: { bodyLimitBytes: BODY_LIMIT_BYTES }, logger: log.logger });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -63,7 +58,7 @@ async function serve(databaseUrl: string) {
     });
     return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json(), ms: performance.now() - started };
   };
-  return { lines, authenticate };
+  return { lines: log.lines, authenticate };
 }
 
 function expectUnavailable(answer: { status: number; retryAfter: string | null; body: unknown }) {

@@ -1,15 +1,16 @@
 /**
- * Test harness for the connector's HTTP tests: a throwaway database (migrated, seeded), the app
+ * Test harness for the connector's HTTP tests: a throwaway database (migrated: a copy of the run's
+ * template, test/helpers/database-templates.ts; seeded), the app
  * on an ephemeral port driven by real fetch, a fake clock, and direct row access for asserting
  * what was written. One harness per test file, so files run in parallel.
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { createApp } from "../app.ts";
 import { BODY_LIMIT_BYTES } from "../config.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
-import { migrateConnectorDatabase } from "../db/migrate.node.ts";
 import { seedConnector } from "../db/seed.ts";
 
 export const TEST_TOKEN = "test-integration-token-0123456789";
@@ -39,7 +40,7 @@ export interface Harness {
  */
 export async function startHarness(prefix: string, options: { trustedProxies?: string[] } = {}): Promise<Harness> {
   const name = throwawayDatabaseName(prefix);
-  await migrateConnectorDatabase(TEST_DATABASE_URL, name);
+  await createMigratedDatabase("connector", name);
   const database = openConnectorDatabase(TEST_DATABASE_URL, name);
   await seedConnector(database.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: START_TIME });
   let now = START_TIME;

@@ -6,12 +6,12 @@
 import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { downDatabaseUrl, startFreezableDatabase, type FreezableDatabase } from "../../../test/helpers/frozen-database.ts";
 import { createApp } from "../app.ts";
 import { loadCoreConfig } from "../config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../db/client.ts";
-import { migrateCoreDatabase } from "../db/migrate.node.ts";
 import { createAdmin, createChain, grantAccess } from "../db/seed.ts";
 import type { Logger } from "../logger.ts";
 
@@ -40,7 +40,7 @@ let app: ReturnType<typeof createApp>;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
+  await createMigratedDatabase("core", dbName);
   direct = openCoreDatabase(TEST_DATABASE_URL, dbName);
   chainId = await createChain(direct.db, "Frozen Chain");
   const adminId = await createAdmin(direct.db, { username: "frozen@example.com", password: "pw-secret" });
