@@ -44,30 +44,40 @@ export interface StatementCapture {
   take(): CapturedStatement[];
 }
 
+/** The captures listening on each pool (a pool's connections are instrumented once for all). */
+const listeners = new WeakMap<CorePool, Set<(s: CapturedStatement) => void>>();
+
 /**
  * Starts capturing the statements of `pool` (a mysql2 promise pool, e.g. `openCoreDatabase(...).pool`),
- * on its current and future connections.
+ * on its current and future connections. Several captures of one pool each see every statement.
  */
 export function captureStatements(pool: Pool): StatementCapture {
   let sent: CapturedStatement[] = [];
   const core = (pool as unknown as { pool: CorePool }).pool;
-  const instrument = (conn: CoreConnection) => {
-    if (conn.__benchCapture) return;
-    conn.__benchCapture = true;
-    const add = conn.addCommand.bind(conn);
-    conn.addCommand = (cmd: CoreCommand) => {
-      const name = cmd.constructor.name;
-      if (name === "Query" || name === "Execute") {
-        const s: CapturedStatement = { command: name, sql: cmd.sql ?? "", sentAt: performance.now(), doneAt: Infinity };
-        if (name === "Execute") s.values = cmd.values ? [...cmd.values] : [];
-        cmd.once("end", () => (s.doneAt = performance.now()));
-        sent.push(s);
-      }
-      return add(cmd);
+  let forPool = listeners.get(core);
+  if (!forPool) {
+    const all = new Set<(s: CapturedStatement) => void>();
+    forPool = all;
+    listeners.set(core, all);
+    const instrument = (conn: CoreConnection) => {
+      if (conn.__benchCapture) return;
+      conn.__benchCapture = true;
+      const add = conn.addCommand.bind(conn);
+      conn.addCommand = (cmd: CoreCommand) => {
+        const name = cmd.constructor.name;
+        if (name === "Query" || name === "Execute") {
+          const s: CapturedStatement = { command: name, sql: cmd.sql ?? "", sentAt: performance.now(), doneAt: Infinity };
+          if (name === "Execute") s.values = cmd.values ? [...cmd.values] : [];
+          cmd.once("end", () => (s.doneAt = performance.now()));
+          for (const listener of all) listener(s);
+        }
+        return add(cmd);
+      };
     };
-  };
-  for (const conn of core._allConnections?.toArray?.() ?? []) instrument(conn);
-  core.on("connection", instrument);
+    for (const conn of core._allConnections?.toArray?.() ?? []) instrument(conn);
+    core.on("connection", instrument);
+  }
+  forPool.add((s) => sent.push(s));
   return {
     take() {
       const out = sent;
