@@ -130,6 +130,7 @@ export function productStatements(ctx: BenchContext): Promise<RequestStatements[
   });
 }
 
+/** The latency section (see the module comment); registered in run.ts. */
 export const latencySection: BenchSection = {
   name: "latency",
   summary: "p50 / p99 of location, prefix and combined search over HTTP at --count stores, next to a full scan and a SPATIAL + FULLTEXT anchor; statements per request",

@@ -11,6 +11,7 @@ import type { BenchChain } from "./section.ts";
 export const TARGET_P50_MS = 20;
 export const TARGET_RATIO = 20;
 
+/** One endpoint's timing of one search, and how its page differs from the full scan's. */
 export interface EndpointResult {
   endpoint: Endpoint;
   timing: Timing;
@@ -18,6 +19,7 @@ export interface EndpointResult {
   problems: string[];
 }
 
+/** Everything measured of one search. */
 export interface CaseResult {
   search: SearchCase;
   /** matching stores, all pages (the baseline's COUNT) */
@@ -38,6 +40,7 @@ export interface StatementsRow {
   list: string[];
 }
 
+/** What the latency section measured, for the table and the Markdown. */
 export interface LatencyReport {
   chain: BenchChain;
   options: LatencyOptions;

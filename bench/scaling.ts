@@ -11,6 +11,7 @@ import type { BenchSection, TargetCheck } from "./section.ts";
 /** Issue 12: p50 at the largest count at most this many times p50 at the smallest. */
 export const GROWTH_TARGET = 2;
 
+/** The scaling section (see the module comment); registered in run.ts. */
 export const scalingSection: BenchSection = {
   name: "scaling",
   summary: "the latency section's HTTP searches at each count of --scaling and how p50 grows between them",

@@ -33,7 +33,7 @@ import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
 import { addBusinessRequest, addBusinessRow, byIdRequest, sampleIds, searchRequest, writesChain, type ProductRequest } from "./product-requests.ts";
 import { markdownTable, textTable } from "./report.ts";
 import { barePool } from "./request-statements.ts";
-import type { BenchContext, BenchSection, ServiceHandle, TargetCheck } from "./section.ts";
+import type { BenchSection, ServiceHandle, TargetCheck } from "./section.ts";
 import { TYPESCRIPT_LOADER } from "./services.ts";
 import { replay } from "./sql-capture.ts";
 import { wipeStores } from "./load.ts";
@@ -107,6 +107,7 @@ async function probe(baseUrl: string, r: ProductRequest | { method: "GET"; path:
   if (res.status !== 200 || (check && !check(body))) throw new Error(`probe ${r.method} ${baseUrl}${r.path} answered ${res.status}: ${text.slice(0, 300)}`);
 }
 
+/** The throughput section (see the module comment); registered in run.ts. */
 export const throughputSection: BenchSection = {
   name: "throughput",
   summary: "requests/s of the running services next to floors started in the same run, interleaved rounds, ratios, WEB_CONCURRENCY 2/1, RSS per worker",
