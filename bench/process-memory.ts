@@ -1,0 +1,146 @@
+/**
+ * Resident memory of process trees, read from /proc (Linux): the bench samples the services it
+ * started (the process it spawned and every worker below it) while it loads them. On a system
+ * without /proc every reading is empty and the memory table says so.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** The parent pid of `pid`, or null when the process is gone. */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[1]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `root` and all its descendants that are alive, root first.
+ * @returns an empty list when /proc cannot be read or `root` is gone
+ */
+export function processTree(root: number): number[] {
+  let pids: number[];
+  try {
+    pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const pid of pids) {
+    const parent = parentOf(pid);
+    if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  if (!pids.includes(root)) return [];
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** The command name of `pid` (/proc/<pid>/comm, e.g. "node", "esbuild"), or null when it is gone. */
+function commandOf(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The Node processes of `root`'s tree, root first: the helpers a loader runs beside them (tsx's
+ * esbuild service) are not workers of the service.
+ */
+export function nodeProcessTree(root: number): number[] {
+  const own = commandOf(root);
+  return processTree(root).filter((pid) => pid === root || commandOf(pid) === own);
+}
+
+/** Resident set size of `pid` in bytes (VmRSS), or null when the process is gone. */
+export function rssBytes(pid: number): number | null {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Memory of one process over the three phases of a measurement, in bytes (null: not seen). */
+export interface ProcessMemory {
+  pid: number;
+  /** "primary" (the spawned process, when it has workers), "worker n", or "single process" */
+  role: string;
+  idle: number | null;
+  peak: number | null;
+  after: number | null;
+}
+
+/**
+ * Samples the RSS of every process in the trees of `roots` (one tree per service) on an
+ * interval. Call `idle()` before the load, `start()` as the load begins, `stop()` when it ends,
+ * then `after()` once the services had time to settle.
+ */
+export class MemorySampler {
+  private readonly byService = new Map<string, Map<number, ProcessMemory>>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly roots: Map<string, number>;
+
+  /** @param roots service label -> pid the bench spawned */
+  constructor(roots: Map<string, number>) {
+    this.roots = roots;
+  }
+
+  private read(phase: "idle" | "peak" | "after"): void {
+    for (const [service, root] of this.roots) {
+      const tree = nodeProcessTree(root);
+      const known = this.byService.get(service) ?? new Map<number, ProcessMemory>();
+      this.byService.set(service, known);
+      tree.forEach((pid, i) => {
+        const rss = rssBytes(pid);
+        if (rss === null) return;
+        const role = pid === root ? (tree.length > 1 ? "primary" : "single process") : `worker ${i}`;
+        const entry = known.get(pid) ?? { pid, role, idle: null, peak: null, after: null };
+        entry.role = role;
+        if (phase === "peak") entry.peak = Math.max(entry.peak ?? 0, rss);
+        else entry[phase] = rss;
+        known.set(pid, entry);
+      });
+    }
+  }
+
+  /** Reads the idle RSS of every process (before any load). */
+  idle(): void {
+    this.read("idle");
+  }
+
+  /** Starts sampling the peak every `intervalMs` (default 250 ms). */
+  start(intervalMs = 250): void {
+    this.read("peak");
+    this.timer = setInterval(() => this.read("peak"), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops sampling. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.read("peak");
+  }
+
+  /** Reads the RSS after the load. */
+  after(): void {
+    this.read("after");
+  }
+
+  /** The readings, per service label, processes in tree order. */
+  results(): Map<string, ProcessMemory[]> {
+    return new Map([...this.byService].map(([service, m]) => [service, [...m.values()]]));
+  }
+}

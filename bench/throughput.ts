@@ -1,0 +1,338 @@
+/**
+ * The throughput section (issue 12): the running services under load next to floors the bench
+ * starts itself in the same run, in interleaved rounds, as ratios.
+ *
+ * Product targets, against core-api and the connector started by the bench (`npm start
+ * --service ...`, WEB_CONCURRENCY = the core count, the services' default), driven over HTTP by
+ * autocannon:
+ * - `GET /resources/business/{id}` as the bench admin, ids from a fixed sample, 32 connections;
+ * - add-business (`POST /internal/add-business`, JSON, a new store each), 32 in flight;
+ * - location search (25 km, page of 25) and prefix search ("bak") on the big data set, 32 connections;
+ * - connector authenticate (bench customers, the current Magento argon2id hash), 8 concurrent.
+ * Floors:
+ * - Hono hello-world and Hono + a mysql2 primary-key select, on @hono/node-server, in a process
+ *   of their own (bench/floor-server.ts), 32 connections;
+ * - a bare mysql2 pool in this process: the same primary-key select; one-row INSERT into a table
+ *   like businesses; each search's own statements, captured from the product and replayed
+ *   (32 in flight);
+ * - native argon2id verifications (@node-rs/argon2, the Magento hash's parameters), 8 concurrent.
+ * WEB_CONCURRENCY: the by-id read and authenticate also run against services started with 1 and
+ * 2 workers: the 2-worker / 1-worker ratio.
+ * Memory: the RSS of every process of the started services is read before the load (idle),
+ * sampled every 250 ms during the rounds (peak) and read again after a pause (after).
+ *
+ * Every round runs every target once, in the same order, so a change in the machine's load
+ * touches products and floors alike; the round's 1-minute load average is recorded.
+ */
+import os from "node:os";
+import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
+import { numberOption } from "../scripts/lib/options.ts";
+import { productStatements, runCases } from "./latency.ts";
+import { closedLoop, httpLoad, type LoadResult } from "./load-drivers.ts";
+import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
+import { addBusinessRequest, addBusinessRow, byIdRequest, sampleIds, searchRequest, writesChain, type ProductRequest } from "./product-requests.ts";
+import { markdownTable, textTable } from "./report.ts";
+import { barePool } from "./request-statements.ts";
+import type { BenchSection, ServiceHandle, TargetCheck } from "./section.ts";
+import { TYPESCRIPT_LOADER } from "./services.ts";
+import { replay } from "./sql-capture.ts";
+import { wipeStores } from "./load.ts";
+import { BENCH_CUSTOMER_CHAIN_ID, BENCH_CUSTOMER_PASSWORD, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
+
+/** Issue 12: 32 connections (authenticate: 8 concurrent). */
+export const CONNECTIONS = 32;
+export const AUTH_CONCURRENCY = 8;
+/** Issue 12, target 5: RSS per worker under load. */
+export const RSS_LIMIT_BYTES = 300 * 2 ** 20;
+const FLOOR_TABLE = "bench_floor_businesses";
+/** The floor server's row of the memory table: the same loader and libraries, no product code (a reference, not a target). */
+const FLOOR_MEMORY_LABEL = "floor server (reference)";
+const BENCH_CUSTOMERS = 32;
+/** The Magento hash's argon2id parameters (3_32_2_67108864): 64 MiB, 2 passes, one lane, 32 bytes. */
+const MAGENTO_ARGON = { algorithm: 2, version: 1, memoryCost: 65536, timeCost: 2, parallelism: 1, outputLen: 32 } as const;
+
+interface Target {
+  key: string;
+  label: string;
+  kind: "floor" | "product";
+  /** how it is driven, for the table */
+  how: string;
+  run(seconds: number): Promise<LoadResult>;
+}
+
+interface Ratio {
+  label: string;
+  product: string;
+  floor: string;
+  /** the required minimum, if the issue sets one */
+  min?: number;
+}
+
+/** The median of the finite numbers of `xs` (NaN for none). */
+function median(xs: number[]): number {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const mib = (b: number | null) => (b === null ? "-" : `${(b / 2 ** 20).toFixed(0)}`);
+const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+/** A ratio for a table: "0.42x", or "-" when it could not be measured (nothing completed). */
+const fmtRatio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : "-");
+const loadAverage = () => Math.round(os.loadavg()[0]! * 100) / 100;
+
+/** An HTTP target: `next(n)` gives the n-th request. */
+function httpTarget(key: string, label: string, kind: Target["kind"], url: string, connections: number, next: (n: number) => ProductRequest | { method: "GET"; path: string }): Target {
+  let n = 0;
+  return {
+    key,
+    label,
+    kind,
+    how: `autocannon, ${connections} connections`,
+    run: (seconds) => httpLoad(url, connections, seconds, () => next(n++)),
+  };
+}
+
+/** Sends `r` once and checks the answer (before any load: a target that fails is not measured). */
+async function probe(baseUrl: string, r: ProductRequest | { method: "GET"; path: string }, check?: (body: any) => boolean): Promise<void> {
+  const res = await fetch(`${baseUrl}${r.path}`, { method: r.method, headers: "headers" in r ? r.headers : {}, body: "body" in r ? r.body : undefined });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: kept as text
+  }
+  if (res.status !== 200 || (check && !check(body))) throw new Error(`probe ${r.method} ${baseUrl}${r.path} answered ${res.status}: ${text.slice(0, 300)}`);
+}
+
+/** The throughput section (see the module comment); registered in run.ts. */
+export const throughputSection: BenchSection = {
+  name: "throughput",
+  summary: "requests/s of the running services next to floors started in the same run, interleaved rounds, ratios, WEB_CONCURRENCY 2/1, RSS per worker",
+  flags: [
+    "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
+  ],
+  async run(ctx) {
+    const s = ctx.settings;
+    const seconds = s.durationSeconds;
+    const warmSeconds = Math.min(2, seconds);
+    const settleSeconds = numberOption(ctx.flags, "settle", null, s.quick ? 3 : 10);
+    const cores = os.availableParallelism();
+
+    const chain = await ctx.benchChain(s.count);
+    const writes = await writesChain(ctx);
+    const statements = await productStatements(ctx);
+    const cases = runCases(ctx);
+    const locationCase = cases.find((c) => c.key === "location")!;
+    const textCase = cases.find((c) => c.key === "text")!;
+    const replayed = (key: string) => statements.find((x) => x.key === key)!.all;
+
+    const services: Record<string, ServiceHandle> = {};
+    services.core = await ctx.core(cores);
+    services.core1 = await ctx.core(1);
+    services.core2 = cores === 2 ? services.core : await ctx.core(2);
+    services.connector = await ctx.connector(cores);
+    services.connector1 = await ctx.connector(1);
+    services.connector2 = cores === 2 ? services.connector : await ctx.connector(2);
+    const floor = await ctx.startProcess("floor-server", "bench/floor-server.ts", { DATABASE_URL: s.databaseUrl, FLOOR_DB_NAME: s.coreDb }, "/hello");
+    console.log(`started the floor server at ${floor.url} (pid ${floor.pid})`);
+
+    const storedHash = await ensureBenchCustomers(s, BENCH_CUSTOMERS);
+    const nativeHash = await argonHash(BENCH_CUSTOMER_PASSWORD, MAGENTO_ARGON as never);
+    const ids = await sampleIds(ctx.db, chain.chainId, 1000);
+    const runTag = Date.now().toString(36);
+
+    const pool = barePool(s, 10);
+    await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`);
+    await pool.query(`CREATE TABLE ${FLOOR_TABLE} LIKE businesses`);
+
+    const authRequest = (n: number): ProductRequest => ({
+      method: "POST",
+      path: "/rest/V1/service/customer/authenticate",
+      headers: { authorization: `Bearer ${ctx.secrets.integrationToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ email: benchCustomerEmail(n % BENCH_CUSTOMERS), password: BENCH_CUSTOMER_PASSWORD, service_chain_id: BENCH_CUSTOMER_CHAIN_ID }),
+    });
+    const idOf = (n: number) => ids[n % ids.length]!;
+    const byId = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc.url, CONNECTIONS, (n) => byIdRequest(chain, idOf(n)));
+    const auth = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc.url, AUTH_CONCURRENCY, (n) => authRequest(n));
+    const bare = (key: string, label: string, concurrency: number, op: (n: number) => Promise<unknown>): Target => ({
+      key, label, kind: "floor", how: `this process, ${concurrency} in flight`,
+      run: async (secs) => {
+        const r = await closedLoop(concurrency, secs, op);
+        if (r.firstError) console.log(`  ! ${key}: ${r.failed} failures, first: ${r.firstError}`);
+        return r;
+      },
+    });
+    let inserted = 0;
+    const insertSql = `INSERT INTO ${FLOOR_TABLE} (chain_id, name, owner_code, towncity, country_code, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+    const workersNote = (n: number) => `WEB_CONCURRENCY=${n}`;
+
+    const targets: Target[] = [
+      httpTarget("hello", "Hono hello-world (@hono/node-server)", "floor", floor.url, CONNECTIONS, () => ({ method: "GET", path: "/hello" })),
+      httpTarget("hono-pk", "Hono + mysql2 primary-key select", "floor", floor.url, CONNECTIONS, (n) => ({ method: "GET", path: `/business/${idOf(n)}` })),
+      bare("mysql2-pk", "bare mysql2 pool: primary-key select", CONNECTIONS, (n) => pool.execute("SELECT * FROM businesses WHERE id = ?", [idOf(n)])),
+      byId(services.core, "by-id", `GET /resources/business/{id} (${workersNote(cores)})`),
+      byId(services.core1, "by-id-w1", `GET /resources/business/{id} (${workersNote(1)})`),
+      ...(cores === 2 ? [] : [byId(services.core2, "by-id-w2", `GET /resources/business/{id} (${workersNote(2)})`)]),
+      bare("mysql2-insert", "bare mysql2 pool: one-row INSERT into a table like businesses", CONNECTIONS, () => {
+        const r = addBusinessRow(writes.chainId, runTag, ++inserted);
+        return pool.execute(insertSql, [r.chainId, r.name, r.ownerCode, r.towncity, r.countryCode, r.latitude, r.longitude]);
+      }),
+      httpTarget("add-business", `add-business over HTTP (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, (n) => addBusinessRequest(writes, runTag, n)),
+      bare("mysql2-location", "bare mysql2 pool: the location search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("location"))),
+      httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, () => searchRequest(chain, locationCase)),
+      bare("mysql2-prefix", "bare mysql2 pool: the prefix search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("text"))),
+      httpTarget("prefix", `prefix search "${textCase.prefix}" (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, () => searchRequest(chain, textCase)),
+      bare("argon2", "native argon2id verifications (@node-rs/argon2, 64 MiB, t=2, p=1)", AUTH_CONCURRENCY, () => argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD)),
+      auth(services.connector, "authenticate", `connector authenticate (${workersNote(cores)})`),
+      auth(services.connector1, "authenticate-w1", `connector authenticate (${workersNote(1)})`),
+      ...(cores === 2 ? [] : [auth(services.connector2, "authenticate-w2", `connector authenticate (${workersNote(2)})`)]),
+    ];
+    const w2 = (key: string) => (cores === 2 ? key : `${key}-w2`);
+    const ratios: Ratio[] = [
+      { label: "by-id read / Hono + mysql2 primary-key select", product: "by-id", floor: "hono-pk", min: 0.5 },
+      { label: "add-business / bare mysql2 INSERT (32 in flight)", product: "add-business", floor: "mysql2-insert", min: 0.25 },
+      { label: "location search / its own SQL on a bare mysql2 pool", product: "location", floor: "mysql2-location", min: 0.8 },
+      { label: "prefix search / its own SQL on a bare mysql2 pool", product: "prefix", floor: "mysql2-prefix" },
+      { label: "authenticate / native argon2id verifications (8 concurrent)", product: "authenticate", floor: "argon2", min: 0.9 },
+      { label: "Hono + mysql2 primary-key select / Hono hello-world", product: "hono-pk", floor: "hello" },
+      { label: "core-api by-id read: 2 workers / 1 worker", product: w2("by-id"), floor: "by-id-w1" },
+      { label: "connector authenticate: 2 workers / 1 worker", product: w2("authenticate"), floor: "authenticate-w1" },
+    ];
+
+    // Every target answers correctly before anything is measured.
+    await probe(floor.url, { method: "GET", path: "/hello" });
+    await probe(floor.url, { method: "GET", path: `/business/${idOf(0)}` });
+    for (const svc of [services.core, services.core1, services.core2]) await probe(svc.url, byIdRequest(chain, idOf(0)));
+    await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
+    await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
+    await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
+    for (const svc of [services.connector, services.connector1, services.connector2]) {
+      await probe(svc.url, authRequest(0), (b) => b?.authenticated === true);
+    }
+    if (!(await argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD))) throw new Error("native argon2id does not verify its own hash");
+
+    const serviceRoots = new Map<string, number>();
+    for (const [label, svc] of Object.entries({ "core-api": services.core, "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1 })) {
+      serviceRoots.set(`${label} pid ${svc.pid}`, svc.pid);
+    }
+    serviceRoots.set(`${FLOOR_MEMORY_LABEL} pid ${floor.pid}`, floor.pid);
+    const memory = new MemorySampler(serviceRoots);
+    memory.idle();
+
+    console.log(`\nthroughput: ${targets.length} targets, ${s.rounds} interleaved rounds of ${seconds} s each, after a ${warmSeconds} s warm-up of each`);
+    memory.start();
+    for (const t of targets) await t.run(warmSeconds);
+    const results = new Map<string, LoadResult[]>(targets.map((t) => [t.key, []]));
+    const rounds: Array<{ start: number; end: number }> = [];
+    try {
+      for (let round = 1; round <= s.rounds; round++) {
+        const start = loadAverage();
+        console.log(`round ${round} (load average ${start})`);
+        for (const t of targets) {
+          const r = await t.run(seconds);
+          results.get(t.key)!.push(r);
+          console.log(`  ${t.label.padEnd(72)} ${fmtRate(r.perSecond).padStart(8)}/s  p50 ${r.p50Ms.toFixed(1)} ms${r.failed ? `  ${r.failed} FAILED` : ""}`);
+        }
+        rounds.push({ start, end: loadAverage() });
+      }
+    } finally {
+      memory.stop();
+      await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`).catch(() => undefined);
+      await pool.end();
+    }
+    console.log(`waiting ${settleSeconds} s before reading memory again`);
+    await new Promise((r) => setTimeout(r, settleSeconds * 1000));
+    memory.after();
+    await wipeStores(ctx.db, writes.chainId);
+
+    const ratioValues = ratios.map((q) => {
+      const p = results.get(q.product)!;
+      const f = results.get(q.floor)!;
+      return { ...q, perRound: p.map((r, i) => (r.perSecond > 0 && f[i]!.perSecond > 0 ? r.perSecond / f[i]!.perSecond : NaN)) };
+    });
+    const failures = targets.filter((t) => results.get(t.key)!.some((r) => r.failed > 0));
+    const allMemoryRows = [...memory.results()].flatMap(([service, procs]) => procs.map((p) => ({ service, ...p })));
+    const memoryRows = allMemoryRows.filter((p) => !p.service.startsWith(FLOOR_MEMORY_LABEL));
+    const memoryOk = (p: ProcessMemory) => p.peak !== null && p.peak < RSS_LIMIT_BYTES;
+    const backTowardIdle = (p: ProcessMemory) =>
+      p.idle !== null && p.peak !== null && p.after !== null && p.after - p.idle <= Math.max(0, p.peak - p.idle) / 2 + 2 ** 20;
+
+    const targetChecks: TargetCheck[] = [
+      ...ratioValues.filter((q) => q.min !== undefined).map((q) => ({
+        label: `${q.label} >= ${q.min}x`,
+        met: median(q.perRound) >= q.min! && !failures.some((t) => t.key === q.product),
+        detail: `median ${fmtRatio(median(q.perRound))} (rounds ${q.perRound.map(fmtRatio).join(", ")})${failures.some((t) => t.key === q.product) ? "; the product target had failures" : ""}`,
+      })),
+      {
+        label: "RSS of every service process below 300 MB under the throughput load",
+        met: memoryRows.length > 0 && memoryRows.every(memoryOk),
+        detail: memoryRows.length ? `highest peak ${mib(Math.max(...memoryRows.map((p) => p.peak ?? 0)))} MB` : "no /proc: not measured",
+      },
+      {
+        label: `RSS returns toward idle ${settleSeconds} s after the load (at most half the rise left)`,
+        met: memoryRows.length > 0 && memoryRows.every(backTowardIdle),
+        detail: memoryRows.map((p) => `${p.service.replace(/ pid \d+$/, "")} ${p.role}: ${mib(p.idle)} -> ${mib(p.peak)} -> ${mib(p.after)} MB`).join("; "),
+      },
+    ];
+    const cell = (t: Target) => results.get(t.key)!;
+    const perTargetHeader = ["target", "kind", "driven by", ...rounds.map((_, i) => `round ${i + 1} /s`), "median /s", "p50 ms (median)", "failed"];
+    const perTargetRows = targets.map((t) => [
+      t.label, t.kind, t.how, ...cell(t).map((r) => fmtRate(r.perSecond)), fmtRate(median(cell(t).map((r) => r.perSecond))),
+      median(cell(t).map((r) => r.p50Ms)).toFixed(1), String(cell(t).reduce((n, r) => n + r.failed, 0)),
+    ]);
+    const ratioHeader = ["ratio", ...rounds.map((_, i) => `round ${i + 1}`), "median", "target", "met"];
+    const ratioRows = ratioValues.map((q) => [
+      q.label, ...q.perRound.map(fmtRatio), fmtRatio(median(q.perRound)),
+      q.min !== undefined ? `>= ${q.min}x` : "-", q.min !== undefined ? (median(q.perRound) >= q.min ? "met" : "MISSED") : "-",
+    ]);
+    const memoryHeader = ["service", "process", "idle MB", "peak under load MB", `${settleSeconds} s after MB`, "below 300 MB", "back toward idle"];
+    const memoryTableRows = allMemoryRows.map((p) => {
+      const reference = p.service.startsWith(FLOOR_MEMORY_LABEL);
+      const verdict = (ok: boolean) => (reference ? "-" : ok ? "yes" : "NO");
+      return [p.service, p.role, mib(p.idle), mib(p.peak), mib(p.after), verdict(memoryOk(p)), verdict(backTowardIdle(p))];
+    });
+    console.log("");
+    console.log(textTable(ratioHeader, ratioRows));
+    console.log("");
+    console.log(textTable(memoryHeader, memoryTableRows, 2));
+
+    const markdown = `Big data set: ${chain.count.toLocaleString("en-US")} stores ("${chain.name}"). ${s.rounds} interleaved rounds: every round runs every target
+once for ${seconds} s, in the order below, after a ${warmSeconds} s warm-up of each target before the first round. Autocannon
+runs in the bench process (it shares the ${cores} cores with the services, the floors and the database, alike for
+products and floors). Services: \`node ${TYPESCRIPT_LOADER.join(" ")} scripts/start.ts --service core-api|connector\` (the entry of \`npm start\`${TYPESCRIPT_LOADER.includes("tsx") ? "; this Node has no type stripping, so the tsx loader is in every process's RSS, which the production images' native type stripping does without" : ", run as the production images run it"}) as child processes on the bench
+databases (\`${s.coreDb}\`, \`${s.webshopDb}\`), LOG_LEVEL=${s.serviceLogLevel}, WEB_CONCURRENCY=${cores} (the core count) unless the
+target says otherwise. by-id reads rotate over ${ids.length} stores of the big chain as the bench admin (session headers);
+add-business creates a new store per request in the chain "${writes.name}" (emptied after the run);
+authenticate rotates over ${BENCH_CUSTOMERS} customers whose hash is the current Magento format
+(\`${storedHash.split(":").at(-1)}\`). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2
+prepared statement, pool of 10); the bare mysql2 pool (10 connections, the services' pool size per process)
+and native argon2id run in the bench process. The replayed statements are the whole request's, authentication
+included (latency section, "Statements per request"), sent as the product sent them (concurrent ones concurrently).
+
+${markdownTable(perTargetHeader, perTargetRows)}
+
+#### Ratios (product / floor, per round)
+
+${markdownTable(ratioHeader, ratioRows)}
+
+#### Load average (1 minute) per round
+
+${markdownTable(["round", "at start", "at end"], rounds.map((r, i) => [String(i + 1), String(r.start), String(r.end)]))}
+
+The bench itself loads the machine during a round; a load well above ${cores} at the start of a round means other
+work shared the machine.
+
+#### Memory (RSS per service process)
+
+Read before the warm-up (idle), every 250 ms during the warm-up and the rounds (peak), and ${settleSeconds} s after the last
+round (after). "back toward idle": at most half of the rise under load is left. The floor server runs with the
+same loader and libraries and no product code: its row is a reference for what the runtime alone takes.
+
+${markdownTable(memoryHeader, memoryTableRows)}
+${failures.length ? `\nTargets with failed requests: ${failures.map((t) => t.label).join("; ")} (see the process logs in bench/.cache/).\n` : ""}`;
+    return { title: "Throughput", markdown, targets: targetChecks };
+  },
+};

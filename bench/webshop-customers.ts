@@ -1,0 +1,54 @@
+/**
+ * The bench's webshop customers: `count` accounts in the website the connector's seed maps to
+ * chain 1, all with one password hashed in the current Magento format (argon2id13, 32 bytes,
+ * opslimit 2, 64 MiB: `<hex>:<salt>:3_32_2_67108864`, by the connector's own hashMagentoPassword),
+ * so authenticate verifies one argon2id and re-hashes nothing. Each run clears their lockout
+ * state and the per-address counters, so earlier runs do not lock anything.
+ */
+import mysql from "mysql2/promise";
+import { hashMagentoPassword } from "../connector/src/customers/magento-password.ts";
+import type { BenchSettings } from "./section.ts";
+
+export const BENCH_CUSTOMER_PASSWORD = "Bench-Password-1";
+/** The chain the connector's seed maps its website to (SEED_CHAIN_ID, passed as 1 by the bench). */
+export const BENCH_CUSTOMER_CHAIN_ID = 1;
+
+/** The email of bench customer `i` (0-based). */
+export const benchCustomerEmail = (i: number) => `bench-customer-${i}@bench.invalid`;
+
+/**
+ * Makes sure customers 0..count-1 exist with the bench password, unlocked.
+ * @returns the stored hash (its parameters are what the argon2id floor uses)
+ * @throws Error when the webshop database maps no website to chain 1 (the connector was not started)
+ */
+export async function ensureBenchCustomers(settings: BenchSettings, count: number): Promise<string> {
+  const url = new URL(settings.databaseUrl);
+  url.pathname = `/${settings.webshopDb}`;
+  const conn = await mysql.createConnection({ uri: url.toString(), timezone: "Z" });
+  try {
+    const [[site]] = (await conn.query(
+      `SELECT w.website_id AS websiteId, (SELECT MIN(s.store_id) FROM store s WHERE s.website_id = w.website_id) AS storeId
+       FROM service_chain_website w WHERE w.service_chain_id = ? ORDER BY w.website_id LIMIT 1`,
+      [BENCH_CUSTOMER_CHAIN_ID],
+    )) as unknown as [[{ websiteId: number; storeId: number } | undefined]];
+    if (!site) throw new Error(`no website of ${settings.webshopDb} serves chain ${BENCH_CUSTOMER_CHAIN_ID}: start the connector first`);
+    const [[existing]] = (await conn.query(
+      "SELECT password_hash AS hash FROM customer_entity WHERE email = ? AND website_id = ?",
+      [benchCustomerEmail(0), site.websiteId],
+    )) as unknown as [[{ hash: string } | undefined]];
+    const hash = existing?.hash?.endsWith(":3_32_2_67108864") ? existing.hash : await hashMagentoPassword(BENCH_CUSTOMER_PASSWORD);
+    const now = new Date();
+    for (let i = 0; i < count; i++) {
+      await conn.query(
+        `INSERT INTO customer_entity (website_id, email, group_id, store_id, created_at, updated_at, is_active, firstname, lastname, password_hash)
+         VALUES (?, ?, 1, ?, ?, ?, 1, 'Bench', ?, ?)
+         ON DUPLICATE KEY UPDATE password_hash = VALUES(password_hash), is_active = 1, failures_num = 0, first_failure = NULL, lock_expires = NULL`,
+        [site.websiteId, benchCustomerEmail(i), site.storeId, now, now, `Customer ${i}`, hash],
+      );
+    }
+    await conn.query("DELETE FROM service_authenticate_throttle");
+    return hash;
+  } finally {
+    await conn.end();
+  }
+}

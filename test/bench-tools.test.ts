@@ -1,0 +1,139 @@
+/**
+ * The parts of `npm run bench` whose mistakes would not show in its figures: the anchor answers
+ * the same searches with the same pages as the full scan (so "identical" can fail), captured
+ * statements replay as the product sent them, the steady-state rate counts what it should, and
+ * a run with --only keeps the other sections' results.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openCoreDatabase, type CoreDatabase } from "../core-api/src/db/client.ts";
+import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
+import { createChain } from "../core-api/src/db/seed.ts";
+import { sql } from "drizzle-orm";
+import { ensureAnchor, fulltextQuery, runAnchor } from "../bench/anchor.ts";
+import { runBaseline } from "../bench/baseline.ts";
+import { benchCases } from "../bench/cases.ts";
+import { steadyRate } from "../bench/load-drivers.ts";
+import { loadStores } from "../bench/load.ts";
+import { comparePages } from "../bench/measure.ts";
+import { mergeBlocks, parseBlocks } from "../bench/results-file.ts";
+import { captureStatements, isBusinessStatement, replay, waves, type CapturedStatement } from "../bench/sql-capture.ts";
+import { AMSTERDAM_CENTRAAL } from "../scripts/lib/towns.ts";
+import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
+
+const statement = (sentAt: number, doneAt: number, text = "select 1"): CapturedStatement => ({ command: "Query", sql: text, sentAt, doneAt });
+
+describe("waves", () => {
+  it("keeps statements sent one after the other apart and groups those sent before the earlier ones answered", () => {
+    const a = statement(0, 5);
+    const b = statement(6, 10);
+    const c = statement(7, 12);
+    const d = statement(12, 13);
+    expect(waves([a, b, c, d])).toEqual([[a], [b, c], [d]]);
+  });
+});
+
+describe("isBusinessStatement", () => {
+  it("tells the search's statements from authentication and transaction control", () => {
+    expect(isBusinessStatement(statement(0, 1, "select `id` from `businesses` where `id` = ?"))).toBe(true);
+    expect(isBusinessStatement(statement(0, 1, "SELECT COALESCE(SUM(c.n), 0) FROM business_geo_cell_counts c"))).toBe(true);
+    expect(isBusinessStatement(statement(0, 1, "insert into `business_search_tokens` (`chain_id`) values (?)"))).toBe(true);
+    expect(isBusinessStatement(statement(0, 1, "select `sessions`.`id`, `apps`.`business_hours` from `sessions`"))).toBe(false);
+    expect(isBusinessStatement(statement(0, 1, "begin"))).toBe(false);
+  });
+});
+
+describe("steadyRate", () => {
+  it("leaves out the ramp-up before every loop has answered once", () => {
+    // 4 loops, 100 ms per operation: the first answers all at 100 ms, then 40 per second.
+    const completions = Array.from({ length: 40 }, (_, i) => 100 * (Math.floor(i / 4) + 1));
+    expect(steadyRate(completions, 4, 0, 1)).toBeCloseTo(40, 5);
+    // completed / duration would say 40 / 1.05 s = 38: the ramp and the cut-off undercount.
+  });
+
+  it("falls back to answers per second when there are too few to see a steady state", () => {
+    expect(steadyRate([900, 1500], 8, 0, 2)).toBe(1);
+  });
+});
+
+describe("results file", () => {
+  const block = (name: string, body: string) => ({ name, markdown: `## ${name}\n\n${body}` });
+
+  it("replaces the sections of a run, keeps the others and orders them as registered", () => {
+    const first = mergeBlocks("", [block("throughput", "old throughput"), block("latency", "old latency")], ["latency", "scaling", "throughput"]);
+    expect(parseBlocks(first).map((b) => b.name)).toEqual(["latency", "throughput"]);
+    const second = mergeBlocks(first, [block("latency", "new latency"), block("scaling", "new scaling")], ["latency", "scaling", "throughput"]);
+    expect(parseBlocks(second)).toEqual([block("latency", "new latency"), block("scaling", "new scaling"), block("throughput", "old throughput")]);
+    expect(second.match(/<!-- bench:latency -->/g)).toHaveLength(1);
+  });
+
+  it("starts afresh from a file without blocks", () => {
+    const text = mergeBlocks("# Benchmark results\n\nhand-written text\n", [block("latency", "x")], ["latency"]);
+    expect(text).not.toContain("hand-written");
+    expect(parseBlocks(text)).toEqual([block("latency", "x")]);
+  });
+});
+
+describe("fulltextQuery", () => {
+  it("requires every word as a prefix and drops boolean-mode operators", () => {
+    expect(fulltextQuery("bak")).toBe("+bak*");
+    expect(fulltextQuery("albert-heijn +x*")).toBe("+albert* +heijn* +x*");
+  });
+});
+
+describe("on a database", () => {
+  let dbName: string;
+  let database: CoreDatabase;
+  let chainId: number;
+  const STORES = 10_000;
+
+  beforeAll(async () => {
+    dbName = throwawayDatabaseName("bench");
+    await migrateCoreDatabase(TEST_DATABASE_URL, dbName);
+    database = openCoreDatabase(TEST_DATABASE_URL, dbName);
+    chainId = await createChain(database.db, "Bench Test Chain");
+    await loadStores(database.db, chainId, STORES);
+  }, 120_000);
+  afterAll(async () => {
+    await database?.close();
+    if (dbName) await dropDatabase(dbName);
+  });
+
+  it("the anchor finds the same pages and totals as the full scan, for every search", async () => {
+    expect(await ensureAnchor(database.db, chainId, STORES)).toMatchObject({ reused: false });
+    expect(await ensureAnchor(database.db, chainId, STORES)).toMatchObject({ reused: true, seconds: 0 });
+    for (const c of benchCases(AMSTERDAM_CENTRAAL, 25, "bak", 25)) {
+      const anchor = await runAnchor(database.db, c, chainId);
+      const scan = await runBaseline(database.db, c, chainId);
+      expect(scan.page.total, c.key).toBeGreaterThan(0);
+      expect(comparePages(anchor.page, scan.page), c.key).toEqual([]);
+    }
+  });
+
+  it("the anchor is rebuilt when the chain's stores changed", async () => {
+    await database.db.execute(sql`UPDATE businesses SET deleted = 1 WHERE chain_id = ${chainId} ORDER BY id LIMIT 1`);
+    expect(await ensureAnchor(database.db, chainId, STORES - 1)).toMatchObject({ reused: false });
+    const [[row]] = (await database.db.execute(sql`SELECT COUNT(*) AS n FROM bench_anchor_businesses`)) as unknown as [[{ n: number }]];
+    expect(Number(row.n)).toBe(STORES - 1);
+  });
+
+  it("replays captured statements as sent: prepared ones with their values, concurrent ones concurrently", async () => {
+    // Two pooled connections open first, so neither statement below waits for a handshake.
+    await Promise.all([database.pool.query("SELECT 1"), database.pool.query("SELECT 1")]);
+    const capture = captureStatements(database.pool);
+    await database.pool.execute("INSERT INTO chains (name) VALUES (?)", ["Replayed Chain"]);
+    await Promise.all([database.pool.query("SELECT SLEEP(0.3)"), database.pool.query("SELECT SLEEP(0.3)")]);
+    const captured = capture.take();
+    expect(captured.map((s) => s.command)).toEqual(["Execute", "Query", "Query"]);
+    expect(captured[0]!.values).toEqual(["Replayed Chain"]);
+    expect(waves(captured).map((w) => w.length)).toEqual([1, 2]);
+
+    const replayed = captureStatements(database.pool);
+    await replay(database.pool, captured);
+    const sent = replayed.take();
+    expect(sent.map((s) => [s.command, s.sql, s.values])).toEqual(captured.map((s) => [s.command, s.sql, s.values]));
+    // The two sleeps went out side by side, each before the other answered.
+    expect(waves(sent).map((w) => w.length)).toEqual([1, 2]);
+    const [[count]] = (await database.pool.query("SELECT COUNT(*) AS n FROM chains WHERE name = 'Replayed Chain'")) as unknown as [[{ n: number }]];
+    expect(Number(count.n)).toBe(2);
+  });
+});
