@@ -23,3 +23,5 @@ export * from "./tables/tags.ts";
 export * from "./tables/member-number-ranges.ts";
 export * from "./tables/baskets.ts";
 export * from "./tables/outbox.ts";
+export * from "./tables/webhooks.ts";
+export * from "./tables/phone-verifications.ts";

@@ -33,6 +33,7 @@ import type { Logger } from "@service/shared/logging";
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signPayload } from "@service/shared/webhook-signature";
 import type { CoreDb } from "../db/client.ts";
 import { DESTINATION_KINDS } from "./destination-kinds.ts";
+import { resolvesNothing } from "../webhooks/target-url.ts";
 import type { DestinationContext, DestinationKinds, OutboxRow, PreparedRequest } from "./destination.ts";
 import { PAYLOAD_PURPOSE } from "./enqueue.ts";
 import { claimDue, markDelivered, markFailed, releaseClaims, scheduleRetry, type AttemptFailure } from "./outbox-repository.ts";
@@ -106,7 +107,7 @@ export class OutboxWorker {
       clock: () => new Date(),
       sleep: realSleep,
       random: Math.random,
-      resolveHost: async () => [],
+      resolveHost: resolvesNothing,
       allowPrivate: false,
       pollMs: OUTBOX_DEFAULTS.pollMs,
       timeoutMs: OUTBOX_DEFAULTS.timeoutMs,
