@@ -43,7 +43,8 @@ export const webhookResource = defineResource({
     chain: field(reference(), { level: 1, readOnly: true, immutable: true, reference: "chain", description: "set from X-Service-Chain-ID" }),
     created_date: field(z.iso.datetime(), { level: 2, readOnly: true, immutable: true, sort: true }),
     deleted: field(z.boolean(), { level: 1, readOnly: true }),
-    event_type: field(z.enum(WEBHOOK_EVENT_TYPES), { level: 1, requiredOnPost: true, filter: true, sort: true }),
+    // Neither filter nor sort while there is one event type: every webhook would match.
+    event_type: field(z.enum(WEBHOOK_EVENT_TYPES), { level: 1, requiredOnPost: true, description: `one of ${WEBHOOK_EVENT_TYPES.join(", ")}` }),
     id: field(z.int(), { level: 0, readOnly: true, identifier: true, filter: true, immutable: true, ops: ["get", "put", "patch", "delete"] }),
     last_modified_date: field(z.iso.datetime(), { level: 2, readOnly: true, immutable: true, sort: true }),
     last_updated_by: field(reference().nullable(), { level: 2, readOnly: true, reference: "admin_user" }),
