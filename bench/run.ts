@@ -27,6 +27,7 @@ import { countStores, ensureBenchAdmin, ensureChain, loadStores, wipeStores } fr
 import { describeMachine } from "./machine.ts";
 import { comparePages, timeSequential, type Timing } from "./measure.ts";
 import { printTable, writeResults, type CaseResult } from "./report.ts";
+import { measureEventLatency, printEventLatency } from "./event-latency.ts";
 
 const RESULTS_PATH = new URL("./RESULTS.md", import.meta.url);
 const CACHE_DIR = new URL("./.cache/", import.meta.url);
@@ -48,6 +49,7 @@ Options (environment in brackets):
   --prefix <text>        text search prefix (default bak)
   --radius <km>          location radius (default 25)
   --reload               load the stores again
+  --only events          only the event delivery latency (bench/event-latency.ts, also run after the searches)
   --core-api-url <url>   core API (CORE_API_URL, default http://127.0.0.1:8080)
   --database-url <url>   its database server (DATABASE_URL)
   --db-name <name>       its database (CORE_DB_NAME, default service_core)
@@ -88,6 +90,7 @@ async function prepareStores(db: CoreDb, dbName: string, chainName: string, coun
 async function main(): Promise<void> {
   exitOnHelp(USAGE);
   const flags = parseFlags();
+  if (stringOption(flags, "only", null) === "events") return printEventLatency(await measureEventLatency(flags));
   const databaseUrl = stringOption(flags, "database-url", "DATABASE_URL", "mysql://root@127.0.0.1:3306")!;
   const dbName = stringOption(flags, "db-name", "CORE_DB_NAME", "service_core")!;
   const { coreApiUrl } = serviceUrls(flags);
@@ -178,6 +181,7 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
   }
+  printEventLatency(await measureEventLatency(flags));
 }
 
 main().catch((err: unknown) => {
