@@ -31,9 +31,22 @@ interface Sms {
   body: any;
 }
 let inbox: Sms[] = [];
+/** the provider's answers to the next requests, before it answers 202 */
+let failures: Array<"500" | "down"> = [];
+/** requests repeating a key the provider had queued already */
+let repeats = 0;
 const server = setupServer(
   http.post(SMS_URL, async ({ request }) => {
+    const failure = failures.shift();
+    if (failure === "down") return HttpResponse.error();
+    if (failure === "500") return HttpResponse.text("provider error", { status: 500 });
     const text = await request.text();
+    const key = request.headers.get("idempotency-key") ?? "";
+    // a provider that de-duplicates: a key it queued already is acknowledged, not sent again
+    if (inbox.some((s) => s.key === key)) {
+      repeats++;
+      return HttpResponse.json({ queued: true, duplicate: true }, { status: 202 });
+    }
     inbox.push({
       key: request.headers.get("idempotency-key") ?? "",
       authorization: request.headers.get("authorization"),
@@ -76,6 +89,8 @@ afterAll(async () => {
 });
 beforeEach(() => {
   inbox = [];
+  failures = [];
+  repeats = 0;
 });
 
 let seq = 0;
@@ -178,6 +193,30 @@ describe("the code by SMS", () => {
     expect(await core.db.select().from(outbox)).toEqual([]);
     expect(await core.db.select().from(phoneVerifications).where(eq(phoneVerifications.chainId, other))).toEqual([]);
     expect((await sendSms()).length).toBe(before);
+  });
+
+  it("a provider failing (500, then down) gets the same SMS again after the back-off, and sends it once", async () => {
+    const user = (await addUser()).body.results.user;
+    failures = ["500", "down"];
+    const start = clock.now;
+    try {
+      expect(await worker.tick()).toBe(1);
+      expect(await worker.tick()).toBe(0); // not due yet: back-off
+      for (let i = 0; i < 2; i++) {
+        const [row] = await core.db.select().from(outbox);
+        expect(row!.attempts).toBe(i + 1);
+        clock.now = row!.nextAttemptAt;
+        expect(await worker.tick()).toBe(1);
+      }
+    } finally {
+      clock.now = start;
+    }
+    const sms = inbox.filter((s) => s.body.data.user_id === user.id);
+    expect(sms).toHaveLength(1);
+    expect(repeats).toBe(0);
+    expect(sms[0]!.signatureValid).toBe(true);
+    expect(await core.db.select().from(outbox)).toEqual([]);
+    expect((await verify({ user_id: user.id, code: sms[0]!.body.data.code })).status).toBe(200);
   });
 });
 
