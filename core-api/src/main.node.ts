@@ -18,6 +18,7 @@ import { prettyWhenTerminal } from "./pretty-log.node.ts";
 import { loadScalarBundle } from "./resources/docs-asset.node.ts";
 import { OutboxWorker } from "./outbox/outbox-worker.ts";
 import { resolveHostNode } from "./outbox/resolve-host.node.ts";
+import { publicOnlyFetch } from "./outbox/public-fetch.node.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 
 /** How long close() lets in-flight requests finish before cutting their connections. */
@@ -53,6 +54,7 @@ export async function startCoreApi(config: CoreConfig): Promise<RunningService> 
       db: database.db,
       secretBox: await openSecretBox(config.secretKey),
       resolveHost: resolveHostNode,
+      publicFetch: publicOnlyFetch(),
       allowPrivate: config.allowPrivateWebhooks,
       pollMs: config.outboxPollMs,
       timeoutMs: config.outboxTimeoutMs,

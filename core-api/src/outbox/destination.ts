@@ -40,6 +40,12 @@ export interface PreparedRequest {
   headers?: Record<string, string>;
   /** the key of X-Service-Signature; null sends no signature */
   signingSecret: string | null;
+  /**
+   * the connection must reach a public address: the worker sends it through its `publicFetch`,
+   * which (on Node) checks the address the socket connects to, so DNS rebinding after the kind's
+   * own check cannot redirect it
+   */
+  publicOnly?: boolean;
 }
 
 /**

@@ -54,6 +54,11 @@ export interface OutboxWorkerOptions {
   /** the destination registry (default DESTINATION_KINDS) */
   kinds?: DestinationKinds;
   fetch?: typeof fetch;
+  /**
+   * the fetch of requests a kind marks `publicOnly` (default `fetch`); the Node entry passes
+   * outbox/public-fetch.node.ts, which checks the address at connect time
+   */
+  publicFetch?: typeof fetch;
   clock?: () => Date;
   sleep?: Sleep;
   /** a number in [0, 1) for the jitter (default Math.random) */
@@ -101,9 +106,11 @@ export class OutboxWorker {
   #nudge: AbortController = new AbortController();
 
   constructor(options: OutboxWorkerOptions) {
+    const plainFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#o = {
       kinds: DESTINATION_KINDS,
-      fetch: (input, init) => globalThis.fetch(input, init),
+      fetch: plainFetch,
+      publicFetch: plainFetch,
       clock: () => new Date(),
       sleep: realSleep,
       random: Math.random,
@@ -260,7 +267,8 @@ export class OutboxWorker {
     const signal = AbortSignal.any([AbortSignal.timeout(this.#o.timeoutMs), this.#cut.signal]);
     try {
       // redirect "manual": a redirect is a failed attempt, never followed (it could lead to a private address).
-      const res = await untilAborted(this.#o.fetch(req.url, { method: "POST", headers, body: req.body, redirect: "manual", signal }), signal);
+      const send = req.publicOnly ? this.#o.publicFetch : this.#o.fetch;
+      const res = await untilAborted(send(req.url, { method: "POST", headers, body: req.body, redirect: "manual", signal }), signal);
       if (res.status >= 200 && res.status < 300) {
         // Not awaited: the answer's body is not needed, and a stream may never settle its cancel.
         void res.body?.cancel().catch(() => {});

@@ -65,6 +65,7 @@ export const webhookDestination: DestinationKind = {
         body: JSON.stringify(body),
         headers,
         signingSecret: secrets.signingSecret,
+        publicOnly: !ctx.allowPrivate,
       },
     };
   },
