@@ -20,13 +20,35 @@ export const OUTBOX_STATUSES = ["pending", "failed"] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 /**
- * Claims up to `limit` rows due at `now` (pending, `next_attempt_at` <= now), oldest due first.
+ * Claims up to `limit` rows due at `now` (pending, `next_attempt_at` <= now), oldest due first;
+ * a deadlock with another worker's claim is retried (up to 3 claims), then thrown.
  * @param token this claim's lease token (32 characters)
  * @param leaseEnd when the lease ends: the rows are due again then if the claim is not settled
  * @returns the claimed rows as stored after the claim
  */
 export async function claimDue(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: number; token: string }): Promise<OutboxRow[]> {
   if (opts.limit <= 0) return [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await claimOnce(db, opts);
+    } catch (err) {
+      // Two claims moving rows within the due index can still deadlock; the loser tries again.
+      if (!isLockConflict(err) || attempt >= CLAIM_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/** Claims of one round before a lock conflict is given up on (the next round tries again). */
+const CLAIM_ATTEMPTS = 3;
+
+function isLockConflict(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  return code === "ER_LOCK_DEADLOCK" || code === "ER_LOCK_WAIT_TIMEOUT";
+}
+
+/** One claim transaction; READ COMMITTED, so it takes no gap locks next to the rows it claims. */
+async function claimOnce(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: number; token: string }): Promise<OutboxRow[]> {
   return db.transaction(async (tx) => {
     const due = await tx
       .select({ id: outbox.id })
@@ -42,7 +64,7 @@ export async function claimDue(db: CoreDb, opts: { now: Date; leaseEnd: Date; li
       .set({ leaseToken: opts.token, nextAttemptAt: opts.leaseEnd, attempts: sql`${outbox.attempts} + 1`, lastAttemptDate: opts.now, lastModifiedDate: opts.now })
       .where(inArray(outbox.id, ids));
     return tx.select().from(outbox).where(inArray(outbox.id, ids));
-  });
+  }, { isolationLevel: "read committed" });
 }
 
 /**

@@ -39,7 +39,7 @@ interface Seen {
 let seen: Seen[] = [];
 const processed = new Set<string>();
 /** the receiver's answer to the next requests, in order (then 200) */
-let answers: Array<"500" | "hang" | "down" | "302"> = [];
+let answers: Array<"500" | "hang" | "down" | "302" | "slow"> = [];
 
 const server = setupServer(
   http.post(RECEIVER, async ({ request }) => {
@@ -54,6 +54,7 @@ const server = setupServer(
       signatureValid: await verifySignature(request.headers.get("x-service-signature"), body, SECRET, { now: clock.now }),
     });
     if (answer === "hang") await delay("infinite");
+    if (answer === "slow") await delay(150);
     if (answer === "500") return HttpResponse.text("receiver broke", { status: 500 });
     if (answer === "302") return new HttpResponse(null, { status: 302, headers: { location: "http://127.0.0.1/internal" } });
     processed.add(key);
@@ -85,7 +86,7 @@ afterEach(() => server.resetHandlers());
 
 const kinds: DestinationKinds = { test: testKind };
 const worker = (o: Partial<OutboxWorkerOptions> = {}) =>
-  new OutboxWorker({ db: core.db, secretBox: box, kinds, clock: () => clock.now, random: () => 0.5, timeoutMs: 200, ...o });
+  new OutboxWorker({ db: core.db, secretBox: box, kinds, clock: () => clock.now, random: () => 0.5, timeoutMs: 10_000, ...o });
 
 const delivery = (n: number, o: Partial<Delivery> = {}): Delivery => ({ chainId: core.chainId, kind: "test", eventType: "test_event", payload: { n }, ...o });
 const add = (d: Delivery) => core.db.transaction((tx) => enqueue(tx, d, { secretBox: box, now: clock.now }));
@@ -261,6 +262,17 @@ describe("several workers", () => {
     expect(row!.nextAttemptAt.getTime()).toBeLessThanOrEqual(clock.now.getTime());
     expect(await worker().tick()).toBe(1);
     expect([...processed]).toEqual([deliveryId]);
+  });
+
+  it("a stop lets a send in flight finish within the grace period: delivered, not given back", async () => {
+    const { deliveryId } = await add(delivery(1));
+    answers = ["slow"];
+    const w = worker({ timeoutMs: 60_000, pollMs: 10 });
+    w.start();
+    while (seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await w.stop(10_000);
+    expect([...processed]).toEqual([deliveryId]);
+    expect(await rows()).toEqual([]);
   });
 
   it("a worker that died mid-send leaves its row to the next one once the lease ends", async () => {
