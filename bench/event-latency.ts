@@ -34,6 +34,7 @@ const CHAIN_NAME = "Event Bench Chain";
 const ADMIN_USERNAME = "event-bench@bench.example";
 const RESULTS_PATH = fileURLToPath(new URL("./EVENT-LATENCY.md", import.meta.url));
 
+/** The --help text of the event latency bench. */
 export const EVENT_LATENCY_USAGE = `Usage: npx tsx bench/event-latency.ts [-- options]   (also part of npm run bench)
 
 Measures p50 / p99 from a user change (alter-user with a new phone number) to the signed

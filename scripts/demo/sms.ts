@@ -19,6 +19,7 @@ export const SMS_MEMBER = { username: "sam.jansen@example.com", first_name: "Sam
 /** The path of the demo's receivers: webhooks pointing at an older one (another port) are replaced. */
 const RECEIVER_PATH = "/demo-sms";
 
+/** What the SMS step did and found. */
 export interface SmsDemo {
   receiverUrl: string;
   webhookId: number;

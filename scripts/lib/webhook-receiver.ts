@@ -22,6 +22,7 @@ export interface ReceivedEvent {
   at: number;
 }
 
+/** A running receiver. */
 export interface WebhookReceiver {
   /** the URL to configure as target_url */
   url: string;

@@ -17,6 +17,7 @@ export const LAST_ERROR_LENGTH = 512;
 
 /** The outbox statuses: delivered rows are deleted. */
 export const OUTBOX_STATUSES = ["pending", "failed"] as const;
+/** `pending` or `failed`. */
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 /**

@@ -7,6 +7,7 @@ import { webhookResource } from "@service/shared/resources/webhook";
 import { addedByRecordBuilder, resourceColumns, type ResourceRecord } from "../db/resource-columns.ts";
 import { webhooks } from "../db/schema.ts";
 
+/** A stored webhook. */
 export type WebhookRow = typeof webhooks.$inferSelect;
 
 /** The webhook's storage mapping. */

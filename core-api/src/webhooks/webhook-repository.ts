@@ -19,8 +19,9 @@ import { webhookColumns, type WebhookRow } from "./webhook-columns.ts";
 
 export type { WebhookRow };
 
-/** The purposes the secrets are sealed for. */
+/** The purpose the signing secret is sealed for. */
 export const SECRET_PURPOSE = "webhook.secret";
+/** The purpose the provider settings are sealed for. */
 export const PROVIDER_SETTINGS_PURPOSE = "webhook.provider_settings";
 
 type CoreTx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];

@@ -24,6 +24,7 @@ export const verifyPhoneNumberResultsSchema = z.strictObject({
   user: userInfoSchema,
   result_type: z.literal("verify-phone-number"),
 });
+/** The `results` of verify-phone-number. */
 export type VerifyPhoneNumberResults = z.infer<typeof verifyPhoneNumberResultsSchema>;
 
 /** The whole success body of verify-phone-number. */

@@ -15,10 +15,12 @@ import { defineResource, field, reference } from "./meta.ts";
 
 /** The statuses of a delivery still owed. */
 export const EVENT_DELIVERY_STATUSES = ["pending", "failed"] as const;
+/** A status of a delivery still owed. */
 export type EventDeliveryStatus = (typeof EVENT_DELIVERY_STATUSES)[number];
 
 const ro = { readOnly: true, immutable: true } as const;
 
+/** The EventDelivery declaration (see the module comment). */
 export const eventDeliveryResource = defineResource({
   name: "event_delivery",
   plural: "event_deliveries",

@@ -22,6 +22,7 @@ import { defineResource, field, reference } from "./meta.ts";
 
 /** The event types a webhook can subscribe to (spec, "Events"). */
 export const WEBHOOK_EVENT_TYPES = ["phone_number_verification"] as const;
+/** An event type a webhook can subscribe to. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** What an SMS provider needs besides the target URL. */
@@ -29,8 +30,10 @@ export const providerSettingsSchema = z.strictObject({
   sender: z.string().min(1).max(32).optional().describe("the number or name the SMS comes from"),
   api_key: z.string().min(1).max(512).optional().describe("sent as Authorization: Bearer <api_key>"),
 });
+/** The provider settings as given (write-only). */
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;
 
+/** The Webhook declaration (see the module comment). */
 export const webhookResource = defineResource({
   name: "webhook",
   plural: "webhooks",
