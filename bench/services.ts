@@ -135,6 +135,8 @@ export class ProcessFleet {
           WEB_CONCURRENCY: String(workers),
           DATABASE_WAIT_SECONDS: "10",
           METRICS_TOKEN: null,
+          // the events section's receiver listens on 127.0.0.1
+          WEBHOOK_ALLOW_PRIVATE: service === "core-api" ? "true" : null,
         }, port, "/ready");
         console.log(`started ${service} with WEB_CONCURRENCY=${workers} at ${url} (pid ${pid}, log ${logPath.slice(ROOT.length)})`);
         return { service, workers, url, pid, logPath };

@@ -6,7 +6,11 @@
  *      `/resources/businesses` location search, both checked against turf's distance;
  *   3. a webshop customer created through the connector's update, authenticated, read back;
  *   4. a few members registered through add-user with phone numbers in national formats (stored
- *      in E.164), each read back with get-user.
+ *      in E.164), each read back with get-user;
+ *   5. phone verification by SMS: a local receiver the demo starts stands in for the chain's SMS
+ *      provider (webhook, verify_phone_numbers); a member's code arrives signed and verifies the
+ *      number (the running core API must allow a target on 127.0.0.1: WEBHOOK_ALLOW_PRIVATE,
+ *      which npm start allows).
  *
  * Environment (flags win): CORE_API_URL (--core-api-url), CONNECTOR_URL (--connector-url),
  * SEED_ADMIN_USERNAME (--admin-user), SEED_ADMIN_PASSWORD (--admin-password),
@@ -22,6 +26,7 @@ import { booleanOption, numberOption, parseFlags, seedCredentials, serviceUrls, 
 import { AMSTERDAM_CENTRAAL, loadTowns } from "./lib/towns.ts";
 import { importTowns } from "./demo/import-towns.ts";
 import { demoMembers } from "./demo/members.ts";
+import { demoSms, SMS_MEMBER } from "./demo/sms.ts";
 import { checkLocationSearch, turfKm } from "./demo/location-check.ts";
 import { webshopCustomer } from "./demo/webshop-customer.ts";
 
@@ -31,8 +36,10 @@ const USAGE = `Usage: npm run demo [-- options]
 
 Drives the RUNNING services (npm start) over HTTP: imports one store per town of NL, BE and DE
 through add-business, checks the stores within --radius km of Amsterdam Centraal, and creates,
-authenticates and reads back a webshop customer, and registers a few members (add-user) and
-reads them back (get-user). Exit status 1 when a check fails.
+authenticates and reads back a webshop customer, registers a few members (add-user) and
+reads them back (get-user), and verifies a member's phone number with the code its SMS webhook
+delivers to a local receiver the demo starts (the core API must allow webhook targets on
+127.0.0.1: WEBHOOK_ALLOW_PRIVATE=true, npm start's default). Exit status 1 when a check fails.
 
 Options (environment in brackets; flags win):
   --core-api-url <url>     core API (CORE_API_URL, default http://127.0.0.1:8080)
@@ -133,6 +140,23 @@ async function main(): Promise<number> {
   else {
     failed = true;
     for (const p of mem.problems) console.log(`   ! ${p}`);
+  }
+
+  // 5. Phone verification by SMS
+  console.log("\n5. Phone verification by SMS (verify_phone_numbers, a phone_number_verification webhook, verify-phone-number)");
+  const sms = await demoSms(core, chainId);
+  console.log(`   local SMS receiver ${sms.receiverUrl}${sms.webhookId ? ` <- webhook ${sms.webhookId} (POST /resources/webhook; secret and provider settings write-only)` : ""}`);
+  if (sms.userId) console.log(`   ${"member " + sms.userId} phone ${SMS_MEMBER.e164} through ${sms.via}: phone_number_status ${sms.statusBefore} (validated)`);
+  if (sms.sms) {
+    const d = sms.sms.body.data;
+    console.log(`   SMS received after ${sms.latencyMs?.toFixed(0)} ms: to ${d.phone_number} from ${sms.sms.body.sender}, "${d.message}"`);
+    console.log(`     Idempotency-Key ${sms.sms.key}, X-Service-Signature ${sms.sms.signatureValid ? "valid (HMAC-SHA256 with the webhook's secret)" : "INVALID"}`);
+    console.log(`   POST /internal/verify-phone-number code=${d.code} -> phone_number_status ${sms.statusAfter} (verified)`);
+  }
+  if (sms.problems.length === 0) console.log("   OK: the code reached the receiver signed, once, and verified the number");
+  else {
+    failed = true;
+    for (const p of sms.problems) console.log(`   ! ${p}`);
   }
 
   console.log(failed ? "\ndemo finished with problems (see ! lines)" : "\ndemo finished: all checks passed");

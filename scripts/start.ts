@@ -26,6 +26,8 @@ DATABASE_WAIT_SECONDS, default 60), migrates service_core and service_webshop, s
 chain on an empty database (generated secrets are printed once; SEED_* ones never), and serves
 core-api (CORE_API_PORT, default 8080) and the connector (CONNECTOR_PORT, default 8081).
 SIGTERM or SIGINT stops both: requests in flight finish, pools close, exit status 0.
+Unlike the images, npm start allows webhook targets on private addresses unless
+WEBHOOK_ALLOW_PRIVATE=false (the demo's SMS receiver runs on 127.0.0.1).
 
 Options:
   --service <name>  all (default), core-api or connector
@@ -34,7 +36,8 @@ Options:
 Environment: DATABASE_URL, CORE_DB_NAME, WEBSHOP_DB_NAME, CORE_API_PORT, CONNECTOR_PORT, HOST,
 TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY,
 SEED_ADMIN_USERNAME, SEED_ADMIN_PASSWORD, SEED_APP_HOSTNAME, SEED_SHOPPER_USERNAME,
-SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID (see README.md).`;
+SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID, WEBHOOK_ALLOW_PRIVATE, OUTBOX_POLL_MS,
+OUTBOX_TIMEOUT_MS (see README.md).`;
 
 /** Exit status of a bad command line or configuration (nothing was started). */
 const EXIT_USAGE = 2;
@@ -59,6 +62,10 @@ async function main(): Promise<void> {
 
   // Every variable of every service this run starts is checked before anything happens.
   process.env.SERVICE_SECRET_KEY ||= serviceSecretKey();
+  // A local run: webhook receivers on this machine (npm run demo's SMS receiver) are allowed
+  // unless the operator says otherwise; the images (docker/) keep the safe default, false.
+  const allowPrivateDefaulted = !process.env.WEBHOOK_ALLOW_PRIVATE;
+  process.env.WEBHOOK_ALLOW_PRIVATE ||= "true";
   const env = process.env;
   const core = service !== "connector" ? parseCoreConfig(env) : undefined;
   const connector = service !== "core-api" ? parseConnectorConfig(env) : undefined;
@@ -76,6 +83,7 @@ async function main(): Promise<void> {
   if (core?.ok && seed?.ok) printed.push(...(await runCore(core.config, seed.config)));
   if (connector?.ok) printed.push(...(await runConnector(connector.config)));
   for (const line of printed) console.log(line);
+  if (core?.ok && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
   for (const s of running) console.log(`${s.name.padEnd(10)} ${s.url}`);
 }
 

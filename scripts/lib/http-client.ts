@@ -123,6 +123,15 @@ export class CoreApiClient {
     });
   }
 
+  /**
+   * Sends `body` as JSON (the Resources API's writes; nested objects such as provider_settings).
+   * @returns the `results` object of the answer
+   * @throws ServiceCallError when the answer is not a success
+   */
+  async sendJson(method: "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<any> {
+    return this.call(method, path, body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  }
+
   private async call(method: string, path: string, init: RequestInit = {}): Promise<any> {
     return (await this.timedCall(method, path, init)).results;
   }

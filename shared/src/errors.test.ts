@@ -19,7 +19,10 @@ describe("the error catalogue", () => {
 
   it("uses the spec's codes, and ours only from OUR_CODES_FROM, each once", () => {
     const ours = entries.filter(([, def]) => !SPEC_CODES.includes(def.code));
-    expect(ours.map(([name]) => name).sort()).toEqual(["service_unavailable", "too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists"]);
+    expect(ours.map(([name]) => name).sort()).toEqual([
+      "phone_verification_attempts_exceeded", "phone_verification_code_expired", "phone_verification_code_invalid", "phone_verification_not_pending",
+      "service_unavailable", "too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists",
+    ]);
     for (const [name, def] of ours) expect(def.code, name).toBeGreaterThanOrEqual(OUR_CODES_FROM);
     expect(new Set(ours.map(([, def]) => def.code)).size).toBe(ours.length);
     expect(Math.max(...SPEC_CODES)).toBeLessThan(OUR_CODES_FROM);
@@ -41,5 +44,14 @@ describe("the error catalogue", () => {
   it("gives service_unavailable 904 with HTTP 503", () => {
     expect(errorBody("service_unavailable").error).toMatchObject({ code: 904, name: "service_unavailable" });
     expect(ERRORS.service_unavailable.status).toBe(503);
+  });
+
+  it("gives the phone verification refusals 905-908", () => {
+    expect(Object.fromEntries(entries.filter(([n]) => n.startsWith("phone_verification_")).map(([n, d]) => [n, [d.code, d.status]]))).toEqual({
+      phone_verification_code_invalid: [905, 400],
+      phone_verification_code_expired: [906, 400],
+      phone_verification_attempts_exceeded: [907, 429],
+      phone_verification_not_pending: [908, 409],
+    });
   });
 });

@@ -86,6 +86,11 @@ export const ERRORS = {
   too_many_login_attempts: e(903, 429, "Too many failed login attempts; try again later."),
   /** Not a spec name, so 904 is ours: the database did not answer in time or cannot be reached (sent with Retry-After). */
   service_unavailable: e(904, 503, "The service is temporarily unavailable; try again later."),
+  /** Not a spec name (the spec does not show verify-phone-number's errors), so 905-908 are ours. */
+  phone_verification_code_invalid: e(905, 400, "The phone verification code is wrong."),
+  phone_verification_code_expired: e(906, 400, "The phone verification code has expired; change or re-submit the phone number for a new one."),
+  phone_verification_attempts_exceeded: e(907, 429, "Too many wrong phone verification codes; change or re-submit the phone number for a new one."),
+  phone_verification_not_pending: e(908, 409, "No phone verification code is pending for the user's phone number."),
 } as const satisfies Record<string, ErrorDefinition>;
 
 /** The name of an error of the catalogue, for example `parameter_invalid`. */

@@ -49,12 +49,14 @@ export type ResourceName =
   | "access_token"
   | "service_client"
   | typeof CHANGE_LOG_RESOURCE
-  | "member_number_range";
+  | "member_number_range"
+  | "webhook"
+  | "event_delivery";
 
 /** The internal calls whose access the table decides. */
 export type CallName = "add-business" | "alter-business" | "get-businesses" | "add-campaign" | "alter-campaign" | "get-campaign"
   | "delete-campaign" | "add-campaign-group" | "get-campaign-groups" | "delete-campaign-group" | "add-tag" | "get-tags" | "delete-tag"
-  | "add-user" | typeof ADD_ADMIN_USER | "get-user" | "alter-user" | "add-basket";
+  | "add-user" | typeof ADD_ADMIN_USER | "get-user" | "alter-user" | "add-basket" | "verify-phone-number";
 
 /** The row of add-user when it creates an admin user (permission_* parameters). */
 export const ADD_ADMIN_USER = "add-user (admin user)";
@@ -104,6 +106,10 @@ export const RESOURCE_ACCESS: Readonly<Record<ResourceName, Readonly<Partial<Rec
   [CHANGE_LOG_RESOURCE]: { get: rule(ADMIN, "read") },
   // handbook, "The user": member-number ranges are a super-user resource, reads included.
   member_number_range: { ...superUserWrites(ADMIN), get: rule(ADMIN, "super_user"), list: rule(ADMIN, "super_user") },
+  // handbook, "Events": webhook configurations are managed by super users, reads included (secrets are write-only anyway).
+  webhook: { ...superUserWrites(ADMIN), get: rule(ADMIN, "super_user"), list: rule(ADMIN, "super_user") },
+  // handbook, "Events": the outbox's deliveries (failed ones kept after their last attempt), super users only.
+  event_delivery: { ...superUserWrites(ADMIN), get: rule(ADMIN, "super_user"), list: rule(ADMIN, "super_user") },
 };
 
 /** An internal call's row: a Resources rule plus the error a refused caller gets. */
@@ -148,6 +154,8 @@ export const CALL_ACCESS: Readonly<Record<CallName, CallRule>> = {
   "get-user": call(SHOPPER_READERS, "read"),
   "alter-user": call(SHOPPER_READERS, "assign"),
   "add-basket": call(PRIVILEGED, "write"),
+  // verify-phone-number (handbook, "Events"): "the shopper or an admin", as alter-user (it changes the user).
+  "verify-phone-number": call(SHOPPER_READERS, "assign"),
 };
 
 /**

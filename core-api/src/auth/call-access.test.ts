@@ -19,7 +19,7 @@ const READS: CallName[] = ["get-businesses", "get-campaign", "get-campaign-group
 /** The tag calls: "user and privileged authentication not permitted" (spec, delete-tag). */
 const ADMIN_ONLY: CallName[] = ["add-tag", "get-tags", "delete-tag", ADD_ADMIN_USER];
 /** The calls a shopper may attempt at all (their handlers confine the shopper to their own profile). */
-const SHOPPER_CALLS: CallName[] = ["get-user", "alter-user"];
+const SHOPPER_CALLS: CallName[] = ["get-user", "alter-user", "verify-phone-number"];
 
 beforeAll(async () => {
   w = await startTwoChains();

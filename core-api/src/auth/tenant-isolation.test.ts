@@ -27,6 +27,8 @@ function targets(b: ChainBObjects): Record<string, { other: Record<string, strin
     allowed_ip_range: { other: { id: `${b.ipRangeId}`, cidr: b.cidr }, missing: { id: `${MISSING_INT}`, cidr: "10.99.0.0/16" } },
     chain: { other: { id: `${b.chainId}` }, missing: { id: `${MISSING_INT}` } },
     member_number_range: { other: { id: `${b.memberNumberRangeId}` }, missing: { id: `${MISSING_INT}` } },
+    webhook: { other: { id: `${b.webhookId}` }, missing: { id: `${MISSING_INT}` } },
+    event_delivery: { other: { id: `${b.eventDeliveryId}`, delivery_id: b.deliveryId }, missing: { id: `${MISSING_INT}`, delivery_id: crypto.randomUUID() } },
   };
 }
 
@@ -51,6 +53,7 @@ function callParams(b: ChainBObjects): Record<string, { other: Record<string, st
     "/internal/get-user": { other: { chain_id: `${b.chainId}`, user_id: `${b.userId}` }, missing: { chain_id: `${MISSING_INT}`, user_id: `${MISSING_INT}` } },
     "/internal/alter-user": { other: { user_id: `${b.userId}`, first_name: "Intruder" }, missing: { user_id: `${MISSING_INT}`, first_name: "Intruder" } },
     "/internal/add-basket": chain({ user_id: `${b.userId}`, basket_total_price: "10" }),
+    "/internal/verify-phone-number": { other: { user_id: `${b.userId}`, code: "123456" }, missing: { user_id: `${MISSING_INT}`, code: "123456" } },
   };
 }
 

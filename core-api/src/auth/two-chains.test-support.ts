@@ -5,7 +5,10 @@
  * campaign, campaign group, tag), seeded directly so nothing depends on the requests under test.
  */
 import { eq } from "drizzle-orm";
-import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
+import { openSecretBox } from "@service/shared/secret-box";
+import { startCore, TEST_SECRET_KEY, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
+import { enqueue } from "../outbox/enqueue.ts";
+import { insertWebhook } from "../webhooks/webhook-repository.ts";
 import { insertBusiness } from "../businesses/business-repository.ts";
 import { seedClient, seedToken } from "../clients/client-test-support.ts";
 import { insertContentPage } from "../content-pages/content-page-repository.ts";
@@ -29,7 +32,7 @@ import { insertIpRange } from "../ip-ranges/ip-range-repository.ts";
 import { seedCampaign, seedUser, seedVoucher } from "../vouchers/voucher-test-support.ts";
 import { createCampaignGroup } from "../campaign-groups/campaign-group-repository.ts";
 import { createTag } from "../tags/tag-repository.ts";
-import { campaignGroupCampaigns, campaignGroups, tags } from "../db/schema.ts";
+import { campaignGroupCampaigns, campaignGroups, outbox, phoneVerifications, tags, webhooks } from "../db/schema.ts";
 
 export const APP_A = "a.shop.example.test";
 export const APP_B = "b.shop.example.test";
@@ -55,6 +58,10 @@ export interface ChainBObjects {
   userId: number;
   /** a generated member-number range of chain B */
   memberNumberRangeId: number;
+  webhookId: number;
+  /** an outbox row of chain B (resource event_delivery) and its delivery id */
+  eventDeliveryId: number;
+  deliveryId: string;
 }
 
 export interface TwoChains {
@@ -125,6 +132,9 @@ export async function startTwoChains(): Promise<TwoChains> {
   );
   const tagB = await createTag(core.db, { chainId: chainB, modelClass: "user", value: "b-tag", lastUpdatedBy: adminB.id }, now);
   const [numbers] = await core.db.insert(memberNumberRanges).values({ chainId: chainB, kind: "generated", first: 5000n, last: 5999n, nextNumber: 5000n });
+  const box = await openSecretBox(TEST_SECRET_KEY);
+  const hookB = await insertWebhook(core.db, box, chainB, { campaignId: null, eventType: "phone_number_verification", targetUrl: "https://sms.b.example.com/hook", active: true }, { signingSecret: "whsec_chain_b_secret" }, adminB.id, now);
+  const deliveryB = await enqueue(core.db, { chainId: chainB, kind: "webhook", targetId: hookB.id, eventType: "phone_number_verification", payload: { user_id: userB } }, { secretBox: box, now });
 
   return {
     core,
@@ -159,6 +169,9 @@ export async function startTwoChains(): Promise<TwoChains> {
       tagId: tagB.tag.id,
       userId: userB,
       memberNumberRangeId: Number(numbers.insertId),
+      webhookId: hookB.id,
+      eventDeliveryId: deliveryB.id,
+      deliveryId: deliveryB.deliveryId,
     },
   };
 }
@@ -166,7 +179,8 @@ export async function startTwoChains(): Promise<TwoChains> {
 /**
  * Every stored row of chain `chainId` (the chain itself, its businesses, vouchers, content pages,
  * IP ranges, clients, tokens, campaigns, change logs, users, referral links, member-number ranges,
- * baskets, campaign groups with their campaigns, and tags) as one JSON string: equal before
+ * baskets, campaign groups with their campaigns, tags, webhooks, outbox deliveries and phone
+ * verification codes) as one JSON string: equal before
  * and after a test means nothing of the chain was written.
  */
 export async function chainChecksum(core: TestCore, chainId: number): Promise<string> {
@@ -188,6 +202,9 @@ export async function chainChecksum(core: TestCore, chainId: number): Promise<st
     db.select().from(userReferrals).where(eq(userReferrals.chainId, chainId)).orderBy(userReferrals.id),
     db.select().from(memberNumberRanges).where(eq(memberNumberRanges.chainId, chainId)).orderBy(memberNumberRanges.id),
     db.select().from(baskets).where(eq(baskets.chainId, chainId)).orderBy(baskets.id),
+    db.select().from(webhooks).where(eq(webhooks.chainId, chainId)).orderBy(webhooks.id),
+    db.select().from(outbox).where(eq(outbox.chainId, chainId)).orderBy(outbox.id),
+    db.select().from(phoneVerifications).where(eq(phoneVerifications.chainId, chainId)).orderBy(phoneVerifications.userId),
   ]);
   // member-number range bounds are BIGINT (bigint in JS), which JSON.stringify cannot write itself
   return JSON.stringify(parts, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value));

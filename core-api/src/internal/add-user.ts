@@ -39,6 +39,7 @@ import { readUserChanges } from "../users/user-changes.ts";
 import { userInfoOf } from "../users/user-info-record.ts";
 import { resolveUserReferences } from "../users/user-references.ts";
 import { userVersionRules } from "../users/version-rules.ts";
+import { phoneVerificationStep } from "./phone-verification-hook.ts";
 
 const PERMISSION_NAMES = Object.keys(PERMISSION_PARAMS) as PermissionParam[];
 
@@ -68,15 +69,18 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
   if (forAdmin) return c.json(okBody(await addAdminUser(ctx, params, chainId, updateIfExists, changes)));
 
   const refs = await resolveUserReferences(db, chainId, changes, null);
+  const phone = await phoneVerificationStep(ctx, chain, changes);
   const { user, created } = await saveAddedUser(db, {
     chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
     changes,
     refs,
     rules,
     now,
+    onSaved: phone.onSaved,
     updateIfExists,
     signupChannel: signupChannelOf(clientChannel, source),
   });
+  phone.afterCommit();
   const referrer = refs.referrer ?? null;
   const results: AddUserResults = {
     user: userInfoOf(user, version),

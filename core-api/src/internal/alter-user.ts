@@ -31,12 +31,14 @@ import { userInfoOf } from "../users/user-info-record.ts";
 import { resolveUserReferences } from "../users/user-references.ts";
 import { findUserById } from "../users/user-repository.ts";
 import { userVersionRules } from "../users/version-rules.ts";
+import { phoneVerificationStep } from "./phone-verification-hook.ts";
 
 const DENIED = "permission_denied_or_non_existent";
 
 /** Handles alter-user; see the module comment. */
 export async function alterUser(c: Context<AppEnv>): Promise<Response> {
-  const { db, auth, now, version } = c.var.ctx;
+  const ctx = c.var.ctx;
+  const { db, auth, now, version } = ctx;
   requireSession(auth);
   const params = await allParams(c);
   const { user_id: userIdParam } = readCallParams(alterUserCall, params, ["user_id"]);
@@ -61,6 +63,7 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
   const rules = userVersionRules(version);
   const changes = readUserChanges(alterUserCall, params, rules, now);
   const refs = await resolveUserReferences(db, chainId, changes, userId);
+  const phone = await phoneVerificationStep(ctx, chain, changes);
   const user = await saveAlteredUser(db, {
     chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
     changes,
@@ -68,9 +71,11 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
     rules,
     now,
     userId,
+    onSaved: phone.onSaved,
   });
   // Deleted between the look-up and the write: answered as any user that does not exist.
   if (!user) throw new ServiceError(DENIED);
+  phone.afterCommit();
   const results: AlterUserResults = { user: userInfoOf(user, version), result_type: "alter-user" };
   return c.json(okBody(results));
 }

@@ -1,8 +1,9 @@
 /**
  * delete-campaign deletes the campaign's webhooks in the transaction that deletes the campaign
- * (spec: "associated webhooks deleted"). Webhooks do not exist yet, so the hook
- * (campaigns/campaign-webhooks.ts) is replaced here: it must be called once with the campaign,
- * inside the transaction, and when it fails the campaign must stay as it was.
+ * (spec: "associated webhooks deleted"). The hook (campaigns/campaign-webhooks.ts) is replaced
+ * here to pin the contract: it must be called once with the campaign, inside the transaction, and
+ * when it fails the campaign must stay as it was. resources/webhook.test.ts checks the real
+ * deletion of a campaign's webhooks.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";

@@ -30,6 +30,10 @@ const SPEC: Record<string, Record<Kind, EngineOperation[]>> = {
   service_client: { admin: ALL, chain_scope: [], read_businesses: [], end_user: [] },
   // not in the spec's table; the handbook makes it a super-user resource, reads included
   member_number_range: { admin: ALL, chain_scope: [], read_businesses: [], end_user: [] },
+  // not in the spec's table; the handbook ("Events") makes webhooks a super-user resource, and the
+  // outbox's deliveries with them (no POST: the changes that cause them write them)
+  webhook: { admin: ALL, chain_scope: [], read_businesses: [], end_user: [] },
+  event_delivery: { admin: ["get", "list", "update", "delete"], chain_scope: [], read_businesses: [], end_user: [] },
 };
 
 let w: TwoChains;
@@ -61,7 +65,7 @@ describe("every operation, every kind of caller", () => {
   it("passes access (419) exactly where the spec's table allows it, else 544; nothing is written", async () => {
     const before = await chainChecksum(w.core, w.chainA);
     const cases = requests();
-    expect(cases).toHaveLength(7 * 6 + 3);
+    expect(cases).toHaveLength(8 * 6 + 3 + 5);
     let checked = 0;
     for (const { resource, op, method, path } of cases) {
       for (const kind of Object.keys(SPEC[resource]!) as Kind[]) {

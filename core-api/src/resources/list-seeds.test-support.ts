@@ -8,7 +8,8 @@
  */
 import { eq } from "drizzle-orm";
 import { deleteBusiness, insertBusiness } from "../businesses/business-repository.ts";
-import { accessTokens, allowedIpRanges, businesses, chains, contentPages, memberNumberRanges, serviceClients, vouchers } from "../db/schema.ts";
+import { accessTokens, allowedIpRanges, businesses, chains, contentPages, memberNumberRanges, outbox, serviceClients, vouchers, webhooks } from "../db/schema.ts";
+import { seedCampaign } from "../vouchers/voucher-test-support.ts";
 import { insertVoucher } from "../vouchers/voucher-repository.ts";
 import type { ResourcesWorld } from "./resources-test-support.ts";
 
@@ -220,6 +221,64 @@ const memberNumberRange: Seeder = async (w, otherChain) => {
   return { rows, hidden: [gone, foreign] };
 };
 
+const webhook: Seeder = async (w, otherChain) => {
+  const db = w.core.db;
+  const campaignId = await seedCampaign(db, w.core.chainId, { title: "Hooked" });
+  const put = async (chainId: number, s: Stamps & { active: boolean; campaign: number | null; target_url: string }): Promise<SeededRow> => {
+    const { columns, values } = stamped(chainId, s);
+    const [res] = await db.insert(webhooks).values({
+      ...columns, campaignId: s.campaign, eventType: "phone_number_verification", targetUrl: s.target_url, signingSecret: "v1.sealed", active: s.active,
+    });
+    const id = Number(res.insertId);
+    return {
+      id,
+      values: { ...values, id, active: s.active, campaign: s.campaign === null ? null : { id: s.campaign }, target_url: s.target_url, event_type: "phone_number_verification", chain: { id: chainId } },
+    };
+  };
+  const rows = [
+    await put(w.core.chainId, { active: true, campaign: null, target_url: "https://a.example.com/hook", created: 1, modified: 3 }),
+    await put(w.core.chainId, { active: false, campaign: campaignId, target_url: "https://b.example.com/hook", created: 2, modified: 1 }),
+    await put(w.core.chainId, { active: true, campaign: campaignId, target_url: "https://c.example.com/hook", created: 3, modified: 2 }),
+  ];
+  const gone = await put(w.core.chainId, { active: false, campaign: null, target_url: "https://d.example.com/hook", created: 4, modified: 4, deleted: true });
+  const foreign = await put(otherChain, { active: true, campaign: null, target_url: "https://a.example.com/hook", created: 1, modified: 3 });
+  return { rows, hidden: [gone, foreign] };
+};
+
+// Outbox rows are written as they are (kinds and event types are plain strings in the table), so
+// every filter and sort key has values to tell rows apart.
+const eventDelivery: Seeder = async (w, otherChain) => {
+  const db = w.core.db;
+  type Spec = {
+    kind: string; event: string; target: number | null; status: string; attempts: number; code: number | null; next: number; last: number | null; created: number; modified: number;
+  };
+  const put = async (chainId: number, s: Spec): Promise<SeededRow> => {
+    const deliveryId = crypto.randomUUID();
+    const [res] = await db.insert(outbox).values({
+      deliveryId, chainId, kind: s.kind, targetId: s.target, eventType: s.event, payload: "v1.sealed", status: s.status, attempts: s.attempts,
+      nextAttemptAt: day(s.next), lastAttemptDate: s.last === null ? null : day(s.last), lastStatusCode: s.code, lastError: s.code === null ? null : `HTTP ${s.code}`,
+      createdDate: day(s.created), lastModifiedDate: day(s.modified),
+    });
+    const id = Number(res.insertId);
+    return {
+      id,
+      values: {
+        id, delivery_id: deliveryId, chain: { id: chainId }, destination_kind: s.kind, event_type: s.event, target_id: s.target, status: s.status, attempts: s.attempts,
+        next_attempt_date: day(s.next), last_attempt_date: s.last === null ? null : day(s.last), last_status_code: s.code,
+        created_date: day(s.created), last_modified_date: day(s.modified),
+      },
+    };
+  };
+  const rows = [
+    await put(w.core.chainId, { kind: "webhook", event: "phone_number_verification", target: 7, status: "pending", attempts: 2, code: 500, next: 5, last: 4, created: 1, modified: 4 }),
+    await put(w.core.chainId, { kind: "webhook", event: "phone_number_verification", target: 8, status: "failed", attempts: 15, code: 404, next: 3, last: 3, created: 2, modified: 3 }),
+    await put(w.core.chainId, { kind: "authentication_point", event: "user_changed", target: null, status: "pending", attempts: 0, code: null, next: 1, last: 6, created: 3, modified: 1 }),
+    await put(w.core.chainId, { kind: "authentication_point", event: "user_changed", target: null, status: "failed", attempts: 1, code: 503, next: 6, last: 2, created: 4, modified: 2 }),
+  ];
+  const foreign = await put(otherChain, { kind: "webhook", event: "phone_number_verification", target: 7, status: "pending", attempts: 1, code: 500, next: 2, last: 1, created: 1, modified: 1 });
+  return { rows, hidden: [foreign] };
+};
+
 /** The seeder of every listed resource, by declaration name. */
 export const SEEDERS: Readonly<Record<string, Seeder>> = {
   business,
@@ -229,4 +288,6 @@ export const SEEDERS: Readonly<Record<string, Seeder>> = {
   "content-page": contentPage,
   allowed_ip_range: allowedIpRange,
   member_number_range: memberNumberRange,
+  webhook,
+  event_delivery: eventDelivery,
 };

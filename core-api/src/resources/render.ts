@@ -2,7 +2,7 @@
  * Level-based rendering of resources (spec, "Field-table notation" and "Common request headers":
  * response recursion; handbook, "recursion level").
  *
- * Rule: a property is included when its level <= the requested level; a nested resource is
+ * Rule: a property is included when its level <= the requested level and it is not write-only; a nested resource is
  * rendered at level - 1 with its own declaration; at level 0 a reference is `{"id": ...}`.
  * Datetimes are formatted per `X-Service-API-version`.
  */
@@ -50,7 +50,8 @@ export function renderResource(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const prop of decl.properties.values()) {
-    if (prop.level > level || opts.omit?.has(prop.name)) continue;
+    // A write-only property (a secret) is never rendered, whatever the record holds.
+    if (prop.level > level || prop.writeOnly || opts.omit?.has(prop.name)) continue;
     const value = record[prop.name];
     if (value === undefined) continue;
     out[prop.name] = renderValue(prop, value, level, opts);

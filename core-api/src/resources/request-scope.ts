@@ -15,6 +15,9 @@
  * Two levels meet here and are named apart: the admin ACCESS level an operation needs (the
  * table's) and the response RECURSION level the request asks for (X-Service-Response-Recursion-Level).
  */
+import type { SecretBox } from "@service/shared/secret-box";
+import type { RequestContext } from "../http/request-context.ts";
+import { resolvesNothing, type TargetPolicy } from "../webhooks/target-url.ts";
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
@@ -45,6 +48,10 @@ export interface ResourceScope {
   recursionLevel: number;
   /** an admin caller's address and super-user flag on the chain (the allowed IP ranges apply to it); null for other callers */
   writingAdmin: WritingAdmin | null;
+  /** the service's secret box, for resources that keep secrets for outbound calls (RequestContext.secretBox) */
+  secretBox: () => Promise<SecretBox>;
+  /** where outbound targets may point: WEBHOOK_ALLOW_PRIVATE and the host resolver (webhooks/target-url.ts) */
+  targets: TargetPolicy;
 }
 
 /** What the request attempts, and the headers that say where and how deep. */
@@ -68,7 +75,7 @@ export interface ScopeRequest {
  *   integer; permission_denied_or_non_existent (68, 403) for an admin outside the chain's ranges
  */
 export async function resolveScope(
-  base: { db: CoreDb; now: Date; version: ApiVersion; auth: RequestAuth },
+  base: Pick<RequestContext, "db" | "now" | "version" | "auth" | "deps" | "secretBox">,
   request: ScopeRequest,
 ): Promise<ResourceScope> {
   const { auth } = base;
@@ -98,6 +105,8 @@ export async function resolveScope(
     userId: caller.kind === "end_user" ? caller.userId : null,
     recursionLevel: request.recursionLevel,
     writingAdmin: caller.kind === "admin" ? { clientIp: caller.clientIp ?? null, superUser: grant.levels?.super_user === true } : null,
+    secretBox: base.secretBox,
+    targets: { allowPrivate: base.deps.config.allowPrivateWebhooks, resolveHost: base.deps.resolveHost ?? resolvesNothing },
   };
 }
 

@@ -17,9 +17,11 @@ import { registerSchema } from "./schema-document.ts";
 import { serviceClientAdapter } from "./service-client.ts";
 import { voucherAdapter } from "./voucher.ts";
 import { memberNumberRangeAdapter } from "./member-number-range.ts";
+import { eventDeliveryAdapter } from "./event-delivery.ts";
+import { webhookAdapter } from "./webhook.ts";
 
 /** The resources served, in the order of the spec. */
-export const ADAPTERS: readonly ResourceAdapter[] = [businessAdapter, voucherAdapter, accessTokenAdapter, serviceClientAdapter, contentPageAdapter, allowedIpRangeAdapter, chainAdapter, memberNumberRangeAdapter];
+export const ADAPTERS: readonly ResourceAdapter[] = [businessAdapter, voucherAdapter, accessTokenAdapter, serviceClientAdapter, contentPageAdapter, allowedIpRangeAdapter, chainAdapter, memberNumberRangeAdapter, webhookAdapter, eventDeliveryAdapter];
 
 /** Mounts every resource on `app`. */
 export function registerResources(app: Hono<AppEnv>): void {

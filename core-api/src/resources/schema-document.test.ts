@@ -66,6 +66,7 @@ describe("GET /resources/schema", () => {
         const where = `${d.name}.${p.name}`;
         expect(s[VENDOR.level], where).toBe(p.level);
         expect(s.readOnly === true, where).toBe(p.readOnly);
+        expect(s.writeOnly === true, where).toBe(p.writeOnly);
         for (const [flag, key] of [["filter", VENDOR.filter], ["sort", VENDOR.sort], ["identifier", VENDOR.identifier], ["immutable", VENDOR.immutable], ["fulltext", VENDOR.fulltext]] as const) {
           expect(s[key] === true, `${where} ${key}`).toBe(p[flag]);
         }
@@ -78,6 +79,9 @@ describe("GET /resources/schema", () => {
     expect(business.chain_member.default).toBe(true);
     expect(business.latitude.anyOf[0]).toMatchObject({ minimum: -90, maximum: 90 });
     expect(business.created_date).toMatchObject({ format: "date-time", readOnly: true });
+    // the webhook's secrets: in request bodies, never in responses
+    expect(doc.components.schemas.webhook.properties.signing_secret).toMatchObject({ writeOnly: true });
+    expect(doc.components.schemas["webhook.post"].properties.signing_secret).toMatchObject({ writeOnly: true, minLength: 16 });
   });
 
   it("lists as request bodies exactly what a write accepts, with req-post as required", () => {

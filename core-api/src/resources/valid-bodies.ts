@@ -37,6 +37,9 @@ export const PREREQUISITES: Record<string, Prerequisite> = {
     if (client.status !== 200) throw new Error(`service client for the walk: ${JSON.stringify(client.body)}`);
     return { service_client: { id: client.body.results.id }, scope: `chain:${w.core.chainId}` };
   },
+  // A webhook's target must be a public address (checked by the core API, not the declaration);
+  // an IP literal needs no resolver. Nothing is ever sent to it by these tests.
+  webhook: async (_w, seq) => ({ target_url: `https://93.184.216.34/walk-${seq}` }),
 };
 
 

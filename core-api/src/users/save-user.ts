@@ -57,6 +57,12 @@ export interface UserWrite {
   refs: UserReferences;
   rules: UserVersionRules;
   now: Date;
+  /**
+   * runs in the write's transaction once the user is stored (a new user or an update), before
+   * the commit: what must happen together with the change or not at all (phone verification's
+   * code and SMS delivery: users/phone-verification.ts); a throw rolls the whole write back
+   */
+  onSaved?: (tx: CoreTx, saved: UserRow, before: UserRow | null) => Promise<void>;
 }
 
 /**
@@ -130,7 +136,9 @@ async function create(tx: CoreTx, w: UserWrite, signupChannel: string | null): P
   const memberNumber = w.changes.memberNumber || (await takeGeneratedNumber(tx, w.chain.id));
   const id = await insertUser(tx, w.chain.id, { ...columns, username, memberNumber, referralCode: newReferralCode(), signupChannel }, w.now);
   if (w.refs.referrer) await linkReferral(tx, w.chain.id, id, w.refs.referrer.id, w.now);
-  return (await findUser(tx, w.chain.id, { id }))!;
+  const saved = (await findUser(tx, w.chain.id, { id }))!;
+  await w.onSaved?.(tx, saved, null);
+  return saved;
 }
 
 async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRow> {
@@ -144,7 +152,9 @@ async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRo
   if (stored.referralCode === null) columns.referralCode = newReferralCode();
   await updateUser(tx, w.chain.id, stored.id, columns, w.now);
   if (w.refs.referrer) await linkReferral(tx, w.chain.id, stored.id, w.refs.referrer.id, w.now);
-  return (await findUser(tx, w.chain.id, { id: stored.id }))!;
+  const saved = (await findUser(tx, w.chain.id, { id: stored.id }))!;
+  await w.onSaved?.(tx, saved, stored);
+  return saved;
 }
 
 /** The columns a write sets besides username, member number (on creation) and referral code. */

@@ -26,6 +26,23 @@ describe("field metadata", () => {
     expect(() => defineResource({ name: "bad", plural: "bads", fields: z.object({ x: z.string() }) })).toThrow(/bad\.x/);
   });
 
+  it("a write-only field is JSON Schema's writeOnly, and cannot be read-only, filtered, sorted or an identifier", () => {
+    const secretive = defineResource({
+      name: "secretive",
+      plural: "secretives",
+      fields: z.object({ id: field(z.int(), { level: 0, readOnly: true }), secret: field(z.string(), { level: 1, writeOnly: true }) }),
+    });
+    expect(secretive.properties.get("secret")).toMatchObject({ writeOnly: true, readOnly: false });
+    expect(secretive.properties.get("id")!.writeOnly).toBe(false);
+    expect(z.toJSONSchema(secretive.fields.shape.secret)).toMatchObject({ writeOnly: true });
+    for (const bad of [{ readOnly: true }, { filter: true }, { sort: true }, { identifier: true }]) {
+      expect(
+        () => defineResource({ name: "bad", plural: "bads", fields: z.object({ secret: field(z.string(), { level: 1, writeOnly: true, ...bad }) }) }),
+        JSON.stringify(bad),
+      ).toThrow("bad.secret: a write-only field cannot be");
+    }
+  });
+
   it("adding a field is one line: its metadata is read back", () => {
     const r = defineResource({
       name: "shop",

@@ -52,6 +52,8 @@ export interface FieldMeta {
   "x-service-required-on-post"?: true;
   "x-service-reference"?: string;
   readOnly?: true;
+  /** JSON Schema's writeOnly: accepted in writes, never in a response (a secret) */
+  writeOnly?: true;
   description?: string;
 }
 
@@ -69,6 +71,8 @@ export interface FieldOptions {
   immutable?: boolean;
   /** RO: never accepted in a write body */
   readOnly?: boolean;
+  /** never rendered in a response, at any level (a secret kept for outbound calls); JSON Schema's writeOnly */
+  writeOnly?: boolean;
   /** FT */
   fulltext?: boolean;
   /** req-post */
@@ -96,6 +100,7 @@ export function field<T extends z.ZodType>(schema: T, o: FieldOptions): T {
   if (o.ops) meta[VENDOR.operations] = [...o.ops];
   if (o.reference) meta[VENDOR.reference] = o.reference;
   if (o.readOnly) meta.readOnly = true;
+  if (o.writeOnly) meta.writeOnly = true;
   if (o.description) meta.description = o.description;
   return schema.meta(meta as unknown as Record<string, unknown>) as T;
 }
@@ -122,6 +127,8 @@ export interface PropertyInfo {
   default?: unknown;
   level: RecursionLevel;
   readOnly: boolean;
+  /** never rendered (FieldOptions.writeOnly) */
+  writeOnly: boolean;
   immutable: boolean;
   filter: boolean;
   sort: boolean;
@@ -177,12 +184,18 @@ export interface DeclaredResource<S extends z.ZodRawShape> extends ResourceDefin
 
 /**
  * Declares a resource from its zod object; every field must carry `field(...)` metadata.
- * @throws Error at load time when a field has no metadata (a programming error, not a request error)
+ * @throws Error at load time when a field has no metadata, or a write-only one is also read-only,
+ *   a filter, a sort key or an identifier (programming errors, not request errors)
  */
 export function defineResource<S extends z.ZodRawShape>(def: ResourceDefinition<S>): DeclaredResource<S> {
   const properties = new Map<string, PropertyInfo>();
   for (const [name, schema] of Object.entries(def.fields.shape) as [string, z.ZodType][]) {
-    properties.set(name, describeProperty(def.name, name, schema));
+    const prop = describeProperty(def.name, name, schema);
+    // A secret cannot be read back, so it cannot be listed by, sorted by or named as an identifier either.
+    if (prop.writeOnly && (prop.readOnly || prop.filter || prop.sort || prop.identifier || prop.fulltext)) {
+      throw new Error(`${def.name}.${name}: a write-only field cannot be read-only, a filter, a sort key or an identifier`);
+    }
+    properties.set(name, prop);
   }
   const identifiers = [...properties.values()].filter((p) => p.name === "id" || p.identifier).map((p) => p.name);
   return {
@@ -219,6 +232,7 @@ export function describeProperty(resource: string, name: string, schema: z.ZodTy
     ...("default" in json ? { default: json.default } : {}),
     level: meta[VENDOR.level],
     readOnly,
+    writeOnly: meta.writeOnly === true,
     immutable: meta[VENDOR.immutable] === true,
     filter: meta[VENDOR.filter] === true,
     sort: meta[VENDOR.sort] === true,

@@ -11,6 +11,8 @@ import { contentPageResource } from "./content-page.ts";
 import { allowedIpRangeResource } from "./allowed-ip-range.ts";
 import type { ResourceDeclaration } from "./meta.ts";
 import { memberNumberRangeResource } from "./member-number-range.ts";
+import { eventDeliveryResource } from "./event-delivery.ts";
+import { webhookResource } from "./webhook.ts";
 
 export * from "./meta.ts";
 export { businessResource, type Business } from "./business.ts";
@@ -21,6 +23,8 @@ export { serviceClientResource, type ServiceClient } from "./service-client.ts";
 export { contentPageResource, type ContentPage, type Zone } from "./content-page.ts";
 export { allowedIpRangeResource, type AllowedIpRange } from "./allowed-ip-range.ts";
 export { memberNumberRangeResource, type MemberNumberRange } from "./member-number-range.ts";
+export { webhookResource, WEBHOOK_EVENT_TYPES, type Webhook, type WebhookEventType } from "./webhook.ts";
+export { eventDeliveryResource, EVENT_DELIVERY_STATUSES, type EventDelivery, type EventDeliveryStatus } from "./event-delivery.ts";
 // The change log entry is served only under /resources/campaign/{id}/change_log, not as a
 // resource of its own, so it is exported here but not listed in RESOURCES.
 export { changeLogEntryResource, type ChangeLogEntry } from "./change-log.ts";
@@ -34,4 +38,6 @@ export const RESOURCES: ReadonlyMap<string, ResourceDeclaration> = new Map<strin
   [contentPageResource.name, contentPageResource],
   [allowedIpRangeResource.name, allowedIpRangeResource],
   [memberNumberRangeResource.name, memberNumberRangeResource],
+  [webhookResource.name, webhookResource],
+  [eventDeliveryResource.name, eventDeliveryResource],
 ]);
