@@ -22,3 +22,4 @@ export * from "./tables/campaign-groups.ts";
 export * from "./tables/tags.ts";
 export * from "./tables/member-number-ranges.ts";
 export * from "./tables/baskets.ts";
+export * from "./tables/authentication-points.ts";

@@ -11,6 +11,7 @@ import { contentPageResource } from "./content-page.ts";
 import { allowedIpRangeResource } from "./allowed-ip-range.ts";
 import type { ResourceDeclaration } from "./meta.ts";
 import { memberNumberRangeResource } from "./member-number-range.ts";
+import { authenticationPointResource } from "./authentication-point.ts";
 
 export * from "./meta.ts";
 export { businessResource, type Business } from "./business.ts";
@@ -21,6 +22,7 @@ export { serviceClientResource, type ServiceClient } from "./service-client.ts";
 export { contentPageResource, type ContentPage, type Zone } from "./content-page.ts";
 export { allowedIpRangeResource, type AllowedIpRange } from "./allowed-ip-range.ts";
 export { memberNumberRangeResource, type MemberNumberRange } from "./member-number-range.ts";
+export { authenticationPointResource, AUTHENTICATION_POINT_TYPES, type AuthenticationPoint, type AuthenticationPointType } from "./authentication-point.ts";
 // The change log entry is served only under /resources/campaign/{id}/change_log, not as a
 // resource of its own, so it is exported here but not listed in RESOURCES.
 export { changeLogEntryResource, type ChangeLogEntry } from "./change-log.ts";
@@ -34,4 +36,6 @@ export const RESOURCES: ReadonlyMap<string, ResourceDeclaration> = new Map<strin
   [contentPageResource.name, contentPageResource],
   [allowedIpRangeResource.name, allowedIpRangeResource],
   [memberNumberRangeResource.name, memberNumberRangeResource],
+  // Rendered nested in the chain only (no path serves it).
+  [authenticationPointResource.name, authenticationPointResource],
 ]);
