@@ -18,6 +18,9 @@ const schema = z.object({
   SESSION_TTL_HOURS: z.coerce.number({ error: "must be a number of hours" }).positive("must be a positive number of hours").default(24),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   SERVICE_SECRET_KEY: secretKeyVariable(),
+  /** how long a call to a chain's webshop connector (its authentication point) may take */
+  WEBSHOP_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
+    .min(100, "must be at least 100 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(5_000),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -43,6 +46,11 @@ export interface CoreConfig {
   databaseWaitMs: number;
   /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entry refuses to start without it */
   secretKey: string | undefined;
+  /**
+   * how long one call to a chain's webshop connector may take, in milliseconds (WEBSHOP_TIMEOUT_MS,
+   * default 5 s): a shopper login through the webshop waits no longer before answering 503
+   */
+  webshopTimeoutMs: number;
 }
 
 /**
@@ -68,6 +76,7 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       metricsToken: e.METRICS_TOKEN,
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
       secretKey: e.SERVICE_SECRET_KEY,
+      webshopTimeoutMs: e.WEBSHOP_TIMEOUT_MS,
     },
   };
 }
