@@ -4,9 +4,6 @@
  * (handbook, "Real components and how they start"). `--service core-api` or `--service
  * connector` starts one of them only (Docker). SIGTERM / SIGINT stop it gracefully.
  */
-import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { parseCoreConfig, type CoreConfig } from "../core-api/src/config.ts";
 import { openCoreDatabase } from "../core-api/src/db/client.ts";
 import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
@@ -17,6 +14,7 @@ import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { startConnector } from "../connector/src/main.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo, type DemoSeedVariables } from "./lib/demo-seed.ts";
+import { secretKeyFileOrNew } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm start [-- --service all|core-api|connector]
@@ -40,7 +38,6 @@ SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID (see README.md).`;
 const EXIT_USAGE = 2;
 /** A process manager waits about 10 s after SIGTERM; give up just before. */
 const SHUTDOWN_LIMIT_MS = 9_500;
-const SECRET_KEY_FILE = fileURLToPath(new URL("../.secret-key", import.meta.url));
 const SERVICES = ["all", "core-api", "connector"] as const;
 
 interface Running {
@@ -58,7 +55,7 @@ async function main(): Promise<void> {
   if (!SERVICES.includes(service)) fail(`--service must be all, core-api or connector (got ${service})`, EXIT_USAGE);
 
   // Every variable of every service this run starts is checked before anything happens.
-  process.env.SERVICE_SECRET_KEY ||= serviceSecretKey();
+  process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew();
   const env = process.env;
   const core = service !== "connector" ? parseCoreConfig(env) : undefined;
   const connector = service !== "core-api" ? parseConnectorConfig(env) : undefined;
@@ -137,14 +134,6 @@ async function stop(signal: string): Promise<void> {
 function fail(line: string, status: number): never {
   console.error(line);
   process.exit(status);
-}
-
-/** SERVICE_SECRET_KEY from .secret-key, generated there (mode 600) on first start. */
-function serviceSecretKey(): string {
-  if (existsSync(SECRET_KEY_FILE)) return readFileSync(SECRET_KEY_FILE, "utf8").trim();
-  const key = randomBytes(32).toString("base64");
-  writeFileSync(SECRET_KEY_FILE, `${key}\n`, { mode: 0o600 });
-  return key;
 }
 
 main().catch(async (err: Error & { code?: string }) => {
