@@ -4,13 +4,13 @@
  * its own throwaway customer store. Nothing between the two is faked; a webshop that is down is a
  * closed port, one that hangs is a socket that never answers.
  */
+import { openSecretBox } from "@service/shared/secret-box";
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAuthenticationPoint } from "../core-api/src/authentication-points/authentication-point-repository.ts";
 import { ensureIdentitySourceClient } from "../core-api/src/authentication-points/identity-source-client.ts";
-import { secretBoxOf } from "../core-api/src/authentication-points/sealing-box.ts";
 import { sha256Hex } from "../core-api/src/auth/secrets.ts";
 import { createAppHostname, createShopper } from "../core-api/src/db/seed.ts";
 import { apps, authenticationPoints, loginThrottle, sessions, users } from "../core-api/src/db/schema.ts";
@@ -26,7 +26,7 @@ let shop: TestWebshop;
 
 /** Points chain `chainId` of `c` at the connector `baseUrl` with `token`. */
 async function wire(c: TestCore, chainId: number, baseUrl: string, token: string): Promise<void> {
-  const box = await secretBoxOf(TEST_SECRET_KEY);
+  const box = await openSecretBox(TEST_SECRET_KEY);
   const set = await setAuthenticationPoint(c.db, box, { chainId, baseUrl, integrationToken: token, actor: null }, new Date());
   if (!set) throw new Error("no chain to wire");
   await ensureIdentitySourceClient(c.db, chainId, new Date());

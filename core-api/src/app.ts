@@ -8,6 +8,7 @@
  */
 import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
+import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client-ip.ts";
@@ -43,6 +44,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
   const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
+  // Opened on first use, once per app: most requests never need it.
+  let box: Promise<SecretBox> | null = null;
+  const secretBox = () => {
+    const key = deps.config.secretKey;
+    if (!key) return Promise.reject(new Error("SERVICE_SECRET_KEY is not set: secrets for outbound calls cannot be kept"));
+    return (box ??= openSecretBox(key));
+  };
   const app = new Hono<AppEnv>();
   registerMetrics(app, deps); // first: times every request, whatever answers it
 
@@ -66,7 +74,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const clientIp = clientIpOf(c, deps.clientAddress, trustedProxies);
     // Headers only: the credentials are checked with the chain the handler needs, in one query.
     const auth = new RequestAuth(readCredentials(c), { db: deps.db, now, clientIp, shopperTokens });
-    c.set("ctx", { deps: handlerDeps, db: deps.db, auth, version, now, clientIp });
+    c.set("ctx", { deps: handlerDeps, db: deps.db, auth, version, now, clientIp, secretBox });
     await next();
     // Credentials no handler needed (the schema document, an unknown path) are still checked:
     // bad ones are refused on every path, as when every request checked them upfront.

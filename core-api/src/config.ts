@@ -8,6 +8,7 @@ import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, 
 import { z } from "zod";
 import { parseCidr } from "./ip-ranges/cidr.ts";
 import { LOG_LEVELS, type LogLevel } from "./logger.ts";
+import { OUTBOX_DEFAULTS } from "./outbox/outbox-settings.ts";
 
 const schema = z.object({
   ...commonVariables,
@@ -18,6 +19,11 @@ const schema = z.object({
   SESSION_TTL_HOURS: z.coerce.number({ error: "must be a number of hours" }).positive("must be a positive number of hours").default(24),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   SERVICE_SECRET_KEY: secretKeyVariable(),
+  WEBHOOK_ALLOW_PRIVATE: z.stringbool({ error: "must be true or false" }).default(false),
+  OUTBOX_POLL_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
+    .min(10, "must be at least 10 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(OUTBOX_DEFAULTS.pollMs),
+  OUTBOX_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
+    .min(100, "must be at least 100 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(OUTBOX_DEFAULTS.timeoutMs),
   /** how long a call to a chain's webshop connector (its authentication point) may take */
   WEBSHOP_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
     .min(100, "must be at least 100 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(5_000),
@@ -46,6 +52,15 @@ export interface CoreConfig {
   databaseWaitMs: number;
   /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entry refuses to start without it */
   secretKey: string | undefined;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE: webhook targets on loopback, private, link-local and unique-local
+   * addresses are accepted (and sent to); false (default) refuses them with 419 (SSRF)
+   */
+  allowPrivateWebhooks: boolean;
+  /** how often an idle outbox worker looks for due deliveries, in milliseconds (OUTBOX_POLL_MS) */
+  outboxPollMs: number;
+  /** longest wait for a receiver's answer to one delivery attempt, in milliseconds (OUTBOX_TIMEOUT_MS) */
+  outboxTimeoutMs: number;
   /**
    * how long one call to a chain's webshop connector may take, in milliseconds (WEBSHOP_TIMEOUT_MS,
    * default 5 s): a shopper login through the webshop waits no longer before answering 503
@@ -76,6 +91,9 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       metricsToken: e.METRICS_TOKEN,
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
       secretKey: e.SERVICE_SECRET_KEY,
+      allowPrivateWebhooks: e.WEBHOOK_ALLOW_PRIVATE,
+      outboxPollMs: e.OUTBOX_POLL_MS,
+      outboxTimeoutMs: e.OUTBOX_TIMEOUT_MS,
       webshopTimeoutMs: e.WEBSHOP_TIMEOUT_MS,
     },
   };

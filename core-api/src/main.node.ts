@@ -16,6 +16,9 @@ import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
 import { prettyWhenTerminal } from "./pretty-log.node.ts";
 import { loadScalarBundle } from "./resources/docs-asset.node.ts";
+import { OutboxWorker } from "./outbox/outbox-worker.ts";
+import { resolveHostNode } from "./outbox/resolve-host.node.ts";
+import { openSecretBox } from "@service/shared/secret-box";
 
 /** How long close() lets in-flight requests finish before cutting their connections. */
 export const DRAIN_LIMIT_MS = 8_000;
@@ -27,13 +30,15 @@ export interface RunningService {
   url: string;
   /**
    * Stops accepting connections, lets in-flight requests finish (up to DRAIN_LIMIT_MS, then cuts
-   * them), then closes the database pool.
+   * them) while the outbox worker stops (sends in flight finish within its grace period, the rest
+   * are given back), then closes the database pool.
    */
   close(): Promise<void>;
 }
 
 /**
- * Starts the core API on `config.host`:`config.port` (port 0 picks a free one).
+ * Starts the core API on `config.host`:`config.port` (port 0 picks a free one), with an outbox
+ * worker (outbox/outbox-worker.ts) sending due deliveries until close().
  * The database must already be migrated (see db/migrate.node.ts).
  * @throws Error with a one-line message when the port cannot be bound, for example
  *   `core-api cannot listen on 127.0.0.1:8080: the port is in use (CORE_API_PORT)`; its `code`
@@ -41,12 +46,28 @@ export interface RunningService {
  */
 export async function startCoreApi(config: CoreConfig): Promise<RunningService> {
   const database = openCoreDatabase(config.databaseUrl, config.dbName);
+  const logger = defaultLogger({ level: config.logLevel, transport: prettyWhenTerminal() });
+  // The outbox worker of this process (outbox/outbox-worker.ts): needs the key of the sealed payloads.
+  const worker = config.secretKey
+    ? new OutboxWorker({
+      db: database.db,
+      secretBox: await openSecretBox(config.secretKey),
+      resolveHost: resolveHostNode,
+      allowPrivate: config.allowPrivateWebhooks,
+      pollMs: config.outboxPollMs,
+      timeoutMs: config.outboxTimeoutMs,
+      logger,
+    })
+    : null;
+  if (!worker) logger.warn({}, "SERVICE_SECRET_KEY is not set: no outbox worker runs in this process");
   const app = createApp({
     db: database.db,
     config,
     docsScript: loadScalarBundle,
     clientAddress: (c) => getConnInfo(c).remote.address,
-    logger: defaultLogger({ level: config.logLevel, transport: prettyWhenTerminal() }),
+    logger,
+    resolveHost: resolveHostNode,
+    outboxWake: () => worker?.wake(),
   });
   let server: Server;
   try {
@@ -59,10 +80,12 @@ export async function startCoreApi(config: CoreConfig): Promise<RunningService> 
     throw listenError(config.host, config.port, err);
   }
   const { port } = server.address() as AddressInfo;
+  worker?.start();
   return {
     url: `http://${urlHost(config.host)}:${port}`,
     close: async () => {
-      await closeServer(server);
+      // The worker's sends in flight finish (or are cut and given back) while requests drain.
+      await Promise.all([closeServer(server), worker?.stop()]);
       await database.close();
     },
   };

@@ -17,7 +17,6 @@
  */
 import { SecretBoxError } from "@service/shared/secret-box";
 import { openAuthenticationPoint, type AuthenticationPointRow } from "../authentication-points/authentication-point-repository.ts";
-import { secretBoxOf } from "../authentication-points/sealing-box.ts";
 import { webshopAuthenticate, webshopUserInfo, type WebshopCallOptions } from "../authentication-points/webshop-calls.ts";
 import { webshopMember } from "../authentication-points/webshop-member.ts";
 import { findChain } from "../chains/chain-repository.ts";
@@ -46,7 +45,7 @@ export async function webshopLogin(
   };
   const check = async (): Promise<LoginVerdict> => {
     try {
-      const endpoint = await openAuthenticationPoint(await secretBoxOf(deps.config.secretKey), login.point);
+      const endpoint = await openAuthenticationPoint(await ctx.secretBox(), login.point);
       const answer = await webshopAuthenticate(endpoint, { email: login.username, password: login.password }, options);
       if (answer.outcome === "refused") return { ok: false, error: new ServiceError("no_valid_session", BAD_CREDENTIALS) };
       if (answer.outcome === "throttled") {

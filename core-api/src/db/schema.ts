@@ -22,4 +22,5 @@ export * from "./tables/campaign-groups.ts";
 export * from "./tables/tags.ts";
 export * from "./tables/member-number-ranges.ts";
 export * from "./tables/baskets.ts";
+export * from "./tables/outbox.ts";
 export * from "./tables/authentication-points.ts";

@@ -5,7 +5,9 @@
  *   status. The route is the pattern the request matched (`/resources/business/:id`), never the raw
  *   path, so ids do not explode the series; a path no route serves counts as `unmatched`.
  * - `db_pool_connections{state="total|free|in_use"}`, `db_pool_connection_limit` and
- *   `db_pool_queued_requests`: use of the mysql2 pool behind `deps.db`.
+ *   `db_pool_queued_requests`: use of the mysql2 pool behind `deps.db`;
+ * - `outbox_deliveries{status="pending|failed"}` and `outbox_oldest_pending_age_seconds`: the
+ *   outbox's depth (outbox/outbox-gauges.ts).
  *
  * Who may read it: when METRICS_TOKEN is set, only `Authorization: Bearer <METRICS_TOKEN>`
  * (Prometheus' `authorization` scrape setting); otherwise anyone who reaches the service port, as
@@ -24,6 +26,7 @@ import type { CoreDb } from "../db/client.ts";
 import type { AppDeps, AppEnv } from "./request-context.ts";
 import { ServiceError } from "./service-error.ts";
 import { poolGauges, type ScrapedGauge } from "@service/shared/pool-gauges";
+import { outboxGauges } from "../outbox/outbox-gauges.ts";
 
 export type { ScrapedGauge };
 
@@ -91,7 +94,7 @@ function matchedRoute(c: Parameters<typeof matchedRoutes>[0]): string {
   return matchedRoutes(c).find((r) => r.path !== "/*" && r.path !== "*")?.path ?? UNMATCHED_ROUTE;
 }
 
-/** The gauges read at scrape time: the database pool (@service/shared/pool-gauges); the outbox depth joins here. */
+/** The gauges read at scrape time: the database pool (@service/shared/pool-gauges) and the outbox's depth (outbox/outbox-gauges.ts). */
 export function scrapedGauges(db: CoreDb): ScrapedGauge[] {
-  return poolGauges(db);
+  return [...poolGauges(db), ...outboxGauges(db)];
 }

@@ -1,3 +1,4 @@
+import type { SecretBox } from "@service/shared/secret-box";
 import type { Context } from "hono";
 import type { RequestAuth } from "../auth/request-auth.ts";
 import type { CoreConfig } from "../config.ts";
@@ -24,6 +25,14 @@ export interface AppDeps {
   docsScript?: () => Promise<string>;
   /** structured log (logger.ts); default a pino logger on stdout */
   logger?: Logger;
+  /**
+   * host name -> addresses, for the SSRF checks of webhook targets (webhooks/target-url.ts);
+   * the entries pass the runtime's resolver; default: resolves nothing, so only IP literals pass
+   * (or anything, with WEBHOOK_ALLOW_PRIVATE)
+   */
+  resolveHost?: (hostname: string) => Promise<string[]>;
+  /** tells this process's outbox worker that a delivery was just committed (outbox/outbox-worker.ts wake) */
+  outboxWake?: () => void;
 }
 
 /** Per-request context handed to every handler. */
@@ -36,6 +45,11 @@ export interface RequestContext {
   now: Date;
   /** canonical client address (auth/client-ip.ts); null when unknown */
   clientIp: string | null;
+  /**
+   * the secret box of SERVICE_SECRET_KEY (@service/shared/secret-box), opened once per app
+   * @throws Error when the service runs without SERVICE_SECRET_KEY (only tests can)
+   */
+  secretBox(): Promise<SecretBox>;
 }
 
 /** Hono environment of the core API. */
