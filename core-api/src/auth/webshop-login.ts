@@ -19,6 +19,7 @@ import { SecretBoxError } from "@service/shared/secret-box";
 import { openAuthenticationPoint, type AuthenticationPointRow } from "../authentication-points/authentication-point-repository.ts";
 import { webshopAuthenticate, webshopUserInfo, type WebshopCallOptions } from "../authentication-points/webshop-calls.ts";
 import { webshopMember } from "../authentication-points/webshop-member.ts";
+import { webshopSyncHook } from "../authentication-points/webshop-sync.ts";
 import { findChain } from "../chains/chain-repository.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { RequestContext } from "../http/request-context.ts";
@@ -53,14 +54,17 @@ export async function webshopLogin(
         return { ok: false, error, counted: false, retryAfterSeconds: answer.retryAfterSeconds };
       }
       const chain = await liveChain(db, login.chainId);
-      const { user } = await webshopMember(db, {
-        chain,
+      const onSaved = webshopSyncHook({ authenticationPoint: chain.authenticationPoint, fromAuthenticationPoint: false, secretBox: ctx.secretBox, now });
+      const { user, written } = await webshopMember(db, {
+        chain: chain.user,
+        onSaved,
         customerId: answer.customerId,
         loadUserInfo: () => webshopUserInfo(endpoint, answer.customerId, options),
         rules: userVersionRules(ctx.version),
         now,
         logger: deps.logger,
       });
+      if (written && onSaved) deps.outboxWake?.();
       if (!user.active) return { ok: false, error: new ServiceError("no_valid_session", BAD_CREDENTIALS) };
       return { ok: true, open: () => createSession(db, "end_user", user.id, now, deps.config.sessionTtlMs, login.chainId) };
     } catch (err) {
@@ -83,5 +87,8 @@ function unavailable(error: ServiceError): LoginVerdict {
 async function liveChain(db: CoreDb, chainId: number) {
   const row = await findChain(db, chainId);
   if (!row) throw new ServiceError("no_valid_session", BAD_CREDENTIALS);
-  return { id: row.id, dummyEmailDomain: row.dummyEmailDomain, requireUniquePhoneNumber: row.requireUniquePhoneNumber };
+  return {
+    user: { id: row.id, dummyEmailDomain: row.dummyEmailDomain, requireUniquePhoneNumber: row.requireUniquePhoneNumber },
+    authenticationPoint: row.authenticationPoint,
+  };
 }

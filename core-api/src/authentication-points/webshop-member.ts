@@ -12,6 +12,8 @@
  *   is refused with user_already_exists (400): two webshop customers cannot share a member.
  * - Concurrent first logins of one customer make one member: both writes meet at the unique index
  *   of the identifier (or of the username); the loser finds the winner's member.
+ * - A member created or linked here is sent back to the webshop through the outbox (`onSaved`),
+ *   so the customer learns its user_id and member_number (they always come from the platform).
  * - A field of the webshop's user info the platform refuses (a phone number that is no number, a
  *   postal code of another country's form, a phone number the chain already has while it requires
  *   unique ones) is left out of the new member and logged: the shopper still gets in.
@@ -27,6 +29,7 @@ import type { Logger } from "../logger.ts";
 import { saveAddedUser, type UserChain } from "../users/save-user.ts";
 import { completeUserChanges, readUserChanges, type UserChanges } from "../users/user-changes.ts";
 import { resolveUserReferences } from "../users/user-references.ts";
+import type { CoreTx } from "../users/member-numbers.ts";
 import { findUser, type UserRow } from "../users/user-repository.ts";
 import type { UserVersionRules } from "../users/version-rules.ts";
 
@@ -50,20 +53,23 @@ export interface WebshopMemberRequest {
   rules: UserVersionRules;
   now: Date;
   logger?: Pick<Logger, "warn">;
+  /** runs in the transaction that creates or links the member (the outbox row telling the webshop its user_id and member_number) */
+  onSaved?: (tx: CoreTx, user: UserRow) => Promise<void>;
 }
 
 /**
  * The member of webshop customer `customerId` (see the module comment).
- * @returns the member as stored, and whether it was created now
+ * @returns the member as stored, whether it was created now, and whether anything was written
+ *   (created or linked: the outbox then holds a row for the webshop)
  * @throws ServiceError service_unavailable (904) from loadUserInfo (nothing is written);
  *   user_already_exists (400) when the customer's email is the username of a member linked to
  *   another webshop customer; parameter_invalid (419) when the chain's generated member-number
  *   ranges are used up
  */
-export async function webshopMember(db: CoreDb, req: WebshopMemberRequest): Promise<{ user: UserRow; created: boolean }> {
+export async function webshopMember(db: CoreDb, req: WebshopMemberRequest): Promise<{ user: UserRow; created: boolean; written: boolean }> {
   const identifier = String(req.customerId);
   const linked = await findUser(db, req.chain.id, { authenticationPointIdentifier: identifier });
-  if (linked) return { user: linked, created: false };
+  if (linked) return { user: linked, created: false, written: false };
 
   const info = await req.loadUserInfo();
   let params = paramsOf(info, identifier);
@@ -73,12 +79,13 @@ export async function webshopMember(db: CoreDb, req: WebshopMemberRequest): Prom
       const refs = await resolveUserReferences(db, req.chain.id, changes, null);
       const saved = await saveAddedUser(db, {
         chain: req.chain, changes, refs, rules: req.rules, now: req.now, updateIfExists: false, signupChannel: WEBSHOP_MEMBER_CHANNEL,
+        ...(req.onSaved ? { onSaved: req.onSaved } : {}),
       });
-      return saved;
+      return { ...saved, written: true };
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
       if (err.errorName === "user_already_exists" || err.errorName === "too_many_duplicate_objects") {
-        return { user: await linkByUsername(db, req.chain.id, changes.username ?? null, identifier, req.now), created: false };
+        return { ...(await linkByUsername(db, req, changes.username ?? null, identifier)), created: false };
       }
       if (err.errorName === "phone_number_already_exists" && attempt === 1) {
         params = without(params, "phone_number", err.message, req);
@@ -151,19 +158,22 @@ function without(params: Params, name: string, reason: string, req: WebshopMembe
  * login made it), else the one with `username`, linked now when it has no identifier yet.
  * @throws ServiceError user_already_exists (400) when that member is linked to another customer
  */
-async function linkByUsername(db: CoreDb, chainId: number, username: string | null, identifier: string, now: Date): Promise<UserRow> {
+async function linkByUsername(db: CoreDb, req: WebshopMemberRequest, username: string | null, identifier: string): Promise<{ user: UserRow; written: boolean }> {
+  const chainId = req.chain.id;
   return db.transaction(async (tx) => {
     const match = username
       ? or(eq(users.authenticationPointIdentifier, identifier), eq(users.username, username))
       : eq(users.authenticationPointIdentifier, identifier);
     const rows = await tx.select().from(users).where(and(eq(users.chainId, chainId), match)).orderBy(users.id).for("update");
     const linked = rows.find((r) => r.authenticationPointIdentifier === identifier);
-    if (linked) return linked;
+    if (linked) return { user: linked, written: false };
     const named = rows.find((r) => r.authenticationPointIdentifier === null);
     if (!named) {
       throw new ServiceError("user_already_exists", "A member of the chain with this username is linked to another webshop customer.");
     }
-    await tx.update(users).set({ authenticationPointIdentifier: identifier, lastModifiedDate: now }).where(eq(users.id, named.id));
-    return (await findUser(tx, chainId, { id: named.id }))!;
+    await tx.update(users).set({ authenticationPointIdentifier: identifier, lastModifiedDate: req.now }).where(eq(users.id, named.id));
+    const user = (await findUser(tx, chainId, { id: named.id }))!;
+    await req.onSaved?.(tx, user);
+    return { user, written: true };
   });
 }

@@ -5,7 +5,11 @@
  * Adding a kind: write its `DestinationKind` in its own module (next to the domain it serves),
  * add one line here, and have producers `enqueue({ kind: "<name>", ... })`. Nothing else changes.
  */
+import { AUTHENTICATION_POINT_KIND, authenticationPointKind } from "../authentication-points/webshop-sync.ts";
 import type { DestinationKinds } from "./destination.ts";
 
 /** Every destination kind the core API delivers to, by the name stored in `outbox.kind`. */
-export const DESTINATION_KINDS: DestinationKinds = {};
+export const DESTINATION_KINDS: DestinationKinds = {
+  /** a user change to the chain's webshop connector (`update`) */
+  [AUTHENTICATION_POINT_KIND]: authenticationPointKind,
+};

@@ -57,6 +57,12 @@ export interface UserWrite {
   refs: UserReferences;
   rules: UserVersionRules;
   now: Date;
+  /**
+   * runs inside the write's transaction with the user as stored (for example the outbox row of
+   * the platform -> webshop sync, authentication-points/webshop-sync.ts); a throw rolls the
+   * write back. Run again when the write is retried.
+   */
+  onSaved?: (tx: CoreTx, user: UserRow) => Promise<void>;
 }
 
 /**
@@ -80,8 +86,9 @@ export async function saveAddedUser(db: CoreDb, w: UserWrite & { updateIfExists:
       if (found.length > 1) throw new ServiceError("too_many_duplicate_objects", `${found.length} users of the chain have this username, member_number or authentication_point_identifier.`);
       const existing = found[0] ?? null;
       if (existing && !w.updateIfExists) throw new ServiceError("user_already_exists");
-      if (existing) return { user: await update(tx, w, existing), created: false };
-      return { user: await create(tx, w, w.signupChannel), created: true };
+      const saved = existing ? { user: await update(tx, w, existing), created: false } : { user: await create(tx, w, w.signupChannel), created: true };
+      await w.onSaved?.(tx, saved.user);
+      return saved;
     }),
   );
 }
@@ -96,7 +103,10 @@ export async function saveAlteredUser(db: CoreDb, w: UserWrite & { userId: numbe
   return attempt(async () =>
     db.transaction(async (tx) => {
       const stored = await findUser(tx, w.chain.id, { id: w.userId });
-      return stored ? update(tx, w, stored) : null;
+      if (!stored) return null;
+      const user = await update(tx, w, stored);
+      await w.onSaved?.(tx, user);
+      return user;
     }),
   { clashIsFinal: true });
 }
