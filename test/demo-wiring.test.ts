@@ -169,13 +169,13 @@ describe("the core side and the webshop shopper", () => {
 });
 
 describe("npm start", () => {
-  it("wires the demo chain both ways: the printed shopper logs in through the app, checked by the webshop, and becomes its customer's member", async () => {
+  it("wires the demo chain both ways: the printed shopper logs in through the app (checked by the webshop) and a member added in the platform reaches the shop", async () => {
     const core = throwawayDatabaseName("wired_core");
     const shop = throwawayDatabaseName("wired_shop");
     names.push(core, shop);
     const npm = start("npm", ["start"], scriptEnv({
       DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: core, WEBSHOP_DB_NAME: shop, CORE_API_PORT: "0", CONNECTOR_PORT: "0",
-      SERVICE_SECRET_KEY: "test-secret-key-of-at-least-32-characters", LOG_LEVEL: "warn",
+      SERVICE_SECRET_KEY: "test-secret-key-of-at-least-32-characters", LOG_LEVEL: "warn", SEED_ADMIN_PASSWORD: "wired-admin-password",
     }));
     try {
       const coreUrl = (await npm.waitFor(/core-api\s+(http:\/\/\S+)/, 90_000))[1]!;
@@ -206,12 +206,44 @@ describe("npm start", () => {
         body: JSON.stringify({ username: "shopper@demo.example", password: "not-the-password" }),
       });
       expect(wrong.status).toBe(401);
+
+      // Platform -> webshop: a member added by the admin reaches the shop through npm start's outbox worker.
+      const adminLogin = await fetch(`${coreUrl}/auth/login`, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "admin@demo.example", password: "wired-admin-password" }),
+      });
+      const adminSession = ((await adminLogin.json()) as any).results.session_info;
+      const added = await fetch(`${coreUrl}/internal/add-user`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-Service-Session-User-ID": String(adminSession.session_user_id), "X-Service-Session-Key": adminSession.session_key },
+        body: JSON.stringify({ chain_id: 1, username: "added-in-the-platform@example.com", first_name: "Platform" }),
+      });
+      expect(added.status).toBe(200);
+      const integrationToken = /integration token\s+(\S+)\s+\(derived from SERVICE_SECRET_KEY: shown only now\)/.exec(output)?.[1];
+      const inShop = await eventually(async () => {
+        const res = await fetch(`${connectorUrl}/rest/V1/service/customer/user_info_by_email/1/added-in-the-platform@example.com`, {
+          headers: { authorization: `Bearer ${integrationToken}` },
+        });
+        return res.status === 200 ? ((await res.json()) as any) : undefined;
+      });
+      expect(inShop).toMatchObject({ username: "added-in-the-platform@example.com", first_name: "Platform" });
     } finally {
       npm.child.kill("SIGTERM");
       await npm.exited();
     }
   }, 120_000);
 });
+
+/** The first value `probe` gives within 20 s (checked every 100 ms); throws when there is none. */
+async function eventually<T>(probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("the condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Seeds the demo chain on a fresh core database; returns its id. */
 async function seedOne(database: CoreDatabase, name: string): Promise<number> {
