@@ -13,9 +13,12 @@ import { openCoreDatabase, type CoreDb } from "../core-api/src/db/client.ts";
 import { chains } from "../core-api/src/db/schema.ts";
 import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
+import { MIN_SECRET_KEY_LENGTH, openSecretBox } from "@service/shared/secret-box";
+import { clearChainAuthenticationPoint, setChainAuthenticationPoint } from "./admin/authentication-point-setup.ts";
 import { addChainAdmin, createTenantChain } from "./admin/chain-setup.ts";
 import { mapWebsiteToChain } from "./admin/website-mapping.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
+import { readSecretKeyFile } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -32,9 +35,19 @@ Commands:
   map-website   --chain-id <id> --website-code <code> [--website-name <name>]
       Serves the chain from a webshop website of the connector's store, creating the website (with
       a store group and a store view) when it does not exist.
+  set-authentication-point  --chain-id <id> --base-url <url> --integration-token <token>
+      Makes the webshop connector at <url> the chain's authentication point: shoppers logging in
+      through the chain's apps are checked by its authenticate, and members are linked to its
+      customers. The integration token is the bearer token the connector accepts; it is stored
+      encrypted under SERVICE_SECRET_KEY. Also makes sure the chain has an
+      identity-source service client; when it is created, its access token is printed once (the
+      connector calls the core API with it).
+  clear-authentication-point  --chain-id <id>
+      Removes the chain's authentication point: its shoppers log in with the platform's passwords.
 
 A password not given is generated and printed once. Environment: DATABASE_URL, CORE_DB_NAME,
-WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS.
+WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY (default: the .secret-key npm start
+keeps).
 
 Options:
   -h, --help  print this text and exit; nothing is touched`;
@@ -50,9 +63,13 @@ const OPTIONS = {
   access: { type: "string" },
   "website-code": { type: "string" },
   "website-name": { type: "string" },
+  "base-url": { type: "string" },
+  "integration-token": { type: "string" },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string | string[]>>;
+
+const COMMANDS = ["create-chain", "add-admin", "map-website", "set-authentication-point", "clear-authentication-point"];
 
 /** Exit statuses (module comment). */
 const REFUSED = 1;
@@ -61,12 +78,14 @@ const USAGE_ERROR = 2;
 async function main(): Promise<number> {
   const { values, positionals } = parseCommandLine(USAGE, OPTIONS, process.argv.slice(2), true);
   const [command, ...extra] = positionals;
-  if (!command) return usageError("give a command: create-chain, add-admin or map-website");
+  if (!command) return usageError(`give a command: ${COMMANDS.join(", ")}`);
   if (extra.length > 0) return usageError(`unexpected argument: ${extra[0]}`);
   switch (command) {
     case "create-chain": return createChainCommand(values);
     case "add-admin": return addAdminCommand(values);
     case "map-website": return mapWebsiteCommand(values);
+    case "set-authentication-point": return setAuthenticationPointCommand(values);
+    case "clear-authentication-point": return clearAuthenticationPointCommand(values);
     default: return usageError(`unknown command: ${command}`);
   }
 }
@@ -133,6 +152,39 @@ async function mapWebsiteCommand(values: Values): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+async function setAuthenticationPointCommand(values: Values): Promise<number> {
+  const chainId = chainIdOf(values);
+  const baseUrl = required(values, "base-url");
+  const integrationToken = required(values, "integration-token");
+  if (chainId === undefined || baseUrl === undefined || integrationToken === undefined) return USAGE_ERROR;
+  const secretKey = process.env.SERVICE_SECRET_KEY || readSecretKeyFile();
+  if (!secretKey) return configError(["SERVICE_SECRET_KEY: must be set (the integration token is stored encrypted under it; npm start keeps one in .secret-key)"]);
+  const box = await openSecretBox(secretKey).catch(() => undefined);
+  if (!box) return configError([`SERVICE_SECRET_KEY: must be at least ${MIN_SECRET_KEY_LENGTH} characters`]);
+  return withCoreDatabase(async (db) => {
+    const result = await setChainAuthenticationPoint(db, box, { chainId, baseUrl, integrationToken });
+    if (!result.ok) return refused(result.reason);
+    const { setup } = result;
+    console.log(`chain ${chainId}: authentication point ${setup.created ? "set" : "replaced"}: webshop ${setup.baseUrl}`);
+    console.log(`  identity-source client  ${setup.identityClient.name} (id ${setup.identityClient.id}${setup.identityClient.created ? ", created" : ", existing"})`);
+    if (setup.token) {
+      console.log(`  access token            ${setup.token.id}:${setup.token.secret}  (generated: shown only now; the connector calls the core API with it)`);
+    }
+    return 0;
+  });
+}
+
+async function clearAuthenticationPointCommand(values: Values): Promise<number> {
+  const chainId = chainIdOf(values);
+  if (chainId === undefined) return USAGE_ERROR;
+  return withCoreDatabase(async (db) => {
+    const result = await clearChainAuthenticationPoint(db, chainId);
+    if (!result.ok) return refused(result.reason);
+    console.log(`chain ${chainId}: authentication point removed; its shoppers log in with the platform's passwords`);
+    return 0;
+  });
 }
 
 /** Runs `work` on the core database (configuration checked, server waited for), closing it after. */

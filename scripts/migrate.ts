@@ -1,7 +1,7 @@
 /**
  * `npm run migrate`: creates the two databases when missing, applies the committed migrations
- * and, on an empty database, seeds the demo chain and webshop as `npm start` does (so the Deno
- * entry, which only serves, finds them). Checks the configuration first and waits for the
+ * and, on an empty database, seeds the demo chain and webshop and wires them both ways as `npm
+ * start` does (so the Deno entry, which only serves, finds them). Checks the configuration first and waits for the
  * database as `npm start` does.
  */
 import { parseCoreConfig } from "../core-api/src/config.ts";
@@ -11,28 +11,45 @@ import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { parseConnectorConfig } from "../connector/src/config.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
-import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo } from "./lib/demo-seed.ts";
+import { openSecretBox } from "@service/shared/secret-box";
+import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo, seedWebshopShopper } from "./lib/demo-seed.ts";
+import { demoWiring, parseDemoWiringVariables, wireCoreDemo } from "./lib/demo-wiring.ts";
+import { secretKeyFileOrNew } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm run migrate
 
 Creates CORE_DB_NAME (default service_core) and WEBSHOP_DB_NAME (default service_webshop) on
 DATABASE_URL when missing, applies the committed migrations to both and, on an empty database,
-seeds the demo chain (SEED_* variables; generated secrets are printed once). Waits for the
-database up to DATABASE_WAIT_SECONDS (default 60). npm start does the same before serving.
+seeds the demo chain and wires it to the webshop (SEED_* variables; generated secrets are printed
+once). Waits for the database up to DATABASE_WAIT_SECONDS (default 60). npm start does the same
+before serving. SERVICE_SECRET_KEY defaults to the .secret-key npm start keeps (made when missing).
 
 Options:
   -h, --help  print this text and exit; nothing is touched`;
 
 parseCommandLine(USAGE, {});
+// The demo wiring seals the integration token: the same key npm start uses.
+process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew();
 const core = parseCoreConfig(process.env);
 const connector = parseConnectorConfig(process.env);
 const seed = parseDemoSeedVariables(process.env);
-const problems = [core, connector, seed].flatMap((r) => (r.ok ? [] : r.problems));
-if (!core.ok || !connector.ok || !seed.ok) {
+const wiringVariables = parseDemoWiringVariables(process.env);
+const problems = [core, connector, seed, wiringVariables].flatMap((r) => (r.ok ? [] : r.problems));
+if (!core.ok || !connector.ok || !seed.ok || !wiringVariables.ok) {
   for (const line of [...new Set(problems)]) console.error(line);
   process.exit(2);
 }
+const wiring = demoWiring(wiringVariables.config, {
+  secretKey: process.env.SERVICE_SECRET_KEY,
+  integrationToken: seed.config.SEED_INTEGRATION_TOKEN,
+  appHostname: seed.config.SEED_APP_HOSTNAME,
+  shopperUsername: seed.config.SEED_SHOPPER_USERNAME,
+  shopperPassword: seed.config.SEED_SHOPPER_PASSWORD,
+  host: core.config.host,
+  corePort: core.config.port,
+  connectorPort: connector.config.port,
+});
 try {
   await waitForDatabase(core.config.databaseUrl, { limitMs: core.config.databaseWaitMs, onWait: (line) => console.log(line) });
   await migrateCoreDatabase(core.config.databaseUrl, core.config.dbName);
@@ -40,10 +57,19 @@ try {
   const coreDb = openCoreDatabase(core.config.databaseUrl, core.config.dbName, { connectionLimit: 1 });
   const shopDb = openConnectorDatabase(connector.config.databaseUrl, connector.config.dbName, { connectionLimit: 1 });
   try {
+    const box = await openSecretBox(process.env.SERVICE_SECRET_KEY);
+    const token = wiring.integrationToken;
     const printed = [
-      ...(await seedCoreDemo(coreDb.db, core.config.dbName, seed.config)),
-      ...(await seedWebshopDemo(shopDb.db, connector.config.dbName, connector.config.seedChainId, connector.config.seedIntegrationToken)),
+      ...(await seedCoreDemo(coreDb.db, core.config.dbName, seed.config, undefined, {
+        onSeeded: (chainId) => wireCoreDemo(coreDb.db, box, chainId, wiring),
+        ...(wiring.shopper.password.from === "derived" ? { derivedShopperPassword: wiring.shopper.password.value } : {}),
+      })),
+      ...(await seedWebshopDemo(shopDb.db, connector.config.dbName, connector.config.seedChainId, token.from === "derived" ? { derived: token.value } : token.value)),
+      ...(await seedWebshopShopper(shopDb.db, connector.config.seedChainId, { username: wiring.shopper.username, password: wiring.shopper.password.value })),
     ];
+    // SYNC-CONNECTOR CALL SITE (as in scripts/start.ts runConnector): the connector side of the
+    // demo wiring (wiring.coreApiUrl, wiring.identityToken, wiring.appHostname) for chain
+    // connector.config.seedChainId, its lines pushed onto `printed`.
     for (const line of printed) console.log(line);
   } finally {
     await Promise.all([coreDb.close(), shopDb.close()]);

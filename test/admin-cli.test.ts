@@ -3,6 +3,7 @@
  * against throwaway databases, then the new admins log in through the core app and the rows are
  * checked; refusals write nothing.
  */
+import { openSecretBox, SecretBoxError } from "@service/shared/secret-box";
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../core-api/src/app.ts";
@@ -13,11 +14,12 @@ import { seedConnector } from "../connector/src/db/seed.ts";
 import { seedDemoChain } from "../core-api/src/db/seed.ts";
 import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
+import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { runScript, scriptEnv } from "./helpers/processes.ts";
 
 const coreDb = throwawayDatabaseName("admin_core");
 const shopDb = throwawayDatabaseName("admin_shop");
-const env = scriptEnv({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: coreDb, WEBSHOP_DB_NAME: shopDb });
+const env = scriptEnv({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: coreDb, WEBSHOP_DB_NAME: shopDb, SERVICE_SECRET_KEY: TEST_SECRET_KEY });
 let core: CoreDatabase;
 let sql: mysql.Connection;
 
@@ -159,12 +161,74 @@ describe("npm run admin", () => {
     expect(await rows(`SELECT website_id FROM \`${shopDb}\`.store_website WHERE code = 'ninety_nine'`)).toEqual([]);
   }, 60_000);
 
+  it("set-authentication-point seals the token, makes an identity-source client whose printed token adds members as `platform`", async () => {
+    const result = await admin("set-authentication-point", "--chain-id", "1", "--base-url", "http://127.0.0.1:8081/", "--integration-token", "the-shops-integration-token");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("chain 1: authentication point set: webshop http://127.0.0.1:8081");
+    expect(result.stdout).toMatch(/identity-source client {2}Webshop connector \(id \d+, created\)/);
+    expect(result.stdout).not.toContain("the-shops-integration-token");
+    const token = /access token\s+(\S+:\S+)\s+\(generated: shown only now/.exec(result.stdout)?.[1];
+    expect(token).toMatch(/^[0-9a-f-]{36}:[0-9a-f]{64}$/);
+
+    const [point] = await rows(`SELECT base_url, integration_token_sealed AS sealed FROM \`${coreDb}\`.authentication_points WHERE chain_id = 1`);
+    expect(point.base_url).toBe("http://127.0.0.1:8081");
+    const box = await openSecretBox(TEST_SECRET_KEY);
+    expect(await box.open(point.sealed, "chain.integration_token:1")).toBe("the-shops-integration-token");
+    await expect(box.open(point.sealed, "chain.integration_token:2")).rejects.toThrow(SecretBoxError);
+
+    // The connector's token: add-user through the app gives the identity source's channel.
+    const added = await app().request("/internal/add-user", {
+      method: "POST",
+      headers: { "content-type": "application/json", Authorization: `Bearer ${token}`, "X-Service-App-Hostname": "shop.localhost" },
+      body: JSON.stringify({ username: "from-the-shop@example.com", first_name: "Shop" }),
+    });
+    expect(added.status).toBe(200);
+    expect(((await added.json()) as any).results.user).toMatchObject({ username: "from-the-shop@example.com", signup_channel: "platform" });
+
+    // Again: replaced, the client kept, no new token.
+    const again = await admin("set-authentication-point", "--chain-id", "1", "--base-url", "https://shop.example/connector", "--integration-token", "the-shops-new-token-0001");
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("chain 1: authentication point replaced: webshop https://shop.example/connector");
+    expect(again.stdout).toMatch(/\(id \d+, existing\)/);
+    expect(again.stdout).not.toContain("access token");
+    expect(await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients WHERE chain_id = 1 AND is_identity_source = 1`)).toEqual([{ n: 1 }]);
+  }, 60_000);
+
+  it("set-authentication-point refuses a bad URL or token, or an unknown chain, writing nothing; clear-authentication-point removes it", async () => {
+    const before = await rows(`SELECT * FROM \`${coreDb}\`.authentication_points ORDER BY id`);
+    const clientsBefore = await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients`);
+    for (const [args, reason] of [
+      [["--chain-id", "1", "--base-url", "ftp://shop.example", "--integration-token", "the-shops-integration-token"], "the base URL must use http or https"],
+      [["--chain-id", "1", "--base-url", "not a url", "--integration-token", "the-shops-integration-token"], "the base URL must be an absolute http(s) URL, for example http://127.0.0.1:8081"],
+      [["--chain-id", "1", "--base-url", "http://shop.example", "--integration-token", "short"], "the integration token must be 16 to 512 characters without spaces"],
+      [["--chain-id", "99", "--base-url", "http://shop.example", "--integration-token", "the-shops-integration-token"], "there is no chain 99"],
+    ] as const) {
+      const result = await admin("set-authentication-point", ...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(`refused: ${reason}`);
+    }
+    const missing = await admin("set-authentication-point", "--chain-id", "1", "--base-url", "http://shop.example");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toBe("--integration-token is required (see --help)");
+    expect(await rows(`SELECT * FROM \`${coreDb}\`.authentication_points ORDER BY id`)).toEqual(before);
+    expect(await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients`)).toEqual(clientsBefore);
+
+    const cleared = await admin("clear-authentication-point", "--chain-id", "1");
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toContain("chain 1: authentication point removed");
+    expect(await rows(`SELECT * FROM \`${coreDb}\`.authentication_points WHERE chain_id = 1`)).toEqual([]);
+    const twice = await admin("clear-authentication-point", "--chain-id", "1");
+    expect(twice.code).toBe(1);
+    expect(twice.stderr.trim()).toBe("refused: chain 1 has no authentication point");
+  }, 60_000);
+
   it("says what is missing in one line with status 2", async () => {
     const result = await admin("create-chain", "--name", "No Admin");
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe("--admin-username is required (see --help)");
     const none = await admin();
     expect(none.code).toBe(2);
-    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin or map-website");
+    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, map-website, set-authentication-point, clear-authentication-point");
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { CONNECTOR_VARIABLES } from "../connector/src/config.ts";
 import { CORE_VARIABLES } from "../core-api/src/config.ts";
 import { DEMO_SEED_VARIABLES } from "../scripts/lib/demo-seed.ts";
+import { DEMO_WIRING_VARIABLES } from "../scripts/lib/demo-wiring.ts";
 import { ROOT } from "./helpers/processes.ts";
 
 /** End of support of the Node LTS lines an image may use (nodejs.org release schedule). */
@@ -96,7 +97,8 @@ describe("docker/compose.yml", () => {
   it.each(SERVICES)("builds %s from its Dockerfile and passes only variables the code reads", (name) => {
     const s = service(name);
     expect(s.dockerfile).toBe(`docker/Dockerfile.${name}`);
-    const read = name === "core-api" ? [...CORE_VARIABLES, ...DEMO_SEED_VARIABLES] : CONNECTOR_VARIABLES;
+    // npm start reads the demo seed's and the demo wiring's variables for either service (scripts/start.ts).
+    const read = [...(name === "core-api" ? CORE_VARIABLES : CONNECTOR_VARIABLES), ...DEMO_SEED_VARIABLES, ...DEMO_WIRING_VARIABLES];
     expect(s.env.length).toBeGreaterThan(0);
     expect(s.env.filter((v) => !read.includes(v))).toEqual([]);
     expect(s.block.join("\n")).toContain("stop_grace_period: 10s");

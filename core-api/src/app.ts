@@ -39,6 +39,8 @@ export type { AppDeps } from "./http/request-context.ts";
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? (() => new Date());
   const log = deps.logger ?? defaultLogger({ level: deps.config.logLevel });
+  // Handlers log through the request's deps (the webshop calls, for example): always with a logger.
+  const handlerDeps: AppDeps = { ...deps, logger: log };
   const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
   const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
@@ -72,7 +74,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const clientIp = clientIpOf(c, deps.clientAddress, trustedProxies);
     // Headers only: the credentials are checked with the chain the handler needs, in one query.
     const auth = new RequestAuth(readCredentials(c), { db: deps.db, now, clientIp, shopperTokens });
-    c.set("ctx", { deps, db: deps.db, auth, version, now, clientIp, secretBox });
+    c.set("ctx", { deps: handlerDeps, db: deps.db, auth, version, now, clientIp, secretBox });
     await next();
     // Credentials no handler needed (the schema document, an unknown path) are still checked:
     // bad ones are refused on every path, as when every request checked them upfront.

@@ -24,6 +24,9 @@ const schema = z.object({
     .min(10, "must be at least 10 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(OUTBOX_DEFAULTS.pollMs),
   OUTBOX_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
     .min(100, "must be at least 100 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(OUTBOX_DEFAULTS.timeoutMs),
+  /** how long a call to a chain's webshop connector (its authentication point) may take */
+  WEBSHOP_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
+    .min(100, "must be at least 100 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(5_000),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -58,6 +61,11 @@ export interface CoreConfig {
   outboxPollMs: number;
   /** longest wait for a receiver's answer to one delivery attempt, in milliseconds (OUTBOX_TIMEOUT_MS) */
   outboxTimeoutMs: number;
+  /**
+   * how long one call to a chain's webshop connector may take, in milliseconds (WEBSHOP_TIMEOUT_MS,
+   * default 5 s): a shopper login through the webshop waits no longer before answering 503
+   */
+  webshopTimeoutMs: number;
 }
 
 /**
@@ -86,6 +94,7 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       allowPrivateWebhooks: e.WEBHOOK_ALLOW_PRIVATE,
       outboxPollMs: e.OUTBOX_POLL_MS,
       outboxTimeoutMs: e.OUTBOX_TIMEOUT_MS,
+      webshopTimeoutMs: e.WEBSHOP_TIMEOUT_MS,
     },
   };
 }

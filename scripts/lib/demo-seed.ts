@@ -13,6 +13,9 @@ import type { CoreDb } from "../../core-api/src/db/client.ts";
 import { seedDemoChain } from "../../core-api/src/db/seed.ts";
 import type { ConnectorDb } from "../../connector/src/db/client.ts";
 import { seedConnector } from "../../connector/src/db/seed.ts";
+import { findCustomersByEmail } from "../../connector/src/customers/repository.ts";
+import { resolveChainScope } from "../../connector/src/customers/store-scope.ts";
+import { updateCustomerFromUserInfo } from "../../connector/src/customers/update-customer.ts";
 
 const seedSchema = z.object({
   SEED_ADMIN_USERNAME: z.string().max(255, "must be at most 255 characters").default("admin@demo.example"),
@@ -20,12 +23,14 @@ const seedSchema = z.object({
   SEED_APP_HOSTNAME: z.string().regex(/^[a-z0-9.-]{1,255}$/i, "must be a hostname, for example shop.localhost").default("shop.localhost"),
   SEED_SHOPPER_USERNAME: z.string().max(255, "must be at most 255 characters").default("shopper@demo.example"),
   SEED_SHOPPER_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  /** read by both sides: the connector accepts it, the core API calls the connector with it (lib/demo-wiring.ts) */
+  SEED_INTEGRATION_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 /** Every SEED_* variable of the demo chain (README, "Configuration", documents each). */
 export const DEMO_SEED_VARIABLES = Object.keys(seedSchema.shape);
 
-/** The demo chain's SEED_* variables (SEED_INTEGRATION_TOKEN is the connector's, connector/src/config.ts). */
+/** The demo chain's SEED_* variables (SEED_CHAIN_ID is the connector's, connector/src/config.ts). */
 export type DemoSeedVariables = z.output<typeof seedSchema>;
 
 /** A generated secret: `bytes` random bytes as base64url. */
@@ -45,6 +50,10 @@ export function parseDemoSeedVariables(env: Record<string, string | undefined>):
  * Seeds the demo chain when the core database has no chain yet (it then gets id 1).
  * @param dbName named in the printed lines
  * @param generate makes the passwords SEED_* does not give (tests pass a fixed one)
+ * @param wiring.onSeeded called with the new chain's id right after it is seeded (for example
+ *   lib/demo-wiring.ts wireCoreDemo); its lines are printed after the seed's
+ * @param wiring.derivedShopperPassword the shopper's password when SEED_SHOPPER_PASSWORD is unset
+ *   and the webshop must know it too (derived from SERVICE_SECRET_KEY: printed once, as generated)
  * @returns the lines to print; empty when the database already had a chain
  */
 export async function seedCoreDemo(
@@ -52,9 +61,10 @@ export async function seedCoreDemo(
   dbName: string,
   seed: DemoSeedVariables,
   generate: SecretGenerator = randomSecret,
+  wiring: { onSeeded?: (chainId: number) => Promise<string[]>; derivedShopperPassword?: string } = {},
 ): Promise<string[]> {
   const adminPassword = seed.SEED_ADMIN_PASSWORD ?? generate(18);
-  const shopperPassword = seed.SEED_SHOPPER_PASSWORD ?? generate(18);
+  const shopperPassword = seed.SEED_SHOPPER_PASSWORD ?? wiring.derivedShopperPassword ?? generate(18);
   const seeded = await seedDemoChain(db, {
     adminUsername: seed.SEED_ADMIN_USERNAME,
     adminPassword,
@@ -63,20 +73,31 @@ export async function seedCoreDemo(
     shopperPassword,
   });
   if (!seeded) return [];
+  const wired = wiring.onSeeded ? await wiring.onSeeded(seeded.chainId) : [];
+  const shopperLine = seed.SEED_SHOPPER_PASSWORD === undefined && wiring.derivedShopperPassword !== undefined
+    ? `${shopperPassword}  (derived from SERVICE_SECRET_KEY: shown only now)`
+    : secretLine(seed.SEED_SHOPPER_PASSWORD, "SEED_SHOPPER_PASSWORD", shopperPassword);
   return [
     `demo chain ${seeded.chainId} seeded in ${dbName}:`,
     `  admin username     ${seeded.adminUsername}`,
     `  admin password     ${secretLine(seed.SEED_ADMIN_PASSWORD, "SEED_ADMIN_PASSWORD", adminPassword)}`,
     `  app hostname       ${seeded.appHostname}`,
     `  shopper username   ${seeded.shopperUsername}  (log in with X-Service-App-Hostname: ${seeded.appHostname})`,
-    `  shopper password   ${secretLine(seed.SEED_SHOPPER_PASSWORD, "SEED_SHOPPER_PASSWORD", shopperPassword)}`,
+    `  shopper password   ${shopperLine}`,
+    ...wired,
   ];
+}
+
+/** A token derived from SERVICE_SECRET_KEY (lib/demo-wiring.ts): printed once, as a generated one. */
+export interface DerivedToken {
+  derived: string;
 }
 
 /**
  * Seeds the webshop store for chain `chainId`: the Magento skeleton and mapping (seedConnector),
- * and an integration token: `token` when given, else a generated one, made only when the store
- * has no active token yet.
+ * and an integration token: `token` when given (SEED_INTEGRATION_TOKEN, or one derived from
+ * SERVICE_SECRET_KEY so the core API's side knows it too), else a generated one, made only when
+ * the store has no active token yet.
  * @param dbName named in the printed lines
  * @returns the lines to print; empty when no token was stored
  */
@@ -84,16 +105,40 @@ export async function seedWebshopDemo(
   db: ConnectorDb,
   dbName: string,
   chainId: number,
-  token: string | undefined,
+  token: string | DerivedToken | undefined,
   generate: SecretGenerator = randomSecret,
 ): Promise<string[]> {
   let generated: string | undefined;
-  const seeded = await seedConnector(db, { chainId, integrationToken: token ?? (() => (generated = generate(24))) });
+  const given = typeof token === "object" ? token.derived : token;
+  const seeded = await seedConnector(db, { chainId, integrationToken: given ?? (() => (generated = generate(24))) });
   if (!seeded?.storedToken) return [];
+  const line = typeof token === "object"
+    ? `${token.derived}  (derived from SERVICE_SECRET_KEY: shown only now)`
+    : secretLine(token, "SEED_INTEGRATION_TOKEN", generated);
   return [
     `webshop store seeded in ${dbName} for chain ${chainId}:`,
-    `  integration token  ${secretLine(token, "SEED_INTEGRATION_TOKEN", generated)}`,
+    `  integration token  ${line}`,
   ];
+}
+
+/**
+ * Makes the demo shopper a customer of the webshop too (the chain's authentication point checks
+ * shopper logins: lib/demo-wiring.ts), through the connector's own update, when the chain's
+ * websites have no customer with that email yet.
+ * @returns the line to print; empty when the customer existed
+ */
+export async function seedWebshopShopper(
+  db: ConnectorDb,
+  chainId: number,
+  shopper: { username: string; password: string },
+): Promise<string[]> {
+  const scope = await resolveChainScope(db, chainId);
+  if ((await findCustomersByEmail(db, shopper.username, scope.websiteIds)).length > 0) return [];
+  const customer = await updateCustomerFromUserInfo(
+    { db, clock: () => new Date() },
+    { create_if_not_exists: true, service_chain_id: chainId, user_info: { username: shopper.username, password: shopper.password, first_name: "Demo", last_name: "Shopper" } },
+  );
+  return [`  webshop customer   ${customer.email} (id ${customer.id}): the demo shopper, same password; logs in through the app via the webshop`];
 }
 
 function secretLine(given: string | undefined, variable: string, value: string | undefined): string {

@@ -8,16 +8,18 @@
  *   wrong password gets, so that from outside the ranges the answer says nothing about the
  *   password (issue 11: a 403 for the right password made login a password oracle there);
  * - with `X-Service-App-Hostname`: a session for a shopper (users) of that app's chain, usable only
- *   through an app of that chain.
+ *   through an app of that chain. When the chain's authentication point is a webshop, the webshop
+ *   checks the credentials and the member is found or created from it (auth/webshop-login.ts).
  * Every attempt goes through the brute-force throttle (auth/throttle.ts); an attempt that does not
  * end in a session counts as a failure, whatever the reason. A successful login also deletes a
  * batch of expired sessions (auth/sessions.ts).
  */
 import { okBody } from "@service/shared";
 import { loginCall, type LoginResults, type LogoutResults } from "@service/shared/internal/login";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { adminUsers, users } from "../db/schema.ts";
+import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
+import { adminUsers } from "../db/schema.ts";
 import { formatDateTime } from "../http/api-version.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
@@ -25,20 +27,18 @@ import type { AppEnv, RequestContext } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { findAppChain, readAppHostname, UNKNOWN_APP } from "./apps.ts";
 import { adminLoginAllowed } from "./ip-allowlist.ts";
+import { BAD_CREDENTIALS, foldUsername, shopperAttempt, type LoginPath, type LoginVerdict } from "./login-path.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import { createSession, deleteExpiredSessions, deleteSession, type SessionInfo } from "./sessions.ts";
-import { beginLoginAttempt, loginFailed, loginSucceeded, type ThrottleKeys } from "./throttle.ts";
+import { createSession, deleteExpiredSessions, deleteSession } from "./sessions.ts";
+import { beginLoginAttempt, loginAbandoned, loginFailed, loginSucceeded, type ThrottleKeys } from "./throttle.ts";
+import { webshopLogin } from "./webshop-login.ts";
 
 // Verified against when the username is unknown, so a miss costs as much as a wrong password.
 let dummyHash: Promise<string> | undefined;
-const BAD_CREDENTIALS = "Invalid username or password.";
 // One answer for every refused admin login: a wrong password, an unknown username and the right
 // password from an address outside the allowed IP ranges cannot be told apart, while an admin
 // who knows the password still learns why.
 const ADMIN_REFUSED = "Invalid username or password, or login from this address is not allowed.";
-
-/** A login's outcome before the throttle has its say: open a session, or refuse with `error`. */
-type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; error: ServiceError };
 
 /**
  * Logs an admin or, with `X-Service-App-Hostname`, a shopper in.
@@ -48,7 +48,11 @@ type Verdict = { ok: true; open: () => Promise<SessionInfo> } | { ok: false; err
  *   no_valid_session (6, 401) for an unknown user, a wrong password, an inactive account, an
  *   unknown app hostname, or an admin whose chains all refuse the client address (one body for
  *   all admin refusals); too_many_login_attempts (429, with Retry-After) while the account or
- *   the address is locked after repeated failures. No session is created on any refusal.
+ *   the address is locked after repeated failures. Through a chain whose authentication point is
+ *   a webshop: no_valid_session also for a locked or inactive webshop account (the same body as a
+ *   wrong password); service_unavailable (904, 503, with Retry-After) when the webshop cannot be
+ *   asked; user_already_exists (400) when the customer's email belongs to a member linked to
+ *   another webshop customer. No session is created on any refusal.
  */
 export async function login(c: Context<AppEnv>): Promise<Response> {
   const ctx = c.var.ctx;
@@ -60,7 +64,7 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
   const hostname = readAppHostname(c);
   const { keys, check } = hostname === undefined
     ? await adminLogin(ctx, username, password)
-    : await shopperLogin(ctx, hostname, username, password);
+    : await shopperLogin(ctx, hostname, username, password, c.get("requestId"));
 
   const { db, now } = ctx;
   const begun = await beginLoginAttempt(db, keys, now);
@@ -71,8 +75,13 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
   }
   const verdict = await check();
   if (!verdict.ok) {
-    const delayMs = await loginFailed(db, begun.attempt, now);
-    if (delayMs > 0) await (ctx.deps.sleep ?? sleep)(delayMs);
+    if (verdict.counted === false) {
+      await loginAbandoned(db, begun.attempt, now);
+    } else {
+      const delayMs = await loginFailed(db, begun.attempt, now);
+      if (delayMs > 0) await (ctx.deps.sleep ?? sleep)(delayMs);
+    }
+    if (verdict.retryAfterSeconds !== undefined) c.header("Retry-After", String(verdict.retryAfterSeconds));
     throw verdict.error;
   }
   const session = await verdict.open();
@@ -105,12 +114,12 @@ export async function logout(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** The account of an admin login and the checks it must pass. */
-async function adminLogin(ctx: RequestContext, username: string, password: string) {
+async function adminLogin(ctx: RequestContext, username: string, password: string): Promise<LoginPath> {
   const { db, deps, now, clientIp } = ctx;
   const [user] = await db.select().from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
   // Known accounts are counted by id, so spellings the collation equates (case, ß/ss) share a counter.
-  const keys: ThrottleKeys = { account: user ? `admin:${user.id}` : `admin-name:${fold(username)}`, address: clientIp };
-  const check = async (): Promise<Verdict> => {
+  const keys: ThrottleKeys = { account: user ? `admin:${user.id}` : `admin-name:${foldUsername(username)}`, address: clientIp };
+  const check = async (): Promise<LoginVerdict> => {
     const ok = await verifyPassword(password, user?.passwordHash ?? (await (dummyHash ??= hashPassword("dummy password"))));
     // Looked up whatever the password, so a right and a wrong one cost the same work.
     const addressAllowed = user ? await adminLoginAllowed(db, user.id, clientIp) : false;
@@ -120,31 +129,26 @@ async function adminLogin(ctx: RequestContext, username: string, password: strin
   return { keys, check };
 }
 
-/** The account of a shopper login through app `hostname` and the checks it must pass. */
-async function shopperLogin(ctx: RequestContext, hostname: string, username: string, password: string) {
+/**
+ * The account of a shopper login through app `hostname` and the checks it must pass: the
+ * webshop's when the app's chain has one as its authentication point, else the platform's password.
+ */
+async function shopperLogin(ctx: RequestContext, hostname: string, username: string, password: string, requestId?: string): Promise<LoginPath> {
   const { db, deps, now, clientIp } = ctx;
   const app = await findAppChain(db, hostname);
   if (!app) {
     const error = new ServiceError("no_valid_session", UNKNOWN_APP);
-    return { keys: { account: null, address: clientIp }, check: async (): Promise<Verdict> => ({ ok: false, error }) };
+    return { keys: { account: null, address: clientIp }, check: async (): Promise<LoginVerdict> => ({ ok: false, error }) };
   }
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.chainId, app.chainId), eq(users.username, username)))
-    .limit(1);
-  const keys: ThrottleKeys = { account: user ? `user:${user.id}` : `user-name:${app.chainId}:${fold(username)}`, address: clientIp };
-  const check = async (): Promise<Verdict> => {
+  const point = await findAuthenticationPoint(db, app.chainId);
+  if (point) return webshopLogin(ctx, { chainId: app.chainId, point, username, password, requestId });
+  const { user, keys } = await shopperAttempt(db, app.chainId, username, clientIp);
+  const check = async (): Promise<LoginVerdict> => {
     const ok = await verifyPassword(password, user?.passwordHash ?? (await (dummyHash ??= hashPassword("dummy password"))));
     if (!user || !user.passwordHash || !ok || !user.active) return { ok: false, error: new ServiceError("no_valid_session", BAD_CREDENTIALS) };
     return { ok: true, open: () => createSession(db, "end_user", user.id, now, deps.config.sessionTtlMs, app.chainId) };
   };
   return { keys, check };
-}
-
-/** A username as the counter of an unknown account sees it (the column's collation ignores case). */
-function fold(username: string): string {
-  return username.normalize("NFKC").toLowerCase();
 }
 
 function sleep(ms: number): Promise<void> {

@@ -130,6 +130,14 @@ export async function loginSucceeded(db: CoreDb, attempt: LoginAttempt, now: Dat
 }
 
 /**
+ * Takes back a counted attempt whose credentials were never checked (the webshop that checks them
+ * could not be asked, auth/webshop-login.ts): neither a failure nor a success.
+ */
+export async function loginAbandoned(db: CoreDb, attempt: LoginAttempt, now: Date): Promise<void> {
+  await takeBack(db, hashesOf(attempt), now);
+}
+
+/**
  * Delay of a failed attempt's response: none for the first failure in a window, then 0.5 s,
  * doubling up to 4 s.
  * @param failures the attempt's count within the window (1 for the first)

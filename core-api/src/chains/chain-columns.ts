@@ -2,20 +2,25 @@
  * Chain rows <-> Resources records (spec, "Chain (singular resource)"): the chain's storage
  * mapping, derived from the declaration by the rules of db/resource-columns.ts and checked when
  * this module loads. The exceptions read what the chain refers to with the row itself (its first
- * app, its currency), so a chain record is one query; its allowed IP ranges live in their own
+ * app, its currency, its authentication point), so a chain record is one query; its allowed IP ranges live in their own
  * table and are added by `chainRecord` when the response level shows them.
  */
 import { chainResource } from "@service/shared/resources/chain";
 import { sql } from "drizzle-orm";
+import { authenticationPointJson, authenticationPointRecord } from "../authentication-points/authentication-point-record.ts";
 import { addedByRecordBuilder, qualified, resourceColumns, type ResourceRecord, type RowOf } from "../db/resource-columns.ts";
 import { chains } from "../db/schema.ts";
 import { ipRangeRecord, type IpRangeRow } from "../ip-ranges/ip-range-columns.ts";
 
-/** What a chain row is read with: its first app (lowest id) and its currency's code and name. */
+/**
+ * What a chain row is read with: its first app (lowest id), its currency's code and name, and its
+ * authentication point (a JSON object, authentication-points/authentication-point-record.ts).
+ */
 const REFERRED = {
   appId: sql<number | null>`(SELECT MIN(a.id) FROM apps a WHERE a.chain_id = ${qualified(chains.id)})`,
   currencyCode: sql<string | null>`(SELECT c.code FROM currencies c WHERE c.id = ${qualified(chains.currencyId)})`,
   currencyName: sql<string | null>`(SELECT c.name FROM currencies c WHERE c.id = ${qualified(chains.currencyId)})`,
+  authenticationPoint: authenticationPointJson(qualified(chains.id)),
 };
 
 /** A chain row as `chainColumns.selection` reads it. */
@@ -27,7 +32,10 @@ export const chainColumns = resourceColumns(chainResource, chains, {
   exceptions: {
     allowed_ip_ranges: addedByRecordBuilder("the chain's live ranges, from their own table, read only when the level shows them"),
     app: { read: (row) => (row.appId === null ? null : { id: row.appId }), note: "the chain's first app (lowest id)" },
-    authentication_point: { read: () => null, note: "not modelled yet: no chain has one" },
+    authentication_point: {
+      read: (row) => authenticationPointRecord(row.authenticationPoint),
+      note: "the chain's authentication point (authentication_points) with its identity-source client; the integration token is never read",
+    },
     currency: {
       key: "currencyId",
       column: chains.currencyId,

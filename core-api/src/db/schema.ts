@@ -25,3 +25,4 @@ export * from "./tables/baskets.ts";
 export * from "./tables/outbox.ts";
 export * from "./tables/webhooks.ts";
 export * from "./tables/phone-verifications.ts";
+export * from "./tables/authentication-points.ts";

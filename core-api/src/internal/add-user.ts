@@ -18,6 +18,9 @@
  * - every user parameter (their declared errors: 316, 419, 420, 482), gender by version, birthday;
  * - stores, referral code, member number range (419);
  * - in the write: too_many_duplicate_objects (409), user_already_exists (400), 278, 547, 555.
+ * A shopper saved on a chain with an authentication point is sent to the webshop through the
+ * outbox, in the same transaction, unless the chain's identity-source client (the webshop) made
+ * the call (authentication-points/webshop-sync.ts).
  */
 import { okBody } from "@service/shared";
 import { addUserCall, PERMISSION_PARAMS, type AddUserResults, type PermissionParam } from "@service/shared/internal/add-user";
@@ -31,8 +34,9 @@ import { readCallParams } from "../http/coerce.ts";
 import { allParams, type Params } from "../http/params.ts";
 import type { AppEnv, RequestContext } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { webshopSyncHook } from "../authentication-points/webshop-sync.ts";
 import { adminUserInfoOf, saveAdminUser } from "../users/admin-user.ts";
-import { saveAddedUser } from "../users/save-user.ts";
+import { allOnSaved, saveAddedUser } from "../users/save-user.ts";
 import { findSignupApp } from "../users/signup-app.ts";
 import { clientChannelOf, signupChannelOf, type SignupSource } from "../users/signup-channel.ts";
 import { readUserChanges } from "../users/user-changes.ts";
@@ -70,17 +74,25 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
 
   const refs = await resolveUserReferences(db, chainId, changes, null);
   const phone = await phoneVerificationStep(ctx, chain, changes);
+  const webshopSync = webshopSyncHook({
+    authenticationPoint: chain.authenticationPoint,
+    fromAuthenticationPoint: source.by === "identity_source",
+    secretBox: ctx.secretBox,
+    now,
+    password: changes.password,
+  });
   const { user, created } = await saveAddedUser(db, {
     chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
     changes,
     refs,
     rules,
     now,
-    onSaved: phone.onSaved,
+    onSaved: allOnSaved(phone.onSaved, webshopSync),
     updateIfExists,
     signupChannel: signupChannelOf(clientChannel, source),
   });
   phone.afterCommit();
+  if (webshopSync) ctx.deps.outboxWake?.();
   const referrer = refs.referrer ?? null;
   const results: AddUserResults = {
     user: userInfoOf(user, version),

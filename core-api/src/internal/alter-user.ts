@@ -14,18 +14,22 @@
  * parameter (316, 419, 420, 482), gender by version, birthday; stores, referral code, member
  * number range (419); in the write 278, 547, 555, and user_already_exists (400) for a username,
  * member number or authentication point identifier of another user.
+ * On a chain with an authentication point the altered user is sent to the webshop through the
+ * outbox, in the same transaction, unless the webshop (the chain's identity-source client) made
+ * the call (authentication-points/webshop-sync.ts).
  */
 import { okBody } from "@service/shared";
 import { alterUserCall, type AlterUserResults } from "@service/shared/internal/alter-user";
 import { STAFF_ONLY_USER_FIELDS } from "@service/shared/internal/user-params";
 import type { Context } from "hono";
 import { CALL_ACCESS } from "../auth/access-table.ts";
+import { isIdentitySourceClient, webshopSyncHook } from "../authentication-points/webshop-sync.ts";
 import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { saveAlteredUser } from "../users/save-user.ts";
+import { allOnSaved, saveAlteredUser } from "../users/save-user.ts";
 import { readUserChanges } from "../users/user-changes.ts";
 import { userInfoOf } from "../users/user-info-record.ts";
 import { resolveUserReferences } from "../users/user-references.ts";
@@ -64,6 +68,14 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
   const changes = readUserChanges(alterUserCall, params, rules, now);
   const refs = await resolveUserReferences(db, chainId, changes, userId);
   const phone = await phoneVerificationStep(ctx, chain, changes);
+  const caller = await auth.identity();
+  const webshopSync = webshopSyncHook({
+    authenticationPoint: chain.authenticationPoint,
+    fromAuthenticationPoint: caller.kind === "privileged" && (await isIdentitySourceClient(db, caller.serviceClientId)),
+    secretBox: c.var.ctx.secretBox,
+    now,
+    password: changes.password,
+  });
   const user = await saveAlteredUser(db, {
     chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
     changes,
@@ -71,11 +83,12 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
     rules,
     now,
     userId,
-    onSaved: phone.onSaved,
+    onSaved: allOnSaved(phone.onSaved, webshopSync),
   });
   // Deleted between the look-up and the write: answered as any user that does not exist.
   if (!user) throw new ServiceError(DENIED);
   phone.afterCommit();
+  if (webshopSync) c.var.ctx.deps.outboxWake?.();
   const results: AlterUserResults = { user: userInfoOf(user, version), result_type: "alter-user" };
   return c.json(okBody(results));
 }

@@ -6,9 +6,12 @@
  * add one line here, and have producers `enqueue({ kind: "<name>", ... })`. Nothing else changes.
  */
 import { WEBHOOK_DESTINATION, webhookDestination } from "../webhooks/webhook-destination.ts";
+import { AUTHENTICATION_POINT_KIND, authenticationPointKind } from "../authentication-points/webshop-sync.ts";
 import type { DestinationKinds } from "./destination.ts";
 
 /** Every destination kind the core API delivers to, by the name stored in `outbox.kind`. */
 export const DESTINATION_KINDS: DestinationKinds = {
   [WEBHOOK_DESTINATION]: webhookDestination,
+  /** a user change to the chain's webshop connector (`update`) */
+  [AUTHENTICATION_POINT_KIND]: authenticationPointKind,
 };

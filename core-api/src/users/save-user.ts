@@ -60,7 +60,8 @@ export interface UserWrite {
   /**
    * runs in the write's transaction once the user is stored (a new user or an update), before
    * the commit: what must happen together with the change or not at all (phone verification's
-   * code and SMS delivery: users/phone-verification.ts); a throw rolls the whole write back
+   * code and SMS delivery: users/phone-verification.ts; the platform -> webshop sync:
+   * authentication-points/webshop-sync.ts); a throw rolls the whole write back
    */
   onSaved?: (tx: CoreTx, saved: UserRow, before: UserRow | null) => Promise<void>;
 }
@@ -86,10 +87,19 @@ export async function saveAddedUser(db: CoreDb, w: UserWrite & { updateIfExists:
       if (found.length > 1) throw new ServiceError("too_many_duplicate_objects", `${found.length} users of the chain have this username, member_number or authentication_point_identifier.`);
       const existing = found[0] ?? null;
       if (existing && !w.updateIfExists) throw new ServiceError("user_already_exists");
-      if (existing) return { user: await update(tx, w, existing), created: false };
-      return { user: await create(tx, w, w.signupChannel), created: true };
+      const saved = existing ? { user: await update(tx, w, existing), created: false } : { user: await create(tx, w, w.signupChannel), created: true };
+      return saved;
     }),
   );
+}
+
+/** The hooks of one write run in order, in its transaction (undefined ones left out). */
+export function allOnSaved(...hooks: Array<UserWrite["onSaved"] | undefined>): UserWrite["onSaved"] {
+  const present = hooks.filter((h): h is NonNullable<UserWrite["onSaved"]> => h !== undefined);
+  if (present.length === 0) return undefined;
+  return async (tx, saved, before) => {
+    for (const hook of present) await hook(tx, saved, before);
+  };
 }
 
 /**
@@ -102,7 +112,8 @@ export async function saveAlteredUser(db: CoreDb, w: UserWrite & { userId: numbe
   return attempt(async () =>
     db.transaction(async (tx) => {
       const stored = await findUser(tx, w.chain.id, { id: w.userId });
-      return stored ? update(tx, w, stored) : null;
+      if (!stored) return null;
+      return update(tx, w, stored);
     }),
   { clashIsFinal: true });
 }

@@ -5,7 +5,10 @@
  *
  * Decisions where the spec is silent:
  * - `app`, `authentication_point` and `last_updated_by` are references (objects with `id`); `app`
- *   is the chain's first app (lowest id) and `authentication_point` is null (not modelled yet).
+ *   is the chain's first app (lowest id); `authentication_point` is the chain's webshop connector
+ *   (./authentication-point.ts: type, base_url, identity-source service client; its integration
+ *   token is never rendered), null when the chain has none. The spec marks it read-only, so it
+ *   is set by the operator (`npm run admin -- set-authentication-point`), not through PUT/PATCH.
  * - `currency` renders as `{id, code, name}` (ISO 4217, from the currencies table) and is written
  *   as an object with the `id` of a known currency (other keys are ignored); it is null until set.
  * - PUT behaves like PATCH: only the properties sent change. A chain's settings are many and

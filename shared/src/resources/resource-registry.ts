@@ -13,6 +13,7 @@ import type { ResourceDeclaration } from "./meta.ts";
 import { memberNumberRangeResource } from "./member-number-range.ts";
 import { eventDeliveryResource } from "./event-delivery.ts";
 import { webhookResource } from "./webhook.ts";
+import { authenticationPointResource } from "./authentication-point.ts";
 
 export * from "./meta.ts";
 export { businessResource, type Business } from "./business.ts";
@@ -25,6 +26,7 @@ export { allowedIpRangeResource, type AllowedIpRange } from "./allowed-ip-range.
 export { memberNumberRangeResource, type MemberNumberRange } from "./member-number-range.ts";
 export { webhookResource, WEBHOOK_EVENT_TYPES, type Webhook, type WebhookEventType } from "./webhook.ts";
 export { eventDeliveryResource, EVENT_DELIVERY_STATUSES, type EventDelivery, type EventDeliveryStatus } from "./event-delivery.ts";
+export { authenticationPointResource, AUTHENTICATION_POINT_TYPES, type AuthenticationPoint, type AuthenticationPointType } from "./authentication-point.ts";
 // The change log entry is served only under /resources/campaign/{id}/change_log, not as a
 // resource of its own, so it is exported here but not listed in RESOURCES.
 export { changeLogEntryResource, type ChangeLogEntry } from "./change-log.ts";
@@ -40,4 +42,6 @@ export const RESOURCES: ReadonlyMap<string, ResourceDeclaration> = new Map<strin
   [memberNumberRangeResource.name, memberNumberRangeResource],
   [webhookResource.name, webhookResource],
   [eventDeliveryResource.name, eventDeliveryResource],
+  // Rendered nested in the chain only (no path serves it).
+  [authenticationPointResource.name, authenticationPointResource],
 ]);
