@@ -117,13 +117,16 @@ export function customerPatchFromUserInfo(info: UserInfoInput): CustomerPatch {
   return patch;
 }
 
-/** customer_address_entity columns set by a user_info (only the keys present). */
+/**
+ * customer_address_entity columns set by a user_info (only the keys present). City, country and
+ * telephone are NOT NULL in Magento: a cleared one is "".
+ */
 export interface AddressPatch {
   street?: string;
   postcode?: string | null;
-  city?: string | null;
-  countryId?: string | null;
-  telephone?: string | null;
+  city?: string;
+  countryId?: string;
+  telephone?: string;
   /** region text as given; the repository resolves it to a region_id when it can */
   region?: string | null;
 }
@@ -138,9 +141,9 @@ export function addressPatchFromUserInfo(info: UserInfoInput, currentStreet: str
   const lines = mergeStreetLines(currentStreet, info);
   if (lines) patch.street = lines.join("\n");
   if (info.address_postalcode !== undefined) patch.postcode = blankToNull(info.address_postalcode) ?? null;
-  if (info.address_towncity !== undefined) patch.city = blankToNull(info.address_towncity) ?? null;
-  if (info.country_code !== undefined) patch.countryId = blankToNull(info.country_code) ?? null;
-  if (info.phone_number !== undefined) patch.telephone = blankToNull(info.phone_number) ?? null;
+  if (info.address_towncity !== undefined) patch.city = blankToNull(info.address_towncity) ?? "";
+  if (info.country_code !== undefined) patch.countryId = blankToNull(info.country_code) ?? "";
+  if (info.phone_number !== undefined) patch.telephone = blankToNull(info.phone_number) ?? "";
   if (info.address_regionstate !== undefined) patch.region = blankToNull(info.address_regionstate) ?? null;
   return Object.keys(patch).length === 0 ? null : patch;
 }
@@ -195,7 +198,13 @@ export function isSubscribed(bundle: CustomerBundle): boolean {
   return bundle.subscriber?.subscriberStatus === SUBSCRIBER_STATUS.subscribed;
 }
 
-/** The user info object of the reads (spec's keys exactly). */
+/** A stored address value as user info: "" (Magento's "none" in its NOT NULL columns) is null. */
+const storedText = (v: string | null | undefined): string | null => blankToNull(v) ?? null;
+
+/**
+ * The user info object of the reads (spec's keys exactly). Also the input of `last_hash`
+ * (update-customer.ts, sync/reconcile.ts): whatever the shop changes in it is a change to sync.
+ */
 export function userInfoObject(bundle: CustomerBundle): UserInfoObject {
   const { customer, service } = bundle;
   const address = primaryAddress(bundle);
@@ -214,10 +223,10 @@ export function userInfoObject(bundle: CustomerBundle): UserInfoObject {
     address_streetname: street.streetname,
     address_housenumber: street.housenumber,
     address_housenumber_extension: street.extension,
-    address_postalcode: address?.postcode ?? null,
-    address_towncity: address?.city ?? null,
-    country_code: address?.countryId ?? null,
-    phone_number: address?.telephone ?? null,
+    address_postalcode: storedText(address?.postcode),
+    address_towncity: storedText(address?.city),
+    country_code: storedText(address?.countryId),
+    phone_number: storedText(address?.telephone),
   };
 }
 

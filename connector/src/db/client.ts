@@ -20,7 +20,7 @@ export interface ConnectorDatabase {
 
 /**
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
- * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
+ * Datetimes travel as UTC and every session's time_zone is UTC (timestamp columns); DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
  * @param options.connectionLimit pool size (default 10)
@@ -44,6 +44,11 @@ export function openConnectorDatabase(
     connectionLimit: options.connectionLimit ?? 10,
     charset: "utf8mb4_unicode_ci",
     connectTimeout: timeouts.connectTimeoutMs || undefined,
+  });
+  // Magento's timestamp columns are stored in UTC and shown in the session's zone: UTC, as the
+  // driver reads and writes every date (timezone "Z"), whatever the server's own zone is.
+  pool.pool.on("connection", (conn) => {
+    conn.query("SET time_zone = '+00:00'");
   });
   guardPool(pool, timeouts);
   const db = drizzle(pool, { schema, mode: "default" });
