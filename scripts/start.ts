@@ -32,7 +32,7 @@ Options:
   -h, --help        print this text and exit; nothing is checked or started
 
 Environment: DATABASE_URL, CORE_DB_NAME, WEBSHOP_DB_NAME, CORE_API_PORT, CONNECTOR_PORT, HOST,
-TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY,
+TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY, SYNC_CRON,
 SEED_ADMIN_USERNAME, SEED_ADMIN_PASSWORD, SEED_APP_HOSTNAME, SEED_SHOPPER_USERNAME,
 SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID (see README.md).`;
 
@@ -108,7 +108,7 @@ async function runConnector(config: ConnectorConfig): Promise<string[]> {
     name: "connector",
     ...(await startConnector({
       databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host, metricsToken: config.metricsToken,
-      logLevel: config.logLevel, trustedProxies: config.trustedProxies,
+      logLevel: config.logLevel, trustedProxies: config.trustedProxies, syncCron: config.syncCron, secretKey: config.secretKey,
     })),
   });
   return printed;

@@ -27,7 +27,7 @@ const bundle: CustomerBundle = {
   service: {
     customerId: 7, serviceChainId: 1, userId: 42, memberNumber: "M-1", programmeOptedIn: true,
     mailingListSubscribed: true, printedMailingListSubscribed: false, mailingListSubOffered: true,
-    lastHash: "h".repeat(64), updatedAt: at,
+    lastHash: "h".repeat(64), platformModifiedAt: null, updatedAt: at,
   },
   subscriber: {
     subscriberId: 1, storeId: 1, changeStatusAt: at, customerId: 7, subscriberEmail: "ann@example.com",

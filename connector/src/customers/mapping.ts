@@ -156,6 +156,20 @@ export interface ServicePatch {
   mailingListSubscribed?: boolean | null;
   printedMailingListSubscribed?: boolean | null;
   mailingListSubOffered?: boolean | null;
+  /** the platform user's last_modified_date the user_info carries */
+  platformModifiedAt?: Date;
+}
+
+/**
+ * A platform datetime (`YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SSZ`, both UTC, as get-user's
+ * last_modified_date in every API version) as a Date; null for anything else.
+ */
+export function parsePlatformDateTime(value: unknown): Date | null {
+  if (typeof value !== "string") return null;
+  const m = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)Z?$/.exec(value.trim());
+  if (!m) return null;
+  const date = new Date(`${m[1]}T${m[2]}Z`);
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 /** user_id of a user_info: `user_id`, else get-user's `id`. */
@@ -182,6 +196,8 @@ export function servicePatchFromUserInfo(info: UserInfoInput): ServicePatch {
   if (printed !== undefined) patch.printedMailingListSubscribed = printed;
   const offered = pick(info.mailing_list?.mailing_list_sub_offered, info.mailing_list_sub_offered);
   if (offered !== undefined) patch.mailingListSubOffered = offered;
+  const modified = parsePlatformDateTime(info.last_modified_date);
+  if (modified) patch.platformModifiedAt = modified;
   return patch;
 }
 

@@ -50,6 +50,7 @@ ALTER TABLE `customer_entity` ADD `rp_token_created_at` datetime;--> statement-b
 ALTER TABLE `customer_entity` ADD `taxvat` varchar(50);--> statement-breakpoint
 ALTER TABLE `customer_entity` ADD `confirmation` varchar(64);--> statement-breakpoint
 ALTER TABLE `customer_entity` ADD `session_cutoff` timestamp;--> statement-breakpoint
+ALTER TABLE `service_customer_data` ADD `platform_modified_at` datetime;--> statement-breakpoint
 CREATE INDEX `CUSTOMER_ENTITY_STORE_ID` ON `customer_entity` (`store_id`);--> statement-breakpoint
 CREATE INDEX `CUSTOMER_ENTITY_FIRSTNAME` ON `customer_entity` (`firstname`);--> statement-breakpoint
 CREATE INDEX `CUSTOMER_ENTITY_LASTNAME` ON `customer_entity` (`lastname`);

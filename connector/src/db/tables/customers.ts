@@ -125,8 +125,16 @@ export const serviceCustomerData = mysqlTable(
     mailingListSubscribed: boolean("mailing_list_subscribed"),
     printedMailingListSubscribed: boolean("printed_mailing_list_subscribed"),
     mailingListSubOffered: boolean("mailing_list_sub_offered"),
-    /** sha256 of the customer's user info object after the last update (shared/src/user-info-hash.ts) */
+    /**
+     * sha256 of the customer's user info object as last synced with the platform, either way
+     * (shared/src/user-info-hash.ts); null: never synced
+     */
     lastHash: char("last_hash", { length: 64 }),
+    /**
+     * the platform user's last_modified_date as of the last sync (UTC): a later one means the
+     * platform changed the user since (sync/reconcile.ts, "newer change wins"); null: unknown
+     */
+    platformModifiedAt: datetime("platform_modified_at", { mode: "date" }),
     updatedAt: datetime("updated_at", { mode: "date" }).notNull(),
   },
   (t) => [
