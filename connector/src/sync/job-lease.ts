@@ -45,7 +45,16 @@ export async function takeLease(
   db: ConnectorQueryable, job: string, durationMs: number,
 ): Promise<{ taken: true; lease: HeldLease } | { taken: false; holder: LeaseHolder }> {
   const owner = randomUUID();
-  await db.insert(serviceJobLease).values({ name: job }).onDuplicateKeyUpdate({ set: { name: sql`${serviceJobLease.name}` } });
+  // The job's row, once: racing first takers may deadlock on the insert; the loser tries again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.insert(serviceJobLease).values({ name: job }).onDuplicateKeyUpdate({ set: { name: sql`${serviceJobLease.name}` } });
+      break;
+    } catch (err) {
+      const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+      if (code !== "ER_LOCK_DEADLOCK" || attempt >= 5) throw err;
+    }
+  }
   const result = await db.update(serviceJobLease)
     .set({ owner, acquiredAt: sql`UTC_TIMESTAMP(3)`, expiresAt: sql`UTC_TIMESTAMP(3) + INTERVAL ${Math.max(1, Math.round(durationMs)) * 1000} MICROSECOND` })
     .where(and(eq(serviceJobLease.name, job), sql`(${serviceJobLease.owner} IS NULL OR ${serviceJobLease.expiresAt} <= UTC_TIMESTAMP(3))`));
