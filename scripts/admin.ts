@@ -15,6 +15,9 @@ import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { addChainAdmin, createTenantChain } from "./admin/chain-setup.ts";
 import { mapWebsiteToChain } from "./admin/website-mapping.ts";
+import { linkPlatform, PlatformLinkError } from "../connector/src/sync/platform-link.ts";
+import { openSecretBox } from "@service/shared/secret-box";
+import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
@@ -32,9 +35,16 @@ Commands:
   map-website   --chain-id <id> --website-code <code> [--website-name <name>]
       Serves the chain from a webshop website of the connector's store, creating the website (with
       a store group and a store view) when it does not exist.
+  link-platform --chain-id <id> --core-api-url <url> --access-token <id:secret>
+                --app-hostname <hostname>
+      Links the chain's webshop to the platform for the sync (npm run sync, SYNC_CRON): the core
+      API's base URL, a privileged access token (scope chain:<id>) of the chain's identity-source
+      service client, stored encrypted under SERVICE_SECRET_KEY, and the hostname of the chain's
+      webshop app. Linking again replaces them. The chain must be served by a website first
+      (map-website).
 
 A password not given is generated and printed once. Environment: DATABASE_URL, CORE_DB_NAME,
-WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS.
+WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY (link-platform).
 
 Options:
   -h, --help  print this text and exit; nothing is touched`;
@@ -50,6 +60,8 @@ const OPTIONS = {
   access: { type: "string" },
   "website-code": { type: "string" },
   "website-name": { type: "string" },
+  "core-api-url": { type: "string" },
+  "access-token": { type: "string" },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string | string[]>>;
@@ -61,12 +73,13 @@ const USAGE_ERROR = 2;
 async function main(): Promise<number> {
   const { values, positionals } = parseCommandLine(USAGE, OPTIONS, process.argv.slice(2), true);
   const [command, ...extra] = positionals;
-  if (!command) return usageError("give a command: create-chain, add-admin or map-website");
+  if (!command) return usageError("give a command: create-chain, add-admin, map-website or link-platform");
   if (extra.length > 0) return usageError(`unexpected argument: ${extra[0]}`);
   switch (command) {
     case "create-chain": return createChainCommand(values);
     case "add-admin": return addAdminCommand(values);
     case "map-website": return mapWebsiteCommand(values);
+    case "link-platform": return linkPlatformCommand(values);
     default: return usageError(`unknown command: ${command}`);
   }
 }
@@ -130,6 +143,30 @@ async function mapWebsiteCommand(values: Values): Promise<number> {
     console.log(`website ${websiteCode} (id ${mapping.websiteId}${mapping.createdWebsite ? ", created with its store group and store view" : ""}) ` +
       (mapping.mapped ? `now serves chain ${chainId}` : `already served chain ${chainId}`));
     return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function linkPlatformCommand(values: Values): Promise<number> {
+  const chainId = chainIdOf(values);
+  const coreApiUrl = required(values, "core-api-url");
+  const accessToken = required(values, "access-token");
+  const hostnames = (values["app-hostname"] as string[] | undefined) ?? [];
+  if (chainId === undefined || coreApiUrl === undefined || accessToken === undefined) return USAGE_ERROR;
+  if (hostnames.length !== 1) return usageError("--app-hostname is required once: the chain's webshop app (see --help)");
+  const config = connectorConfig();
+  if (!config.secretKey) return usageError(SECRET_KEY_MISSING);
+  const box = await openSecretBox(config.secretKey);
+  await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs });
+  const database = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
+  try {
+    const { created } = await linkPlatform(database.db, box, { chainId, coreApiUrl, accessToken, appHostname: hostnames[0]! });
+    console.log(`chain ${chainId} ${created ? "linked" : "linked again"}: core API ${coreApiUrl.trim().replace(/\/+$/, "")}, app ${hostnames[0]!.trim().toLowerCase()} (token stored encrypted)`);
+    return 0;
+  } catch (err) {
+    if (err instanceof PlatformLinkError) return refused(err.message);
+    throw err;
   } finally {
     await database.close();
   }

@@ -16,7 +16,7 @@ import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { startConnector } from "../connector/src/main.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
-import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo, type DemoSeedVariables } from "./lib/demo-seed.ts";
+import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, type DemoSeedVariables } from "./lib/demo-seed.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm start [-- --service all|core-api|connector]
@@ -34,7 +34,8 @@ Options:
 Environment: DATABASE_URL, CORE_DB_NAME, WEBSHOP_DB_NAME, CORE_API_PORT, CONNECTOR_PORT, HOST,
 TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY, SYNC_CRON,
 SEED_ADMIN_USERNAME, SEED_ADMIN_PASSWORD, SEED_APP_HOSTNAME, SEED_SHOPPER_USERNAME,
-SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID (see README.md).`;
+SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID, SEED_CORE_API_URL,
+SEED_CORE_ACCESS_TOKEN (see README.md).`;
 
 /** Exit status of a bad command line or configuration (nothing was started). */
 const EXIT_USAGE = 2;
@@ -101,6 +102,9 @@ async function runConnector(config: ConnectorConfig): Promise<string[]> {
   let printed: string[];
   try {
     printed = await seedWebshopDemo(database.db, config.dbName, config.seedChainId, config.seedIntegrationToken);
+    if (config.seedPlatform && config.secretKey) {
+      printed.push(...await seedPlatformLinkDemo(database.db, config.seedChainId, config.seedPlatform, config.secretKey));
+    }
   } finally {
     await database.close();
   }

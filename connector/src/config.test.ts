@@ -6,7 +6,7 @@ describe("parseConnectorConfig", () => {
   it("reads every variable it names", () => {
     expect(CONNECTOR_VARIABLES).toEqual([
       "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEBSHOP_DB_NAME", "CONNECTOR_PORT", "SEED_CHAIN_ID", "SEED_INTEGRATION_TOKEN",
-      "LOG_LEVEL", "TRUSTED_PROXIES", "SERVICE_SECRET_KEY", "SYNC_CRON",
+      "LOG_LEVEL", "TRUSTED_PROXIES", "SERVICE_SECRET_KEY", "SEED_CORE_API_URL", "SEED_CORE_ACCESS_TOKEN", "SEED_APP_HOSTNAME", "SYNC_CRON",
     ]);
     const result = parseConnectorConfig({
       DATABASE_URL: "mysql://shop@db:3306", HOST: "::", METRICS_TOKEN: "t".repeat(20), DATABASE_WAIT_SECONDS: "0",
@@ -20,8 +20,28 @@ describe("parseConnectorConfig", () => {
         databaseUrl: "mysql://shop@db:3306", dbName: "shop_2", port: 0, host: "::", seedChainId: 7, seedIntegrationToken: "s".repeat(16),
         trustedProxies: ["10.0.0.0/8", "192.168.1.1"], bodyLimitBytes: 1024 * 1024, logLevel: "warn",
         metricsToken: "t".repeat(20), databaseWaitMs: 0, secretKey: "k".repeat(40), syncCron: "0 */2 * * *",
+        seedPlatform: null,
       },
     });
+  });
+
+  it("seeds the demo chain's platform link only with both SEED_CORE_API_URL and SEED_CORE_ACCESS_TOKEN", () => {
+    const token = `${"a".repeat(8)}-bbbb-cccc-dddd-${"e".repeat(12)}:${"f".repeat(64)}`;
+    const seed = (env: Record<string, string>) => {
+      const result = parseConnectorConfig(env);
+      return result.ok ? result.config.seedPlatform : result.problems;
+    };
+    expect(seed({})).toBeNull();
+    expect(seed({ SEED_CORE_API_URL: "http://core-api:8080", SEED_CORE_ACCESS_TOKEN: token }))
+      .toEqual({ coreApiUrl: "http://core-api:8080", accessToken: token, appHostname: "shop.localhost" });
+    expect(seed({ SEED_CORE_API_URL: "http://core-api:8080", SEED_CORE_ACCESS_TOKEN: token, SEED_APP_HOSTNAME: "shop.example.com" }))
+      .toMatchObject({ appHostname: "shop.example.com" });
+    expect(seed({ SEED_CORE_API_URL: "http://core-api:8080" })).toEqual(["SEED_CORE_ACCESS_TOKEN: must be set with SEED_CORE_API_URL"]);
+    expect(seed({ SEED_CORE_ACCESS_TOKEN: token })).toEqual(["SEED_CORE_API_URL: must be set with SEED_CORE_ACCESS_TOKEN"]);
+    expect(seed({ SEED_CORE_API_URL: "ftp://core", SEED_CORE_ACCESS_TOKEN: "secret-ish" })).toEqual([
+      "SEED_CORE_API_URL: must be an http(s) URL, e.g. http://127.0.0.1:8080",
+      "SEED_CORE_ACCESS_TOKEN: must be a privileged token <access token id>:<secret>",
+    ]);
   });
 
   it("runs the reconcile every 5 minutes unless SYNC_CRON says otherwise; off turns it off", () => {

@@ -6,6 +6,7 @@ import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, 
 import { z } from "zod";
 import { parseTrustedProxies } from "./http/trusted-proxies.ts";
 import { LOG_LEVELS, type LogLevel } from "./logger.ts";
+import { ACCESS_TOKEN_FORMAT } from "./sync/platform-link.ts";
 import { DEFAULT_SYNC_CRON, isSyncCronExpression, SYNC_CRON_OFF } from "./sync/sync-cron.ts";
 
 const envSchema = z.object({
@@ -28,6 +29,12 @@ const envSchema = z.object({
     }
   }, "must be a comma-separated list of CIDR ranges or addresses"),
   SERVICE_SECRET_KEY: secretKeyVariable(),
+  /** with SEED_CORE_ACCESS_TOKEN: the seed links the demo chain to the core API at this URL (sync/platform-link.ts) */
+  SEED_CORE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://127.0.0.1:8080" }).optional(),
+  /** the privileged token `<access token id>:<secret>` of the demo chain's identity-source service client */
+  SEED_CORE_ACCESS_TOKEN: z.string().regex(ACCESS_TOKEN_FORMAT, "must be a privileged token <access token id>:<secret>").optional(),
+  /** the demo chain's webshop app hostname (the core API's demo seed registers it) */
+  SEED_APP_HOSTNAME: z.string().regex(/^[a-z0-9.-]{1,255}$/i, "must be a hostname, for example shop.localhost").default("shop.localhost"),
   /** when the reconcile runs (sync/sync-cron.ts): a cron expression, or `off` */
   SYNC_CRON: z.string().trim().default(DEFAULT_SYNC_CRON)
     .refine(isSyncCronExpression, `must be a cron expression such as ${DEFAULT_SYNC_CRON}, or ${SYNC_CRON_OFF}`),
@@ -61,6 +68,8 @@ export interface ConnectorConfig {
   secretKey: string | undefined;
   /** SYNC_CRON: when the reconcile runs (a cron expression); null when `off` */
   syncCron: string | null;
+  /** SEED_CORE_API_URL, SEED_CORE_ACCESS_TOKEN and SEED_APP_HOSTNAME: the demo chain's platform link to seed; null when unset */
+  seedPlatform: { coreApiUrl: string; accessToken: string; appHostname: string } | null;
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
@@ -76,6 +85,11 @@ export function parseConnectorConfig(env: Record<string, string | undefined> = p
   const parsed = parseEnvironment(envSchema, env);
   if (!parsed.ok) return parsed;
   const e = parsed.config;
+  if ((e.SEED_CORE_API_URL === undefined) !== (e.SEED_CORE_ACCESS_TOKEN === undefined)) {
+    const missing = e.SEED_CORE_API_URL === undefined ? "SEED_CORE_API_URL" : "SEED_CORE_ACCESS_TOKEN";
+    const given = missing === "SEED_CORE_API_URL" ? "SEED_CORE_ACCESS_TOKEN" : "SEED_CORE_API_URL";
+    return { ok: false, problems: [`${missing}: must be set with ${given}`] };
+  }
   return {
     ok: true,
     config: {
@@ -92,6 +106,9 @@ export function parseConnectorConfig(env: Record<string, string | undefined> = p
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
       secretKey: e.SERVICE_SECRET_KEY,
       syncCron: e.SYNC_CRON === SYNC_CRON_OFF ? null : e.SYNC_CRON,
+      seedPlatform: e.SEED_CORE_API_URL && e.SEED_CORE_ACCESS_TOKEN
+        ? { coreApiUrl: e.SEED_CORE_API_URL, accessToken: e.SEED_CORE_ACCESS_TOKEN, appHostname: e.SEED_APP_HOSTNAME }
+        : null,
     },
   };
 }

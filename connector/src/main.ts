@@ -145,15 +145,17 @@ async function runFromEnvironment(): Promise<void> {
     for (const line of parsed.problems) console.error(line);
     process.exit(2);
   }
-  if (!parsed.config.secretKey) {
+  const config = parsed.config;
+  const secretKey = config.secretKey;
+  if (!secretKey) {
     console.error(SECRET_KEY_MISSING);
     process.exit(2);
   }
-  const config = parsed.config;
   await migrateConnectorDatabase(config.databaseUrl, config.dbName);
   const seedDb = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
   try {
-    await seedConnector(seedDb.db, { chainId: config.seedChainId, integrationToken: config.seedIntegrationToken });
+    const platform = config.seedPlatform ? { ...config.seedPlatform, box: await openSecretBox(secretKey) } : undefined;
+    await seedConnector(seedDb.db, { chainId: config.seedChainId, integrationToken: config.seedIntegrationToken, platform });
   } finally {
     await seedDb.close();
   }

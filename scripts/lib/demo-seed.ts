@@ -13,6 +13,7 @@ import type { CoreDb } from "../../core-api/src/db/client.ts";
 import { seedDemoChain } from "../../core-api/src/db/seed.ts";
 import type { ConnectorDb } from "../../connector/src/db/client.ts";
 import { seedConnector } from "../../connector/src/db/seed.ts";
+import { openSecretBox } from "@service/shared/secret-box";
 
 const seedSchema = z.object({
   SEED_ADMIN_USERNAME: z.string().max(255, "must be at most 255 characters").default("admin@demo.example"),
@@ -94,6 +95,22 @@ export async function seedWebshopDemo(
     `webshop store seeded in ${dbName} for chain ${chainId}:`,
     `  integration token  ${secretLine(token, "SEED_INTEGRATION_TOKEN", generated)}`,
   ];
+}
+
+/**
+ * Links the demo chain's webshop to the platform (SEED_CORE_API_URL, SEED_CORE_ACCESS_TOKEN,
+ * SEED_APP_HOSTNAME; connector/src/sync/platform-link.ts) unless it is linked so already.
+ * @returns the lines to print (never the token); empty when nothing changed
+ */
+export async function seedPlatformLinkDemo(
+  db: ConnectorDb,
+  chainId: number,
+  platform: { coreApiUrl: string; accessToken: string; appHostname: string },
+  secretKey: string,
+): Promise<string[]> {
+  const seeded = await seedConnector(db, { chainId, platform: { ...platform, box: await openSecretBox(secretKey) } });
+  if (!seeded?.linkedPlatform) return [];
+  return [`webshop of chain ${chainId} linked to the platform at ${platform.coreApiUrl} (app ${platform.appHostname}, token from SEED_CORE_ACCESS_TOKEN)`];
 }
 
 function secretLine(given: string | undefined, variable: string, value: string | undefined): string {
