@@ -11,7 +11,8 @@ import { startConnector } from "../connector/src/main.ts";
 import { runReconcile, type ReconcileReport } from "../connector/src/sync/reconcile.ts";
 import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { TEST_DATABASE_URL } from "./helpers/databases.ts";
-import { scriptEnv, start } from "./helpers/processes.ts";
+import { runScript, scriptEnv, start } from "./helpers/processes.ts";
+import { releaseLease, takeLease } from "../connector/src/sync/job-lease.ts";
 import { startSyncWorld, type SyncWorld } from "./helpers/sync-world.ts";
 
 let w: SyncWorld;
@@ -127,4 +128,41 @@ describe("the schedule", () => {
     await expect(startConnector({ databaseUrl: TEST_DATABASE_URL, dbName: w.shopDbName, port: 0, host: "127.0.0.1", syncCron: "nonsense", secretKey: TEST_SECRET_KEY }))
       .rejects.toThrow(/SYNC_CRON/);
   });
+});
+
+describe("npm run sync", () => {
+  const env = () => scriptEnv({ DATABASE_URL: TEST_DATABASE_URL, WEBSHOP_DB_NAME: w.shopDbName, SERVICE_SECRET_KEY: TEST_SECRET_KEY });
+  const sync = (...args: string[]) => runScript("scripts/sync.ts", args, env());
+
+  it("--dry-run lists what would be sent and sends nothing; then a run sends it", async () => {
+    const id = await w.register(customer("script1"));
+    const before = await w.memberCount();
+    const dry = await sync("--dry-run");
+    expect(dry.stderr).toBe("");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`${w.chainId}\t${id}\tleasescript1@example.com\tnew\n`);
+    expect(dry.stdout).toMatch(/dry run: 1 customer\(s\) would be sent; nothing was sent or written/);
+    expect(await w.memberCount()).toBe(before);
+    expect(await w.serviceData(id)).toBeNull();
+
+    const run = await sync();
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^chain ${w.chainId}: \\d+ customers read, 1 changed, 1 sent, 0 taken from the platform, 0 failed$`, "m"));
+    expect(await w.memberCount()).toBe(before + 1);
+  }, 60_000);
+
+  it("exits 3 saying so when another run holds the lease, and 2 for a bad command line", async () => {
+    const lease = await takeLease(w.shop.db, "reconcile", 60_000);
+    try {
+      const held = await sync();
+      expect(held.code).toBe(3);
+      expect(held.stderr).toMatch(/^another run holds the reconcile lease \(until .+ unless renewed\): nothing done$/m);
+    } finally {
+      if (lease.taken) await releaseLease(w.shop.db, lease.lease);
+    }
+    const bad = await sync("--chain-id", "zero");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe("--chain-id must be a positive integer (see --help)");
+  }, 60_000);
 });
