@@ -201,8 +201,21 @@ export function servicePatchFromUserInfo(info: UserInfoInput): ServicePatch {
   return patch;
 }
 
+/**
+ * The columns the user info object is made of (a CustomerBundle has them all): what the reconcile
+ * reads for each customer (sync/customer-pages.ts), and nothing more.
+ */
+export interface UserInfoSource {
+  customer: Pick<CustomerRow, "entityId" | "email" | "firstname" | "lastname" | "dob" | "gender" | "defaultBilling" | "defaultShipping">;
+  addresses: Array<Pick<AddressRow, "entityId" | "street" | "postcode" | "city" | "countryId" | "telephone">>;
+  service: Pick<ServiceDataRow, "programmeOptedIn" | "printedMailingListSubscribed" | "mailingListSubOffered"> | null;
+  subscriber: Pick<SubscriberRow, "subscriberStatus"> | null;
+}
+
 /** The address user info is read from: default billing, else default shipping, else the first. */
-export function primaryAddress(bundle: CustomerBundle): AddressRow | undefined {
+export function primaryAddress<A extends { entityId: number }>(
+  bundle: { customer: Pick<CustomerRow, "defaultBilling" | "defaultShipping">; addresses: A[] },
+): A | undefined {
   const { customer, addresses } = bundle;
   return addresses.find((a) => a.entityId === customer.defaultBilling)
     ?? addresses.find((a) => a.entityId === customer.defaultShipping)
@@ -210,7 +223,7 @@ export function primaryAddress(bundle: CustomerBundle): AddressRow | undefined {
 }
 
 /** Whether the customer's newsletter subscription is active. */
-export function isSubscribed(bundle: CustomerBundle): boolean {
+export function isSubscribed(bundle: { subscriber: Pick<SubscriberRow, "subscriberStatus"> | null }): boolean {
   return bundle.subscriber?.subscriberStatus === SUBSCRIBER_STATUS.subscribed;
 }
 
@@ -221,7 +234,7 @@ const storedText = (v: string | null | undefined): string | null => blankToNull(
  * The user info object of the reads (spec's keys exactly). Also the input of `last_hash`
  * (update-customer.ts, sync/reconcile.ts): whatever the shop changes in it is a change to sync.
  */
-export function userInfoObject(bundle: CustomerBundle): UserInfoObject {
+export function userInfoObject(bundle: UserInfoSource): UserInfoObject {
   const { customer, service } = bundle;
   const address = primaryAddress(bundle);
   const street = splitStreet(address?.street ?? null);

@@ -5,7 +5,8 @@
  *
  * For every linked chain (platform-link.ts), the customers of its websites are read in
  * keyset-paged batches (customer-pages.ts) and each one's user info hash (the user info object,
- * customers/mapping.ts, hashed as shared/src/user-info-hash.ts) is compared with its `last_hash`:
+ * customers/mapping.ts, hashed as shared/src/user-info-hash.ts does, user-info-digest.ts) is
+ * compared with its `last_hash`:
  * - equal: nothing to send (a change the platform made through `update` set last_hash to the
  *   hash of what the shop then held, so it never echoes back);
  * - different: a change made in the shop (a Magento account edit) is sent;
@@ -27,23 +28,23 @@
  */
 import { updateCustomerRequestSchema, type UserInfoObject } from "@service/shared/connector";
 import type { SecretBox } from "@service/shared/secret-box";
-import { userInfoHash } from "@service/shared/user-info-hash";
 import type { ConnectorDb } from "../db/client.ts";
-import { parsePlatformDateTime, primaryAddress, userInfoObject, type CustomerBundle } from "../customers/mapping.ts";
+import { parsePlatformDateTime, primaryAddress, userInfoObject } from "../customers/mapping.ts";
 import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
 import { ConnectorError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
-import { countCustomers, loadCustomerPage } from "./customer-pages.ts";
+import { countCustomers, loadCustomerPage, type ScannedCustomer } from "./customer-pages.ts";
 import { releaseLease, renewLease, takeLease, type LeaseHolder } from "./job-lease.ts";
 import { addUserParamsOf } from "./member-params.ts";
 import { PlatformCallError, platformClient, type PlatformClient } from "./platform-client.ts";
 import { readPlatformLinks, type PlatformLink } from "./platform-link.ts";
 import { MemberLinkedElsewhereError, recordSynced } from "./sync-state.ts";
+import { userInfoDigest } from "./user-info-digest.ts";
 
 /** The lease's job name. */
 export const RECONCILE_JOB = "reconcile";
 /** Customers per page. */
-export const DEFAULT_BATCH_SIZE = 1000;
+export const DEFAULT_BATCH_SIZE = 2000;
 /** add-user / get-user calls in flight at most. */
 export const DEFAULT_CONCURRENCY = 8;
 /** How long the lease holds without renewal; renewed every third of it. */
@@ -139,7 +140,7 @@ export interface ReconcileOptions {
 
 /** A customer found due for sending. */
 interface Due {
-  bundle: CustomerBundle;
+  bundle: ScannedCustomer;
   info: UserInfoObject;
   hash: string;
   reason: SendReason;
@@ -218,17 +219,24 @@ async function reconcileChain(
   progress();
   const halted = () => stopSignal.aborted || chain.stopped !== null;
 
-  let afterId = 0;
+  // The next page is read while this one is hashed and sent.
+  const load = (afterId: number) => {
+    const page = loadCustomerPage(deps.db, link.websiteIds, afterId, options.batchSize);
+    page.catch(() => undefined); // awaited below, or dropped when the run halts
+    return page;
+  };
+  let next = load(0);
   while (!halted()) {
-    const page = await loadCustomerPage(deps.db, link.websiteIds, afterId, options.batchSize);
+    const page = await next;
     if (page.length === 0) break;
-    afterId = page[page.length - 1]!.customer.entityId;
+    const lastPage = page.length < options.batchSize;
+    next = lastPage ? Promise.resolve([]) : load(page[page.length - 1]!.customer.entityId);
     const due: Due[] = [];
     for (const bundle of page) {
       const reason = dueReason(bundle, link, options.full === true);
       if (reason === null) continue;
       const info = userInfoObject(bundle);
-      const hash = await userInfoHash(info);
+      const hash = userInfoDigest(info);
       if (hash !== bundle.service?.lastHash) due.push({ bundle, info, hash, reason });
     }
     chain.scanned += page.length;
@@ -242,8 +250,9 @@ async function reconcileChain(
       });
     }
     progress();
-    if (page.length < options.batchSize) break;
+    if (lastPage) break;
   }
+  await next.catch(() => undefined);
   return chain;
 }
 
@@ -251,14 +260,14 @@ async function reconcileChain(
  * Whether a customer needs comparing at all: one synced before always (its hash against
  * last_hash); one never synced when registered since the chain was linked, or with `full`.
  */
-function dueReason(bundle: CustomerBundle, link: PlatformLink, full: boolean): SendReason | null {
+function dueReason(bundle: ScannedCustomer, link: PlatformLink, full: boolean): SendReason | null {
   if (bundle.service?.lastHash) return "changed";
   if (bundle.customer.createdAt.getTime() >= Math.floor(link.linkedAt.getTime() / 1000) * 1000) return "new";
   return full ? "never_synced" : null;
 }
 
 /** The latest moment the shop changed what the customer's user info is made of. */
-export function shopChangedAt(bundle: CustomerBundle): Date {
+export function shopChangedAt(bundle: ScannedCustomer): Date {
   const times = [bundle.customer.updatedAt, primaryAddress(bundle)?.updatedAt, bundle.subscriber?.changeStatusAt]
     .filter((d): d is Date => d instanceof Date);
   return new Date(Math.max(...times.map((d) => d.getTime())));
