@@ -27,6 +27,7 @@ import { countStores, ensureBenchAdmin, ensureChain, loadStores, wipeStores } fr
 import { describeMachine } from "./machine.ts";
 import { comparePages, timeSequential, type Timing } from "./measure.ts";
 import { printTable, writeResults, type CaseResult } from "./report.ts";
+import { runSyncBench } from "./sync-reconcile.ts";
 
 const RESULTS_PATH = new URL("./RESULTS.md", import.meta.url);
 const CACHE_DIR = new URL("./.cache/", import.meta.url);
@@ -175,6 +176,7 @@ async function main(): Promise<void> {
     printTable(report);
     await writeResults(RESULTS_PATH.pathname, report);
     console.log(`\nwritten to bench/RESULTS.md`);
+    await runSyncBench(databaseUrl);
   } finally {
     await database.close();
   }
