@@ -150,6 +150,39 @@ describe("conflicts: the newer change wins", () => {
   });
 });
 
+describe("conflicts on the platform's side: update", () => {
+  it("a delivery older than the shop's unsynced change leaves the shop's, which the next pass sends", async () => {
+    const id = await w.register(customer("late1"));
+    expect((await w.reconcile()).chains[0]!.sent).toBe(1);
+    const { user_id: userId } = await w.serviceData(id);
+    const altered = await w.coreCall("PUT", "/internal/alter-user", { user_id: userId, first_name: "PlatformEarlier" });
+    expect(altered.status).toBe(200);
+    // The shop changes the customer after the platform did, before the platform's delivery arrives.
+    await w.shopSql("UPDATE customer_entity SET firstname = 'ShopLater', updated_at = UTC_TIMESTAMP() + INTERVAL 1 HOUR WHERE entity_id = ?", [id]);
+    const delivered = await updateCustomerFromUserInfo({ db: w.shop.db, clock: () => new Date() }, updateCustomerRequestSchema.parse({
+      user_info: altered.body.results.user, service_chain_id: w.chainId,
+    }));
+    expect(delivered.firstname).toBe("ShopLater");
+    expect((await w.shopSql("SELECT firstname FROM customer_entity WHERE entity_id = ?", [id]))[0].firstname).toBe("ShopLater");
+    expect((await w.reconcile()).chains[0]).toMatchObject({ due: 1, sent: 1, pulled: 0 });
+    expect((await w.member(`user_id=${userId}`))!.first_name).toBe("ShopLater");
+  });
+
+  it("a delivery newer than the shop's change overwrites it, and nothing is sent back", async () => {
+    const id = await w.register(customer("late2"));
+    expect((await w.reconcile()).chains[0]!.sent).toBe(1);
+    const { user_id: userId } = await w.serviceData(id);
+    await w.shopSql("UPDATE customer_entity SET firstname = 'ShopEarlier', updated_at = UTC_TIMESTAMP() - INTERVAL 1 HOUR WHERE entity_id = ?", [id]);
+    await w.shopSql("UPDATE customer_address_entity SET updated_at = UTC_TIMESTAMP() - INTERVAL 1 HOUR WHERE parent_id = ?", [id]);
+    const altered = await w.coreCall("PUT", "/internal/alter-user", { user_id: userId, first_name: "PlatformLater" });
+    await updateCustomerFromUserInfo({ db: w.shop.db, clock: () => new Date() }, updateCustomerRequestSchema.parse({
+      user_info: altered.body.results.user, service_chain_id: w.chainId,
+    }));
+    expect((await w.shopSql("SELECT firstname FROM customer_entity WHERE entity_id = ?", [id]))[0].firstname).toBe("PlatformLater");
+    expect((await w.reconcile()).chains[0]).toMatchObject({ due: 0, sent: 0 });
+  });
+});
+
 describe("failures", () => {
   it("a customer the platform refuses is reported and tried again on the next pass; the others go through", async () => {
     const bad = await w.register(customer("badphone", { address: { street: "Kerkstraat\n1", city: "Utrecht", postcode: "3511 AB", countryId: "NL", telephone: "12" } }));

@@ -222,6 +222,22 @@ export function primaryAddress<A extends { entityId: number }>(
     ?? addresses[0];
 }
 
+/**
+ * The latest moment the shop changed what the customer's user info is made of: `updated_at` of
+ * the customer row and of the address user info is read from, the subscription's last status
+ * change. The shop's side of "the newer change wins" (handbook, "Sync between the webshop and the
+ * platform").
+ */
+export function lastShopChange(bundle: {
+  customer: Pick<CustomerRow, "defaultBilling" | "defaultShipping" | "updatedAt">;
+  addresses: Array<Pick<AddressRow, "entityId" | "updatedAt">>;
+  subscriber: Pick<SubscriberRow, "changeStatusAt"> | null;
+}): Date {
+  const times = [bundle.customer.updatedAt, primaryAddress(bundle)?.updatedAt, bundle.subscriber?.changeStatusAt]
+    .filter((d): d is Date => d instanceof Date);
+  return new Date(Math.max(...times.map((d) => d.getTime())));
+}
+
 /** Whether the customer's newsletter subscription is active. */
 export function isSubscribed(bundle: { subscriber: Pick<SubscriberRow, "subscriberStatus"> | null }): boolean {
   return bundle.subscriber?.subscriberStatus === SUBSCRIBER_STATUS.subscribed;

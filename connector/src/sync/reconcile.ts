@@ -29,7 +29,7 @@
 import { updateCustomerRequestSchema, type UserInfoObject } from "@service/shared/connector";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { ConnectorDb } from "../db/client.ts";
-import { parsePlatformDateTime, primaryAddress, userInfoObject } from "../customers/mapping.ts";
+import { lastShopChange, parsePlatformDateTime, userInfoObject } from "../customers/mapping.ts";
 import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
 import { ConnectorError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
@@ -266,13 +266,6 @@ function dueReason(bundle: ScannedCustomer, link: PlatformLink, full: boolean): 
   return full ? "never_synced" : null;
 }
 
-/** The latest moment the shop changed what the customer's user info is made of. */
-export function shopChangedAt(bundle: ScannedCustomer): Date {
-  const times = [bundle.customer.updatedAt, primaryAddress(bundle)?.updatedAt, bundle.subscriber?.changeStatusAt]
-    .filter((d): d is Date => d instanceof Date);
-  return new Date(Math.max(...times.map((d) => d.getTime())));
-}
-
 function item(link: PlatformLink, d: Due): SendItem {
   return { chainId: link.chainId, customerId: d.bundle.customer.entityId, email: d.info.username, reason: d.reason };
 }
@@ -296,7 +289,7 @@ async function sendOne(
       if (member) {
         const platformAt = parsePlatformDateTime(member.last_modified_date);
         const platformChanged = platformAt !== null && (service.platformModifiedAt === null || platformAt > service.platformModifiedAt);
-        if (platformChanged && platformAt > shopChangedAt(d.bundle)) {
+        if (platformChanged && platformAt > lastShopChange(d.bundle)) {
           // The platform's change is the newer one: the shop takes it, as `update` would.
           await updateCustomerFromUserInfo({ db: deps.db, clock }, updateCustomerRequestSchema.parse({
             user_info: member, create_if_not_exists: false, service_chain_id: link.chainId,
