@@ -8,7 +8,8 @@ import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@se
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
-export type ConnectorDb = MySql2Database<typeof schema>;
+/** The drizzle database; `$client` is its mysql2 pool (for the few statements that skip drizzle's row mapping). */
+export type ConnectorDb = MySql2Database<typeof schema> & { $client: mysql.Pool };
 /** The database or an open transaction on it: what repository functions take. */
 export type ConnectorQueryable = MySqlDatabase<MySql2QueryResultHKT, MySql2PreparedQueryHKT, typeof schema>;
 

@@ -42,6 +42,10 @@ describe("loadCustomerPage", () => {
     const [shipping] = await h.rows("customer_address_entity", `parent_id = ${ids[1]}`);
     await h.exec("UPDATE customer_entity SET default_shipping = ? WHERE entity_id = ?", [shipping.entity_id, ids[1]]);
     expect((await readUserInfoById(h.database.db, ids[1]!)).address_towncity).toBe("Gent");
+    // A second, later subscription row and a second address for the first customer: one customer still.
+    await h.exec("INSERT INTO newsletter_subscriber (store_id, customer_id, subscriber_email, subscriber_status) VALUES (1, ?, 'full@example.com', 3)", [ids[0]]);
+    await h.exec("INSERT INTO customer_address_entity (parent_id, city, country_id, firstname, lastname, street, telephone) VALUES (?, 'Köln', 'DE', '', '', 'Ring\n1', '')", [ids[0]]);
+    expect(await h.rows("newsletter_subscriber", `customer_id = ${ids[0]}`)).toHaveLength(2);
     const other = await addWebsite(h, "elsewhere", 2);
     await create({ username: "other@example.com", first_name: "Other" }, { service_chain_id: 2, website_code: "elsewhere" });
     ids.push(await create({ username: "last@example.com", first_name: "Last", programme_opted_in: false }, { service_chain_id: 1 }));
@@ -56,6 +60,8 @@ describe("loadCustomerPage", () => {
         const read = await readUserInfoById(h.database.db, scanned.customer.entityId);
         expect(userInfoObject(scanned)).toEqual(read);
         expect(userInfoDigest(userInfoObject(scanned))).toBe(await userInfoHash(read));
+        expect(scanned.addresses.map((a) => a.entityId))
+          .toEqual((await h.rows("customer_address_entity", `parent_id = ${scanned.customer.entityId} ORDER BY entity_id`)).map((a) => a.entity_id));
         const [row] = await h.rows("customer_entity", `entity_id = ${scanned.customer.entityId}`);
         expect(scanned.customer.createdAt).toEqual(row.created_at);
         expect(scanned.customer.updatedAt).toEqual(row.updated_at);

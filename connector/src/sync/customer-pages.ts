@@ -1,13 +1,13 @@
 /**
  * Reads the shop's customers for the reconcile in keyset-paged batches (entity_id order): a page
- * is four queries whatever its size (customers, their addresses, our data on them, their
- * newsletter subscriptions), each reading only the columns the user info object and the sync need
- * (customers/mapping.ts UserInfoSource), so a pass over 100,000 customers is some hundreds of
- * short statements. The Magento tables' column names are fixed (db/tables/customers.ts), so the
- * statements name them directly and the rows skip drizzle's mapping.
+ * is one statement whatever its size, reading only the columns the user info object and the sync
+ * need (customers/mapping.ts UserInfoSource), so a pass over 100,000 customers is some tens of
+ * statements. The Magento tables' column names are fixed (db/tables/customers.ts), so the
+ * statement names them directly and its rows skip drizzle's mapping.
  */
-import { inArray, sql, type SQL } from "drizzle-orm";
-import type { ConnectorQueryable } from "../db/client.ts";
+import { inArray, sql } from "drizzle-orm";
+import type { RowDataPacket } from "mysql2";
+import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import type { AddressRow, CustomerRow, ServiceDataRow, SubscriberRow, UserInfoSource } from "../customers/mapping.ts";
 
@@ -19,88 +19,71 @@ export interface ScannedCustomer extends UserInfoSource {
   subscriber: (NonNullable<UserInfoSource["subscriber"]> & Pick<SubscriberRow, "changeStatusAt">) | null;
 }
 
-/** A row as the driver returns it (snake_case; booleans as 0/1). */
-type Row = Record<string, any>;
-
 const flag = (v: number | null): boolean | null => (v === null ? null : v === 1);
 
-/**
- * A timestamp / datetime as a Date: drizzle's raw rows give `YYYY-MM-DD HH:MM:SS[.fff]` text in
- * the session's zone, which is UTC (db/client.ts); a driver that gives Dates is taken as it is.
- */
-const utc = (v: Date | string | null): Date | null =>
-  v === null ? null : v instanceof Date ? v : new Date(`${v.replace(" ", "T")}Z`);
-
-/** Runs a raw statement: rows as the driver gives them, without drizzle's per-column mapping (a third of the cost). */
-async function rows(db: ConnectorQueryable, query: SQL): Promise<Row[]> {
-  return ((await db.execute(query)) as unknown as [Row[]])[0];
-}
+/** Seconds since the epoch (UNIX_TIMESTAMP of a UTC session) as a Date: no text to parse. */
+const epoch = (v: number | string | null): Date | null => (v === null ? null : new Date(Number(v) * 1000));
 
 /**
- * The next page of the websites' customers after `afterId`.
+ * The next page of the websites' customers after `afterId`: one statement, the page's customers
+ * (a derived table in entity_id order) joined with our data on them, their addresses and their
+ * newsletter subscriptions (rows of one customer come together; several addresses or
+ * subscriptions give several rows, folded back here).
  * @param websiteIds the websites of a chain (none: an empty page)
  * @param afterId the last entity_id of the previous page (0 for the first)
  * @param limit page size (customers)
  * @returns at most `limit` customers in entity_id order; fewer means this was the last page
  */
 export async function loadCustomerPage(
-  db: ConnectorQueryable, websiteIds: number[], afterId: number, limit: number,
+  db: ConnectorDb, websiteIds: number[], afterId: number, limit: number,
 ): Promise<ScannedCustomer[]> {
   if (websiteIds.length === 0) return [];
-  const customers = await rows(db, sql`
-    SELECT entity_id, email, firstname, lastname, DATE_FORMAT(dob, '%Y-%m-%d') AS dob, gender, default_billing,
-           default_shipping, created_at, updated_at
-      FROM customer_entity
-     WHERE entity_id > ${afterId} AND website_id IN (${sql.join(websiteIds.map((id) => sql`${id}`), sql`, `)})
-     ORDER BY entity_id LIMIT ${limit}`);
-  if (customers.length === 0) return [];
-  // The page's id range: the primary key (and parent_id's index) answer it as one range scan; a
-  // row of another website's customer in between is simply not matched below.
-  const first = customers[0]!.entity_id as number;
-  const last = customers[customers.length - 1]!.entity_id as number;
-  const [addresses, services, subscribers] = await Promise.all([
-    rows(db, sql`
-      SELECT entity_id, parent_id, street, postcode, city, country_id, telephone, updated_at
-        FROM customer_address_entity WHERE parent_id BETWEEN ${first} AND ${last} ORDER BY entity_id`),
-    rows(db, sql`
-      SELECT customer_id, user_id, member_number, programme_opted_in, printed_mailing_list_subscribed,
-             mailing_list_sub_offered, last_hash, platform_modified_at
-        FROM service_customer_data WHERE customer_id BETWEEN ${first} AND ${last}`),
-    rows(db, sql`
-      SELECT customer_id, subscriber_status, change_status_at
-        FROM newsletter_subscriber WHERE customer_id BETWEEN ${first} AND ${last} ORDER BY subscriber_id`),
-  ]);
-  const addressesOf = new Map<number, ScannedCustomer["addresses"]>();
-  for (const a of addresses) {
-    const address = {
-      entityId: a.entity_id, street: a.street, postcode: a.postcode, city: a.city, countryId: a.country_id,
-      telephone: a.telephone, updatedAt: utc(a.updated_at)!,
-    };
-    const list = addressesOf.get(a.parent_id);
-    if (list) list.push(address);
-    else addressesOf.set(a.parent_id, [address]);
+  // Straight on the pool: mysql2's own row parser, without drizzle's per-field callback.
+  const [joined] = await db.$client.query<RowDataPacket[]>(`
+    SELECT c.entity_id, c.email, c.firstname, c.lastname, DATE_FORMAT(c.dob, '%Y-%m-%d') AS dob, c.gender,
+           c.default_billing, c.default_shipping, UNIX_TIMESTAMP(c.created_at) AS created_at, UNIX_TIMESTAMP(c.updated_at) AS updated_at,
+           s.customer_id AS s_customer_id, s.user_id, s.member_number, s.programme_opted_in,
+           s.printed_mailing_list_subscribed, s.mailing_list_sub_offered, s.last_hash,
+           UNIX_TIMESTAMP(s.platform_modified_at) AS platform_modified_at,
+           a.entity_id AS a_entity_id, a.street, a.postcode, a.city, a.country_id, a.telephone, UNIX_TIMESTAMP(a.updated_at) AS a_updated_at,
+           n.subscriber_id, n.subscriber_status, UNIX_TIMESTAMP(n.change_status_at) AS change_status_at
+      FROM (SELECT entity_id, email, firstname, lastname, dob, gender, default_billing, default_shipping, created_at, updated_at
+              FROM customer_entity
+             WHERE entity_id > ? AND website_id IN (?)
+             ORDER BY entity_id LIMIT ?) AS c
+      LEFT JOIN service_customer_data AS s ON s.customer_id = c.entity_id
+      LEFT JOIN customer_address_entity AS a ON a.parent_id = c.entity_id
+      LEFT JOIN newsletter_subscriber AS n ON n.customer_id = c.entity_id
+     ORDER BY c.entity_id, a.entity_id, n.subscriber_id`, [afterId, websiteIds, limit]);
+  const page: ScannedCustomer[] = [];
+  let current: ScannedCustomer | undefined;
+  for (const r of joined) {
+    if (current === undefined || current.customer.entityId !== r.entity_id) {
+      current = {
+        customer: {
+          entityId: r.entity_id, email: r.email, firstname: r.firstname, lastname: r.lastname, dob: r.dob, gender: r.gender,
+          defaultBilling: r.default_billing, defaultShipping: r.default_shipping, createdAt: epoch(r.created_at)!, updatedAt: epoch(r.updated_at)!,
+        },
+        addresses: [],
+        service: r.s_customer_id === null ? null : {
+          userId: r.user_id, memberNumber: r.member_number, programmeOptedIn: flag(r.programme_opted_in),
+          printedMailingListSubscribed: flag(r.printed_mailing_list_subscribed), mailingListSubOffered: flag(r.mailing_list_sub_offered),
+          lastHash: r.last_hash, platformModifiedAt: epoch(r.platform_modified_at),
+        },
+        // the customer's first subscription (lowest subscriber_id), as the repository reads it
+        subscriber: r.subscriber_id === null ? null : { subscriberStatus: r.subscriber_status, changeStatusAt: epoch(r.change_status_at) },
+      };
+      page.push(current);
+    }
+    const addresses = current.addresses;
+    if (r.a_entity_id !== null && addresses[addresses.length - 1]?.entityId !== r.a_entity_id) {
+      addresses.push({
+        entityId: r.a_entity_id, street: r.street, postcode: r.postcode, city: r.city, countryId: r.country_id,
+        telephone: r.telephone, updatedAt: epoch(r.a_updated_at)!,
+      });
+    }
   }
-  const serviceOf = new Map<number, NonNullable<ScannedCustomer["service"]>>();
-  for (const r of services) {
-    serviceOf.set(r.customer_id, {
-      userId: r.user_id, memberNumber: r.member_number, programmeOptedIn: flag(r.programme_opted_in),
-      printedMailingListSubscribed: flag(r.printed_mailing_list_subscribed), mailingListSubOffered: flag(r.mailing_list_sub_offered),
-      lastHash: r.last_hash, platformModifiedAt: utc(r.platform_modified_at),
-    });
-  }
-  const subscriberOf = new Map<number, NonNullable<ScannedCustomer["subscriber"]>>();
-  for (const r of subscribers) {
-    if (!subscriberOf.has(r.customer_id)) subscriberOf.set(r.customer_id, { subscriberStatus: r.subscriber_status, changeStatusAt: utc(r.change_status_at) });
-  }
-  return customers.map((c) => ({
-    customer: {
-      entityId: c.entity_id, email: c.email, firstname: c.firstname, lastname: c.lastname, dob: c.dob, gender: c.gender,
-      defaultBilling: c.default_billing, defaultShipping: c.default_shipping, createdAt: utc(c.created_at)!, updatedAt: utc(c.updated_at)!,
-    },
-    addresses: addressesOf.get(c.entity_id) ?? [],
-    service: serviceOf.get(c.entity_id) ?? null,
-    subscriber: subscriberOf.get(c.entity_id) ?? null,
-  }));
+  return page;
 }
 
 /** How many customers the websites hold (the progress bar's total). */

@@ -12,6 +12,11 @@ describe("userInfoDigest", () => {
       { nested: { b: [1, "2", null, { z: "😀", a: false }] }, skipped: undefined },
     ];
     for (const sample of samples) expect(userInfoDigest(sample)).toBe(await userInfoHash(sample));
+    // Flat objects whose keys come in other orders, with numbers of every kind, and nested ones.
+    const flat = { z: 1, a: -0, m: 1e21, b: 0.1, c: "\u2028\"quote\"", d: true, e: null, f: undefined, password: "x" };
+    const reordered = Object.fromEntries(Object.entries(flat).reverse());
+    for (const sample of [flat, reordered, { ...flat, n: { deep: [1] } }]) expect(userInfoDigest(sample)).toBe(await userInfoHash(sample));
     expect(userInfoDigest({ a: 1 })).not.toBe(userInfoDigest({ a: 2 }));
+    expect(() => userInfoDigest({ a: Number.NaN })).toThrow(TypeError);
   });
 });
