@@ -314,6 +314,12 @@ export function syncBenchSection(r: SyncBenchResult): string {
     `| pass over ${r.linked.toLocaleString("en")} linked customers, none changed (median of ${r.unchangedPassesMs.length}: ${r.unchangedPassesMs.map((ms) => ms.toFixed(0)).join(", ")} ms; the connector's CPU time in them ${r.unchangedCpuMs.map((ms) => ms.toFixed(0)).join(", ")} ms) | ${r.unchangedMedianMs.toFixed(0)} ms | at most ${TARGET_UNCHANGED_PASS_MS} ms | ${passOk ? "yes" : "no"} |`,
     ...r.phases.map((p) => `| ${p.label}: reconcile ${p.reconcileRate.toFixed(0)}/s (${p.reconcileSeconds.toFixed(1)} s), add-user directly ${p.directRate.toFixed(0)}/s (${p.directSeconds.toFixed(1)} s), ${r.concurrency} at a time; ${p.calls} | ratio ${p.ratio.toFixed(2)} | at least ${TARGET_SEND_RATIO} | ${p.ratio >= TARGET_SEND_RATIO ? "yes" : "no"} |`),
     "",
+    "An account edit of a customer already linked to a member costs two calls: get-user first, so that a platform",
+    "change newer than the shop's is taken into the shop rather than overwritten (the newer change wins). add-user",
+    "has no \"only if unchanged since\" condition that would let one call do both, so that row's ratio stays near",
+    "add-user's share of the two calls' time. A load average above the core count means every process waited for",
+    "a CPU: the connector's own CPU time shows what the unchanged pass costs it.",
+    "",
   ];
   return lines.join("\n");
 }
