@@ -60,7 +60,16 @@ export function startSyncCron(
     return running;
   };
 
-  const task = cron.schedule(expression, () => pass().then(() => undefined), { name: "reconcile", noOverlap: true });
+  // node-cron's own notes (a tick skipped while a pass runs, a tick missed by a busy process) go
+  // to the connector's log, not to the console.
+  const cronLog = {
+    info: () => undefined,
+    debug: () => undefined,
+    warn: (message: string) => deps.logger.warn({ job: "reconcile" }, `schedule: ${message}`),
+    error: (message: string | Error, err?: Error) =>
+      deps.logger.error({ job: "reconcile", err: (err ?? message as Error).message ?? String(message) }, "schedule failed"),
+  };
+  const task = cron.schedule(expression, () => pass().then(() => undefined), { name: "reconcile", noOverlap: true, logger: cronLog });
   return {
     runNow: pass,
     async stop() {
