@@ -20,10 +20,11 @@ import { latencySection } from "./latency.ts";
 import { writeResultBlocks, type ResultBlock } from "./results-file.ts";
 import { scalingSection } from "./scaling.ts";
 import type { BenchSection, BenchSettings, TargetCheck } from "./section.ts";
+import { syncReconcileSection } from "./sync-reconcile.ts";
 import { throughputSection } from "./throughput.ts";
 
 /** Every section, in the order they run and appear in bench/RESULTS.md. */
-const SECTIONS: BenchSection[] = [latencySection, scalingSection, throughputSection, eventLatencySection];
+const SECTIONS: BenchSection[] = [latencySection, scalingSection, throughputSection, eventLatencySection, syncReconcileSection];
 
 const RESULTS_PATH = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
 const QUICK_RESULTS_PATH = fileURLToPath(new URL("./.cache/RESULTS.quick.md", import.meta.url));

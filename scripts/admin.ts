@@ -17,6 +17,9 @@ import { MIN_SECRET_KEY_LENGTH, openSecretBox } from "@service/shared/secret-box
 import { clearChainAuthenticationPoint, setChainAuthenticationPoint } from "./admin/authentication-point-setup.ts";
 import { addChainAdmin, createTenantChain } from "./admin/chain-setup.ts";
 import { mapWebsiteToChain } from "./admin/website-mapping.ts";
+import { linkPlatform, PlatformLinkError } from "../connector/src/sync/platform-link.ts";
+import { openSecretBox } from "@service/shared/secret-box";
+import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { readSecretKeyFile } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
@@ -45,9 +48,17 @@ Commands:
   clear-authentication-point  --chain-id <id>
       Removes the chain's authentication point: its shoppers log in with the platform's passwords.
 
+  link-platform --chain-id <id> --core-api-url <url> --access-token <id:secret>
+                --app-hostname <hostname>
+      Links the chain's webshop to the platform for the sync (npm run sync, SYNC_CRON): the core
+      API's base URL, a privileged access token (scope chain:<id>) of the chain's identity-source
+      service client, stored encrypted under SERVICE_SECRET_KEY, and the hostname of the chain's
+      webshop app. Linking again replaces them. The chain must be served by a website first
+      (map-website).
+
 A password not given is generated and printed once. Environment: DATABASE_URL, CORE_DB_NAME,
-WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY (default: the .secret-key npm start
-keeps).
+WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY (set-authentication-point, link-platform; default: the
+.secret-key npm start keeps).
 
 Options:
   -h, --help  print this text and exit; nothing is touched`;
@@ -65,11 +76,13 @@ const OPTIONS = {
   "website-name": { type: "string" },
   "base-url": { type: "string" },
   "integration-token": { type: "string" },
+  "core-api-url": { type: "string" },
+  "access-token": { type: "string" },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string | string[]>>;
 
-const COMMANDS = ["create-chain", "add-admin", "map-website", "set-authentication-point", "clear-authentication-point"];
+const COMMANDS = ["create-chain", "add-admin", "map-website", "set-authentication-point", "clear-authentication-point", "link-platform"];
 
 /** Exit statuses (module comment). */
 const REFUSED = 1;
@@ -86,6 +99,7 @@ async function main(): Promise<number> {
     case "map-website": return mapWebsiteCommand(values);
     case "set-authentication-point": return setAuthenticationPointCommand(values);
     case "clear-authentication-point": return clearAuthenticationPointCommand(values);
+    case "link-platform": return linkPlatformCommand(values);
     default: return usageError(`unknown command: ${command}`);
   }
 }
@@ -185,6 +199,31 @@ async function clearAuthenticationPointCommand(values: Values): Promise<number> 
     console.log(`chain ${chainId}: authentication point removed; its shoppers log in with the platform's passwords`);
     return 0;
   });
+}
+
+async function linkPlatformCommand(values: Values): Promise<number> {
+  const chainId = chainIdOf(values);
+  const coreApiUrl = required(values, "core-api-url");
+  const accessToken = required(values, "access-token");
+  const hostnames = (values["app-hostname"] as string[] | undefined) ?? [];
+  if (chainId === undefined || coreApiUrl === undefined || accessToken === undefined) return USAGE_ERROR;
+  if (hostnames.length !== 1) return usageError("--app-hostname is required once: the chain's webshop app (see --help)");
+  const config = connectorConfig();
+  const secretKey = config.secretKey || readSecretKeyFile();
+  if (!secretKey) return usageError(SECRET_KEY_MISSING);
+  const box = await openSecretBox(secretKey);
+  await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs });
+  const database = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
+  try {
+    const { created } = await linkPlatform(database.db, box, { chainId, coreApiUrl, accessToken, appHostname: hostnames[0]! });
+    console.log(`chain ${chainId} ${created ? "linked" : "linked again"}: core API ${coreApiUrl.trim().replace(/\/+$/, "")}, app ${hostnames[0]!.trim().toLowerCase()} (token stored encrypted)`);
+    return 0;
+  } catch (err) {
+    if (err instanceof PlatformLinkError) return refused(err.message);
+    throw err;
+  } finally {
+    await database.close();
+  }
 }
 
 /** Runs `work` on the core database (configuration checked, server waited for), closing it after. */

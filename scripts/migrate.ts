@@ -12,7 +12,7 @@ import { parseConnectorConfig } from "../connector/src/config.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
-import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo, seedWebshopShopper } from "./lib/demo-seed.ts";
+import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper } from "./lib/demo-seed.ts";
 import { demoWiring, parseDemoWiringVariables, wireCoreDemo } from "./lib/demo-wiring.ts";
 import { secretKeyFileOrNew } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
@@ -67,9 +67,10 @@ try {
       ...(await seedWebshopDemo(shopDb.db, connector.config.dbName, connector.config.seedChainId, token.from === "derived" ? { derived: token.value } : token.value)),
       ...(await seedWebshopShopper(shopDb.db, connector.config.seedChainId, { username: wiring.shopper.username, password: wiring.shopper.password.value })),
     ];
-    // SYNC-CONNECTOR CALL SITE (as in scripts/start.ts runConnector): the connector side of the
-    // demo wiring (wiring.coreApiUrl, wiring.identityToken, wiring.appHostname) for chain
-    // connector.config.seedChainId, its lines pushed onto `printed`.
+    // The connector's side of the demo wiring, as npm start does once both services listen.
+    const identity = wiring.identityToken.value;
+    printed.push(...(await seedPlatformLinkDemo(shopDb.db, connector.config.seedChainId,
+      { coreApiUrl: wiring.coreApiUrl, accessToken: `${identity.id}:${identity.secret}`, appHostname: wiring.appHostname }, process.env.SERVICE_SECRET_KEY)));
     for (const line of printed) console.log(line);
   } finally {
     await Promise.all([coreDb.close(), shopDb.close()]);

@@ -15,7 +15,7 @@ import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { startConnector } from "../connector/src/main.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
-import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
+import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
 import { demoWiring, parseDemoWiringVariables, wireCoreDemo, withRunningUrls, type DemoWiring } from "./lib/demo-wiring.ts";
 import { secretKeyFileOrNew } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
@@ -36,7 +36,7 @@ Options:
   -h, --help        print this text and exit; nothing is checked or started
 
 Environment: DATABASE_URL, CORE_DB_NAME, WEBSHOP_DB_NAME, CORE_API_PORT, CONNECTOR_PORT, HOST,
-TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY,
+TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY, SYNC_CRON,
 SEED_ADMIN_USERNAME, SEED_ADMIN_PASSWORD, SEED_APP_HOSTNAME, SEED_SHOPPER_USERNAME,
 SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID, SEED_CONNECTOR_URL, SEED_CORE_API_URL,
 SEED_IDENTITY_TOKEN, WEBSHOP_TIMEOUT_MS, WEBHOOK_ALLOW_PRIVATE, OUTBOX_POLL_MS, OUTBOX_TIMEOUT_MS
@@ -102,13 +102,17 @@ async function main(): Promise<void> {
   const urlOf = (name: string) => running.find((s) => s.name === name)?.url;
   const wired = withRunningUrls(wiring, wiringVariables.config, { coreApiUrl: urlOf("core-api"), connectorUrl: urlOf("connector") });
   if (core?.ok && seeded?.chainId !== undefined) printed.push(...(await wireCore(core.config, seeded.chainId, wired)));
-  if (connector?.ok) {
-    // SYNC-CONNECTOR CALL SITE (issue 10, item 1, connector side; added at merge with branch
-    // sync-connector): store in the connector's database, for chain connector.config.seedChainId,
-    // the core API's URL (wired.coreApiUrl), the identity-source client's access token
-    // (`${wired.identityToken.value.id}:${wired.identityToken.value.secret}`; print it only when
-    // wired.identityToken.from === "derived", as lib/demo-wiring.ts secretLine does) and the
-    // webshop app's hostname (wired.appHostname), then push the lines it returns onto `printed`.
+  if (connector?.ok && connector.config.secretKey) {
+    // The connector's side of the wiring: the core API it sends shop changes to, with the
+    // identity-source client's token (printed by wireCore when derived) and the webshop app.
+    const shop = openConnectorDatabase(connector.config.databaseUrl, connector.config.dbName, { connectionLimit: 1 });
+    try {
+      const token = wired.identityToken.value;
+      const link = { coreApiUrl: wired.coreApiUrl, accessToken: `${token.id}:${token.secret}`, appHostname: wired.appHostname };
+      printed.push(...(await seedPlatformLinkDemo(shop.db, connector.config.seedChainId, link, connector.config.secretKey)));
+    } finally {
+      await shop.close();
+    }
   }
   for (const line of printed) console.log(line);
   if (core?.ok && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
@@ -168,7 +172,7 @@ async function runConnector(config: ConnectorConfig, wiring: DemoWiring): Promis
     name: "connector",
     ...(await startConnector({
       databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host, metricsToken: config.metricsToken,
-      logLevel: config.logLevel, trustedProxies: config.trustedProxies,
+      logLevel: config.logLevel, trustedProxies: config.trustedProxies, syncCron: config.syncCron, secretKey: config.secretKey,
     })),
   });
   return printed;

@@ -16,6 +16,9 @@ import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { runScript, scriptEnv } from "./helpers/processes.ts";
+import { TEST_SECRET_KEY } from "./helpers/core.ts";
+import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
+import { openSecretBox } from "@service/shared/secret-box";
 
 const coreDb = throwawayDatabaseName("admin_core");
 const shopDb = throwawayDatabaseName("admin_shop");
@@ -223,12 +226,54 @@ describe("npm run admin", () => {
     expect(twice.stderr.trim()).toBe("refused: chain 1 has no authentication point");
   }, 60_000);
 
+  it("link-platform stores the chain's core API, its sealed token and the webshop app; again replaces them", async () => {
+    const token = `${crypto.randomUUID()}:${"t".repeat(64)}`;
+    const withKey = { ...env, SERVICE_SECRET_KEY: TEST_SECRET_KEY };
+    const result = await runScript("scripts/admin.ts", ["link-platform", "--chain-id", String(chainId), "--core-api-url", "http://core.second.example:8080/",
+      "--access-token", token, "--app-hostname", "Shop.Second.example"], withKey);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(`chain ${chainId} linked: core API http://core.second.example:8080, app shop.second.example (token stored encrypted)`);
+    expect(result.stdout).not.toContain(token.slice(37));
+    const shop = openConnectorDatabase(TEST_DATABASE_URL, shopDb);
+    try {
+      const links = await readPlatformLinks(shop.db, await openSecretBox(TEST_SECRET_KEY));
+      expect(links).toEqual([expect.objectContaining({ chainId, coreApiUrl: "http://core.second.example:8080", accessToken: token, appHostname: "shop.second.example" })]);
+    } finally {
+      await shop.close();
+    }
+    const again = await runScript("scripts/admin.ts", ["link-platform", "--chain-id", String(chainId), "--core-api-url", "https://core2.example",
+      "--access-token", token, "--app-hostname", "shop.second.example"], withKey);
+    expect(again.stdout).toContain(`chain ${chainId} linked again: core API https://core2.example`);
+    expect(await rows(`SELECT core_api_url FROM \`${shopDb}\`.service_platform_link`)).toEqual([{ core_api_url: "https://core2.example" }]);
+  }, 60_000);
+
+  it("link-platform refuses a chain no website serves, a malformed token, or no SERVICE_SECRET_KEY, writing nothing", async () => {
+    const before = await rows(`SELECT * FROM \`${shopDb}\`.service_platform_link`);
+    const token = `${crypto.randomUUID()}:${"t".repeat(64)}`;
+    const args = (chain: string, accessToken: string) => ["link-platform", "--chain-id", chain, "--core-api-url", "http://core.example", "--access-token", accessToken, "--app-hostname", "s.example"];
+    const withKey = { ...env, SERVICE_SECRET_KEY: TEST_SECRET_KEY };
+    const unserved = await runScript("scripts/admin.ts", args("77", token), withKey);
+    expect(unserved.code).toBe(1);
+    expect(unserved.stderr.trim()).toBe("refused: no website of this shop serves chain 77 (map one first: npm run admin -- map-website)");
+    const malformed = await runScript("scripts/admin.ts", args(String(chainId), "my-secret-token"), withKey);
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr.trim()).toBe("refused: accessToken must be a privileged token <access token id>:<secret>");
+    expect(malformed.stderr).not.toContain("my-secret-token");
+    const keyless = await runScript("scripts/admin.ts", args(String(chainId), token), env);
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain("SERVICE_SECRET_KEY");
+    const noHostname = await runScript("scripts/admin.ts", args(String(chainId), token).slice(0, -2), withKey);
+    expect(noHostname.code).toBe(2);
+    expect(await rows(`SELECT * FROM \`${shopDb}\`.service_platform_link`)).toEqual(before);
+  }, 60_000);
+
   it("says what is missing in one line with status 2", async () => {
     const result = await admin("create-chain", "--name", "No Admin");
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe("--admin-username is required (see --help)");
     const none = await admin();
     expect(none.code).toBe(2);
-    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, map-website, set-authentication-point, clear-authentication-point");
+    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, map-website, set-authentication-point, clear-authentication-point, link-platform");
   }, 60_000);
 });

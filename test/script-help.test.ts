@@ -12,11 +12,12 @@ const SCRIPTS = [
   { script: "scripts/demo.ts", usage: "Usage: npm run demo" },
   { script: "bench/run.ts", usage: "Usage: npm run bench" },
   { script: "scripts/admin.ts", usage: "Usage: npm run admin" },
+  { script: "scripts/sync.ts", usage: "Usage: npm run sync" },
 ] as const;
 
 describe("--help", () => {
   it("lists every operator script", () => {
-    expect(SCRIPTS).toHaveLength(5);
+    expect(SCRIPTS).toHaveLength(6);
   });
 
   for (const { script, usage } of SCRIPTS) {

@@ -6,6 +6,7 @@ import { commonVariables, databaseNameVariable, parseEnvironment, portVariable, 
 import { z } from "zod";
 import { parseTrustedProxies } from "./http/trusted-proxies.ts";
 import { LOG_LEVELS, type LogLevel } from "./logger.ts";
+import { DEFAULT_SYNC_CRON, isSyncCronExpression, SYNC_CRON_OFF } from "./sync/sync-cron.ts";
 
 const envSchema = z.object({
   ...commonVariables,
@@ -27,6 +28,9 @@ const envSchema = z.object({
     }
   }, "must be a comma-separated list of CIDR ranges or addresses"),
   SERVICE_SECRET_KEY: secretKeyVariable(),
+  /** when the reconcile runs (sync/sync-cron.ts): a cron expression, or `off` */
+  SYNC_CRON: z.string().trim().default(DEFAULT_SYNC_CRON)
+    .refine(isSyncCronExpression, `must be a cron expression such as ${DEFAULT_SYNC_CRON}, or ${SYNC_CRON_OFF}`),
 });
 
 /** Every variable the connector reads (README, "Configuration", documents each). */
@@ -55,6 +59,8 @@ export interface ConnectorConfig {
   databaseWaitMs: number;
   /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entry refuses to start without it */
   secretKey: string | undefined;
+  /** SYNC_CRON: when the reconcile runs (a cron expression); null when `off` */
+  syncCron: string | null;
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
@@ -85,6 +91,7 @@ export function parseConnectorConfig(env: Record<string, string | undefined> = p
       metricsToken: e.METRICS_TOKEN,
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
       secretKey: e.SERVICE_SECRET_KEY,
+      syncCron: e.SYNC_CRON === SYNC_CRON_OFF ? null : e.SYNC_CRON,
     },
   };
 }

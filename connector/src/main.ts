@@ -12,7 +12,9 @@ import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { openConnectorDatabase, type ConnectorDb } from "./db/client.ts";
 import { migrateConnectorDatabase } from "./db/migrate.node.ts";
 import { seedConnector } from "./db/seed.ts";
-import type { LogLevel } from "./logger.ts";
+import { openSecretBox } from "@service/shared/secret-box";
+import { defaultLogger, type Logger, type LogLevel } from "./logger.ts";
+import { startSyncCron, type SyncCron } from "./sync/sync-cron.ts";
 
 /** How long close() lets in-flight requests finish before cutting their connections. */
 export const DRAIN_LIMIT_MS = 8_000;
@@ -36,27 +38,41 @@ export interface StartConnectorOptions {
   logLevel?: LogLevel;
   /** CIDRs of our own proxies (TRUSTED_PROXIES): their X-Forwarded-For and X-Request-Id are believed; default none */
   trustedProxies?: string[];
+  /**
+   * SYNC_CRON: when the reconcile (sync/reconcile.ts) runs, a cron expression; none (default):
+   * no schedule. Needs `secretKey` (the chains' access tokens are sealed under it).
+   */
+  syncCron?: string | null;
+  /** SERVICE_SECRET_KEY */
+  secretKey?: string;
+  /** the log of the schedule (default pino at logLevel) */
+  logger?: Logger;
 }
 
 export interface RunningConnector {
   /** base URL, e.g. `http://127.0.0.1:8081` */
   url: string;
   db: ConnectorDb;
+  /** the reconcile schedule, when one was asked for */
+  syncCron: SyncCron | null;
   /**
-   * Stops accepting connections, lets in-flight requests finish (up to DRAIN_LIMIT_MS, then cuts
+   * Stops the reconcile schedule (a pass under way stops after its calls in flight), stops
+   * accepting connections, lets in-flight requests finish (up to DRAIN_LIMIT_MS, then cuts
    * them), then closes the database pool.
    */
   close(): Promise<void>;
 }
 
 /**
- * Opens the database and starts the HTTP server. Does not migrate or seed: call
- * migrateConnectorDatabase / seedConnector first.
- * @throws Error with a one-line message when the port cannot be bound, for example
+ * Opens the database, starts the HTTP server and, with `syncCron`, the reconcile schedule. Does
+ * not migrate or seed: call migrateConnectorDatabase / seedConnector first.
+ * @throws Error when `syncCron` is given without `secretKey`, or is no cron expression; Error with a one-line message when the port cannot be bound, for example
  *   `connector cannot listen on 127.0.0.1:8081: the port is in use (CONNECTOR_PORT)`; its `code`
  *   is Node's (`EADDRINUSE`, `EACCES`)
  */
 export async function startConnector(options: StartConnectorOptions): Promise<RunningConnector> {
+  if (options.syncCron && !options.secretKey) throw new Error("the reconcile schedule needs SERVICE_SECRET_KEY");
+  const box = options.syncCron ? await openSecretBox(options.secretKey!) : null;
   const database = openConnectorDatabase(options.databaseUrl, options.dbName);
   const app = createApp({
     db: database.db,
@@ -74,10 +90,15 @@ export async function startConnector(options: StartConnectorOptions): Promise<Ru
     throw listenError(options.host, options.port, err);
   }
   const { port } = server.address() as AddressInfo;
+  const syncCron = box && options.syncCron
+    ? startSyncCron({ db: database.db, box, clock: options.clock, logger: options.logger ?? defaultLogger(options.logLevel ?? "info") }, options.syncCron)
+    : null;
   return {
     url: `http://${urlHost(options.host)}:${port}`,
     db: database.db,
+    syncCron,
     close: async () => {
+      await syncCron?.stop();
       await closeServer(server);
       await database.close();
     },
@@ -124,11 +145,12 @@ async function runFromEnvironment(): Promise<void> {
     for (const line of parsed.problems) console.error(line);
     process.exit(2);
   }
-  if (!parsed.config.secretKey) {
+  const config = parsed.config;
+  const secretKey = config.secretKey;
+  if (!secretKey) {
     console.error(SECRET_KEY_MISSING);
     process.exit(2);
   }
-  const config = parsed.config;
   await migrateConnectorDatabase(config.databaseUrl, config.dbName);
   const seedDb = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
   try {
@@ -139,6 +161,7 @@ async function runFromEnvironment(): Promise<void> {
   const running = await startConnector({
     databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
     logLevel: config.logLevel, trustedProxies: config.trustedProxies, metricsToken: config.metricsToken,
+    syncCron: config.syncCron, secretKey: config.secretKey,
   });
   console.log(`connector listening on ${running.url}`);
   const stop = () => void running.close().then(() => process.exit(0), () => process.exit(1));

@@ -16,6 +16,7 @@ import { seedConnector } from "../../connector/src/db/seed.ts";
 import { findCustomersByEmail } from "../../connector/src/customers/repository.ts";
 import { resolveChainScope } from "../../connector/src/customers/store-scope.ts";
 import { updateCustomerFromUserInfo } from "../../connector/src/customers/update-customer.ts";
+import { openSecretBox } from "@service/shared/secret-box";
 
 const seedSchema = z.object({
   SEED_ADMIN_USERNAME: z.string().max(255, "must be at most 255 characters").default("admin@demo.example"),
@@ -139,6 +140,23 @@ export async function seedWebshopShopper(
     { create_if_not_exists: true, service_chain_id: chainId, user_info: { username: shopper.username, password: shopper.password, first_name: "Demo", last_name: "Shopper" } },
   );
   return [`  webshop customer   ${customer.email} (id ${customer.id}): the demo shopper, same password; logs in through the app via the webshop`];
+}
+
+/**
+ * Links the demo chain's webshop to the platform (the core API's URL, the identity-source
+ * client's access token, the webshop app's hostname: lib/demo-wiring.ts;
+ * connector/src/sync/platform-link.ts) unless it is linked so already.
+ * @returns the lines to print (never the token); empty when nothing changed
+ */
+export async function seedPlatformLinkDemo(
+  db: ConnectorDb,
+  chainId: number,
+  platform: { coreApiUrl: string; accessToken: string; appHostname: string },
+  secretKey: string,
+): Promise<string[]> {
+  const seeded = await seedConnector(db, { chainId, platform: { ...platform, box: await openSecretBox(secretKey) } });
+  if (!seeded?.linkedPlatform) return [];
+  return [`webshop of chain ${chainId} linked to the platform at ${platform.coreApiUrl} (app ${platform.appHostname})`];
 }
 
 function secretLine(given: string | undefined, variable: string, value: string | undefined): string {

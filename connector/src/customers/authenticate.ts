@@ -10,7 +10,7 @@
  * that failed too often is refused with 429 before any account is looked at.
  */
 import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/connector";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { ConnectorDb } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import { tooManyAttempts } from "../http/errors.ts";
@@ -29,6 +29,13 @@ export const AUTH_MESSAGES = {
 
 const failure = (message: string): AuthenticateResponse =>
   ({ authenticated: false, customer_id: null, message, website_code: null, store_code: null });
+
+/**
+ * Lockout counters and a rehashed password are no profile change: `updated_at` keeps its value
+ * (it would follow the row otherwise, ON UPDATE CURRENT_TIMESTAMP), so the sync's "newer change
+ * wins" (sync/reconcile.ts) does not count a failed login as an edit.
+ */
+const KEEP_UPDATED_AT = { updatedAt: sql`${customerEntity.updatedAt}` } as const;
 
 /**
  * Authenticates a customer of the request's chain.
@@ -78,7 +85,7 @@ async function checkCredentials(
       // Lock the row: concurrent failures must each count.
       const [row] = await tx.select().from(customerEntity).where(eq(customerEntity.entityId, customer.entityId)).for("update");
       const next = registerFailure(lockState(row ?? customer), now, policy);
-      await tx.update(customerEntity).set(next).where(eq(customerEntity.entityId, customer.entityId));
+      await tx.update(customerEntity).set({ ...next, ...KEEP_UPDATED_AT }).where(eq(customerEntity.entityId, customer.entityId));
       return next;
     });
     return failure(isLocked(after, now) ? AUTH_MESSAGES.locked : AUTH_MESSAGES.invalid);
@@ -88,7 +95,7 @@ async function checkCredentials(
   const changes: Partial<typeof customerEntity.$inferInsert> = needsReset(lockState(customer)) ? { ...UNLOCKED } : {};
   if (!isCurrentHashFormat(customer.passwordHash)) changes.passwordHash = await hashMagentoPassword(request.password);
   if (Object.keys(changes).length > 0) {
-    await db.update(customerEntity).set(changes).where(eq(customerEntity.entityId, customer.entityId));
+    await db.update(customerEntity).set({ ...changes, ...KEEP_UPDATED_AT }).where(eq(customerEntity.entityId, customer.entityId));
   }
   const codes = await websiteAndStoreCodes(db, customer.websiteId, customer.storeId);
   return {

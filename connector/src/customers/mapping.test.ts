@@ -14,17 +14,20 @@ const bundle: CustomerBundle = {
     entityId: 7, websiteId: 1, email: "ann@example.com", groupId: 1, storeId: 1, createdAt: at, updatedAt: at,
     isActive: 1, disableAutoGroupChange: 0, createdIn: "Default Store View", firstname: "Ann", lastname: "Lee",
     dob: "1990-05-06", passwordHash: "x", defaultBilling: 11, defaultShipping: 11, gender: 2,
-    failuresNum: 0, firstFailure: null, lockExpires: null,
+    failuresNum: 0, firstFailure: null, lockExpires: null, incrementId: null, prefix: null, middlename: null,
+    suffix: null, rpToken: null, rpTokenCreatedAt: null, taxvat: null, confirmation: null, sessionCutoff: null,
   },
   addresses: [{
     entityId: 11, parentId: 7, createdAt: at, updatedAt: at, isActive: 1, city: "Utrecht", countryId: "NL",
     firstname: "Ann", lastname: "Lee", postcode: "3511 AB", region: "Utrecht", regionId: 5,
-    street: "Oudegracht\n12\nbis", telephone: "+31612345678",
+    street: "Oudegracht\n12\nbis", telephone: "+31612345678", incrementId: null, company: null, fax: null,
+    middlename: null, prefix: null, suffix: null, vatId: null, vatIsValid: null, vatRequestDate: null,
+    vatRequestId: null, vatRequestSuccess: null,
   }],
   service: {
     customerId: 7, serviceChainId: 1, userId: 42, memberNumber: "M-1", programmeOptedIn: true,
     mailingListSubscribed: true, printedMailingListSubscribed: false, mailingListSubOffered: true,
-    lastHash: "h".repeat(64), updatedAt: at,
+    lastHash: "h".repeat(64), platformModifiedAt: null, updatedAt: at,
   },
   subscriber: {
     subscriberId: 1, storeId: 1, changeStatusAt: at, customerId: 7, subscriberEmail: "ann@example.com",

@@ -117,13 +117,16 @@ export function customerPatchFromUserInfo(info: UserInfoInput): CustomerPatch {
   return patch;
 }
 
-/** customer_address_entity columns set by a user_info (only the keys present). */
+/**
+ * customer_address_entity columns set by a user_info (only the keys present). City, country and
+ * telephone are NOT NULL in Magento: a cleared one is "".
+ */
 export interface AddressPatch {
   street?: string;
   postcode?: string | null;
-  city?: string | null;
-  countryId?: string | null;
-  telephone?: string | null;
+  city?: string;
+  countryId?: string;
+  telephone?: string;
   /** region text as given; the repository resolves it to a region_id when it can */
   region?: string | null;
 }
@@ -138,9 +141,9 @@ export function addressPatchFromUserInfo(info: UserInfoInput, currentStreet: str
   const lines = mergeStreetLines(currentStreet, info);
   if (lines) patch.street = lines.join("\n");
   if (info.address_postalcode !== undefined) patch.postcode = blankToNull(info.address_postalcode) ?? null;
-  if (info.address_towncity !== undefined) patch.city = blankToNull(info.address_towncity) ?? null;
-  if (info.country_code !== undefined) patch.countryId = blankToNull(info.country_code) ?? null;
-  if (info.phone_number !== undefined) patch.telephone = blankToNull(info.phone_number) ?? null;
+  if (info.address_towncity !== undefined) patch.city = blankToNull(info.address_towncity) ?? "";
+  if (info.country_code !== undefined) patch.countryId = blankToNull(info.country_code) ?? "";
+  if (info.phone_number !== undefined) patch.telephone = blankToNull(info.phone_number) ?? "";
   if (info.address_regionstate !== undefined) patch.region = blankToNull(info.address_regionstate) ?? null;
   return Object.keys(patch).length === 0 ? null : patch;
 }
@@ -153,6 +156,20 @@ export interface ServicePatch {
   mailingListSubscribed?: boolean | null;
   printedMailingListSubscribed?: boolean | null;
   mailingListSubOffered?: boolean | null;
+  /** the platform user's last_modified_date the user_info carries */
+  platformModifiedAt?: Date;
+}
+
+/**
+ * A platform datetime (`YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SSZ`, both UTC, as get-user's
+ * last_modified_date in every API version) as a Date; null for anything else.
+ */
+export function parsePlatformDateTime(value: unknown): Date | null {
+  if (typeof value !== "string") return null;
+  const m = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)Z?$/.exec(value.trim());
+  if (!m) return null;
+  const date = new Date(`${m[1]}T${m[2]}Z`);
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 /** user_id of a user_info: `user_id`, else get-user's `id`. */
@@ -179,24 +196,61 @@ export function servicePatchFromUserInfo(info: UserInfoInput): ServicePatch {
   if (printed !== undefined) patch.printedMailingListSubscribed = printed;
   const offered = pick(info.mailing_list?.mailing_list_sub_offered, info.mailing_list_sub_offered);
   if (offered !== undefined) patch.mailingListSubOffered = offered;
+  const modified = parsePlatformDateTime(info.last_modified_date);
+  if (modified) patch.platformModifiedAt = modified;
   return patch;
 }
 
+/**
+ * The columns the user info object is made of (a CustomerBundle has them all): what the reconcile
+ * reads for each customer (sync/customer-pages.ts), and nothing more.
+ */
+export interface UserInfoSource {
+  customer: Pick<CustomerRow, "entityId" | "email" | "firstname" | "lastname" | "dob" | "gender" | "defaultBilling" | "defaultShipping">;
+  addresses: Array<Pick<AddressRow, "entityId" | "street" | "postcode" | "city" | "countryId" | "telephone">>;
+  service: Pick<ServiceDataRow, "programmeOptedIn" | "printedMailingListSubscribed" | "mailingListSubOffered"> | null;
+  subscriber: Pick<SubscriberRow, "subscriberStatus"> | null;
+}
+
 /** The address user info is read from: default billing, else default shipping, else the first. */
-export function primaryAddress(bundle: CustomerBundle): AddressRow | undefined {
+export function primaryAddress<A extends { entityId: number }>(
+  bundle: { customer: Pick<CustomerRow, "defaultBilling" | "defaultShipping">; addresses: A[] },
+): A | undefined {
   const { customer, addresses } = bundle;
   return addresses.find((a) => a.entityId === customer.defaultBilling)
     ?? addresses.find((a) => a.entityId === customer.defaultShipping)
     ?? addresses[0];
 }
 
+/**
+ * The latest moment the shop changed what the customer's user info is made of: `updated_at` of
+ * the customer row and of the address user info is read from, the subscription's last status
+ * change. The shop's side of "the newer change wins" (handbook, "Sync between the webshop and the
+ * platform").
+ */
+export function lastShopChange(bundle: {
+  customer: Pick<CustomerRow, "defaultBilling" | "defaultShipping" | "updatedAt">;
+  addresses: Array<Pick<AddressRow, "entityId" | "updatedAt">>;
+  subscriber: Pick<SubscriberRow, "changeStatusAt"> | null;
+}): Date {
+  const times = [bundle.customer.updatedAt, primaryAddress(bundle)?.updatedAt, bundle.subscriber?.changeStatusAt]
+    .filter((d): d is Date => d instanceof Date);
+  return new Date(Math.max(...times.map((d) => d.getTime())));
+}
+
 /** Whether the customer's newsletter subscription is active. */
-export function isSubscribed(bundle: CustomerBundle): boolean {
+export function isSubscribed(bundle: { subscriber: Pick<SubscriberRow, "subscriberStatus"> | null }): boolean {
   return bundle.subscriber?.subscriberStatus === SUBSCRIBER_STATUS.subscribed;
 }
 
-/** The user info object of the reads (spec's keys exactly). */
-export function userInfoObject(bundle: CustomerBundle): UserInfoObject {
+/** A stored address value as user info: "" (Magento's "none" in its NOT NULL columns) is null. */
+const storedText = (v: string | null | undefined): string | null => blankToNull(v) ?? null;
+
+/**
+ * The user info object of the reads (spec's keys exactly). Also the input of `last_hash`
+ * (update-customer.ts, sync/reconcile.ts): whatever the shop changes in it is a change to sync.
+ */
+export function userInfoObject(bundle: UserInfoSource): UserInfoObject {
   const { customer, service } = bundle;
   const address = primaryAddress(bundle);
   const street = splitStreet(address?.street ?? null);
@@ -214,10 +268,10 @@ export function userInfoObject(bundle: CustomerBundle): UserInfoObject {
     address_streetname: street.streetname,
     address_housenumber: street.housenumber,
     address_housenumber_extension: street.extension,
-    address_postalcode: address?.postcode ?? null,
-    address_towncity: address?.city ?? null,
-    country_code: address?.countryId ?? null,
-    phone_number: address?.telephone ?? null,
+    address_postalcode: storedText(address?.postcode),
+    address_towncity: storedText(address?.city),
+    country_code: storedText(address?.countryId),
+    phone_number: storedText(address?.telephone),
   };
 }
 

@@ -136,7 +136,7 @@ export async function saveDefaultAddress(
     : [];
   const patch = buildPatch(current?.street ?? null);
   if (!patch || (!current && Object.keys(patch).length === 0)) return;
-  const countryId = patch.countryId !== undefined ? patch.countryId : current?.countryId ?? null;
+  const countryId = patch.countryId !== undefined ? patch.countryId : current?.countryId ?? "";
   const regionText = patch.region !== undefined ? patch.region : current?.region ?? null;
   const values = {
     ...(patch.street !== undefined && { street: patch.street }),
@@ -145,8 +145,9 @@ export async function saveDefaultAddress(
     ...(patch.telephone !== undefined && { telephone: patch.telephone }),
     countryId,
     ...(patch.region !== undefined || patch.countryId !== undefined ? await resolveRegion(db, countryId, regionText) : {}),
-    firstname: customer.firstname,
-    lastname: customer.lastname,
+    // Magento's address names are NOT NULL: a customer without one gets "".
+    firstname: customer.firstname ?? "",
+    lastname: customer.lastname ?? "",
     updatedAt: now,
   };
   if (current) {
@@ -154,8 +155,9 @@ export async function saveDefaultAddress(
     return;
   }
   const [row] = await db.insert(customerAddressEntity)
-    .values({ street: "", ...values, parentId: customer.entityId, createdAt: now }).$returningId();
+    .values({ street: "", city: "", telephone: "", ...values, parentId: customer.entityId, createdAt: now }).$returningId();
   await updateCustomer(db, customer.entityId, {
+    updatedAt: now,
     defaultBilling: row!.entityId,
     ...(customer.defaultShipping == null && { defaultShipping: row!.entityId }),
   });

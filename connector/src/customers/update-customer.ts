@@ -2,7 +2,9 @@
  * `POST /rest/V1/service/customer/update` (spec, "Webshop connector endpoints", update rules):
  * finds the customer a user_info describes, creates it when asked, writes the user_info onto it
  * and returns the webshop customer object. All writes run in one transaction: a failed request
- * changes nothing. Concurrent calls for one customer succeed one after another (issue 11).
+ * changes nothing. Concurrent calls for one customer succeed one after another (issue 11). A
+ * platform user_info older than an unsynced change made in the shop leaves the customer as it is
+ * (keepNewerShopChange: the newer change wins).
  */
 import type { Customer, UpdateCustomerRequest, UserInfoInput } from "@service/shared/connector";
 import { userInfoHash } from "@service/shared/user-info-hash";
@@ -10,7 +12,7 @@ import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
 import { badRequest, ConnectorError, requiredField } from "../http/errors.ts";
 import { hashMagentoPassword } from "./magento-password.ts";
 import {
-  addressPatchFromUserInfo, birthdayToDob, customerObject, customerPatchFromUserInfo,
+  addressPatchFromUserInfo, birthdayToDob, customerObject, customerPatchFromUserInfo, lastShopChange, parsePlatformDateTime,
   servicePatchFromUserInfo, userIdOf, userInfoObject, type CustomerRow, type ServicePatch,
 } from "./mapping.ts";
 import {
@@ -94,6 +96,8 @@ export async function updateCustomerFromUserInfo(
         if (found) {
           customerId = found.customer.entityId;
           const current = (await lockCustomer(tx, customerId))!;
+          const kept = await keepNewerShopChange(tx, customerId, chainScope.chainId, info, found.by, now);
+          if (kept) return kept;
           if (patch.email && patch.email !== current.email) {
             const websiteId = config.accountShareScope === 0 ? null : current.websiteId;
             if (await emailTaken(tx, patch.email, websiteId, customerId)) throw emailInUse();
@@ -142,6 +146,30 @@ export async function updateCustomerFromUserInfo(
       throw duplicateToBadRequest(err);
     }
   }
+}
+
+/**
+ * The newer change wins (handbook, "Sync between the webshop and the platform"): a user_info
+ * from the platform (it carries the member's `last_modified_date`) that is older than a change
+ * made in the shop since the last sync (the customer's hash differs from its last_hash) does not
+ * overwrite it; the reconcile sends the shop's version instead (sync/reconcile.ts). Only the
+ * identifiers the update rules allow and the member's last_modified_date are stored then.
+ * @returns the customer object as it stays, or null when the user_info is to be written
+ */
+async function keepNewerShopChange(
+  tx: ConnectorQueryable, customerId: number, chainId: number, info: UserInfoInput, by: IdentifiedBy, now: Date,
+): Promise<Customer | null> {
+  const platformAt = parsePlatformDateTime(info.last_modified_date);
+  if (!platformAt) return null;
+  const bundle = (await loadCustomerBundle(tx, customerId))!;
+  const lastHash = bundle.service?.lastHash;
+  if (!lastHash || lastShopChange(bundle) <= platformAt) return null;
+  if ((await userInfoHash(userInfoObject(bundle))) === lastHash) return null;
+  const { userId, memberNumber } = identifierRules(servicePatchFromUserInfo(info), by, bundle.service!.userId);
+  await saveServiceData(tx, customerId, chainId, {
+    ...(userId !== undefined && { userId }), ...(memberNumber !== undefined && { memberNumber }), platformModifiedAt: platformAt,
+  }, now);
+  return customerObject((await loadCustomerBundle(tx, customerId))!);
 }
 
 /**

@@ -8,7 +8,8 @@ import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@se
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
-export type ConnectorDb = MySql2Database<typeof schema>;
+/** The drizzle database; `$client` is its mysql2 pool (for the few statements that skip drizzle's row mapping). */
+export type ConnectorDb = MySql2Database<typeof schema> & { $client: mysql.Pool };
 /** The database or an open transaction on it: what repository functions take. */
 export type ConnectorQueryable = MySqlDatabase<MySql2QueryResultHKT, MySql2PreparedQueryHKT, typeof schema>;
 
@@ -20,7 +21,7 @@ export interface ConnectorDatabase {
 
 /**
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
- * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
+ * Datetimes travel as UTC and every session's time_zone is UTC (timestamp columns); DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
  * @param options.connectionLimit pool size (default 10)
@@ -44,6 +45,11 @@ export function openConnectorDatabase(
     connectionLimit: options.connectionLimit ?? 10,
     charset: "utf8mb4_unicode_ci",
     connectTimeout: timeouts.connectTimeoutMs || undefined,
+  });
+  // Magento's timestamp columns are stored in UTC and shown in the session's zone: UTC, as the
+  // driver reads and writes every date (timezone "Z"), whatever the server's own zone is.
+  pool.pool.on("connection", (conn) => {
+    conn.query("SET time_zone = '+00:00'");
   });
   guardPool(pool, timeouts);
   const db = drizzle(pool, { schema, mode: "default" });

@@ -16,4 +16,5 @@ export * from "./tables/customers.ts";
 export * from "./tables/directory.ts";
 export * from "./tables/integration-tokens.ts";
 export * from "./tables/newsletter.ts";
+export * from "./tables/platform-sync.ts";
 export * from "./tables/stores.ts";

@@ -5,6 +5,7 @@ import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../..
 import { openConnectorDatabase, type ConnectorDatabase } from "./client.ts";
 import { migrateConnectorDatabase } from "./migrate.node.ts";
 import { seedConnector } from "./seed.ts";
+import { openSecretBox } from "@service/shared/secret-box";
 
 const name = throwawayDatabaseName("webshop_seed");
 let database: ConnectorDatabase;
@@ -23,7 +24,7 @@ afterAll(async () => {
 describe("seedConnector", () => {
   it("creates website base, its group, store view default and customer group General in an empty store", async () => {
     const result = await seedConnector(database.db, { chainId: 1, integrationToken: "seed-token-0123456789" });
-    expect(result).toEqual({ websiteId: 1, createdStore: true, mappedChain: true, storedToken: true });
+    expect(result).toEqual({ websiteId: 1, createdStore: true, mappedChain: true, storedToken: true, linkedPlatform: false });
     const [website] = await rows("store_website");
     const [group] = await rows("store_group");
     const [view] = await rows("store");
@@ -44,7 +45,7 @@ describe("seedConnector", () => {
 
   it("stores a new token for an existing store, and refuses to map a second chain onto a taken website", async () => {
     expect(await seedConnector(database.db, { chainId: 1, integrationToken: "another-token-0123456789" }))
-      .toEqual({ websiteId: 1, createdStore: false, mappedChain: false, storedToken: true });
+      .toEqual({ websiteId: 1, createdStore: false, mappedChain: false, storedToken: true, linkedPlatform: false });
     expect(await rows("service_integration_token")).toHaveLength(2);
     await expect(seedConnector(database.db, { chainId: 2 })).rejects.toThrow(/already serves chain 1/);
   });
@@ -57,5 +58,17 @@ describe("seedConnector", () => {
     await database.pool.query("UPDATE service_integration_token SET is_active = 0");
     expect((await seedConnector(database.db, { chainId: 1, integrationToken: generate }))?.storedToken).toBe(true);
     expect(calls).toBe(1);
+  });
+
+  it("links the chain to the platform when asked: once, again only when the link differs", async () => {
+    const box = await openSecretBox("seed-test-secret-key-0123456789abcdef");
+    const platform = { box, coreApiUrl: "http://core.example:8080", accessToken: `${"1".repeat(8)}-2222-3333-4444-${"5".repeat(12)}:${"s".repeat(64)}`, appHostname: "shop.localhost" };
+    expect(await seedConnector(database.db, { chainId: 1, platform })).toMatchObject({ linkedPlatform: true, storedToken: false });
+    const [link] = await rows("service_platform_link");
+    expect(link).toMatchObject({ service_chain_id: 1, core_api_url: "http://core.example:8080", app_hostname: "shop.localhost" });
+    expect(await seedConnector(database.db, { chainId: 1, platform })).toBeNull();
+    expect(await seedConnector(database.db, { chainId: 1, platform: { ...platform, coreApiUrl: "http://core2.example:8080" } }))
+      .toMatchObject({ linkedPlatform: true });
+    expect(await rows("service_platform_link")).toEqual([expect.objectContaining({ core_api_url: "http://core2.example:8080", linked_at: link.linked_at })]);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * Seeds the connector's customer store: the Magento skeleton a fresh shop has (website `base`,
- * its store group, store view `default`, customer group `General`), the chain -> website mapping
- * and an accepted integration token. Idempotent: run it on every start.
+ * its store group, store view `default`, customer group `General`), the chain -> website mapping,
+ * an accepted integration token and, when given, the chain's link to the platform
+ * (sync/platform-link.ts). Idempotent: run it on every start.
  */
 import { asc, eq } from "drizzle-orm";
+import type { SecretBox } from "@service/shared/secret-box";
 import { hashIntegrationToken } from "../http/auth.ts";
+import { linkPlatform, readPlatformLinks } from "../sync/platform-link.ts";
 import type { ConnectorDb, ConnectorQueryable } from "./client.ts";
 import {
   customerGroup, serviceChainWebsite, serviceIntegrationToken, store, storeGroup, storeWebsite,
@@ -20,6 +23,11 @@ export interface SeedConnectorOptions {
   integrationToken?: string | (() => string);
   /** clock for created_at (default: now) */
   now?: Date;
+  /**
+   * The chain's link to the platform (linkPlatform): made when the chain has none, replaced when
+   * it differs, left alone when equal.
+   */
+  platform?: { box: SecretBox; coreApiUrl: string; accessToken: string; appHostname: string };
 }
 
 export interface SeedConnectorResult {
@@ -31,6 +39,8 @@ export interface SeedConnectorResult {
   mappedChain: boolean;
   /** whether the integration token was stored (false: none given, or already known) */
   storedToken: boolean;
+  /** whether the platform link was made or replaced (false: none given, or already so) */
+  linkedPlatform: boolean;
 }
 
 /** Creates website `base`, store group, store view `default` and group `General` in an empty store. */
@@ -56,11 +66,12 @@ async function seedStoreSkeleton(tx: ConnectorQueryable): Promise<boolean> {
  * The chain is mapped to the default website unless it already has a website. A token that is
  * already stored is left as it is (a revoked token stays revoked).
  * @returns what was written, or null when the call wrote nothing (everything was already there)
- * @throws Error when the default website already serves another chain
+ * @throws Error when the default website already serves another chain; PlatformLinkError when
+ *   `platform` is malformed (sync/platform-link.ts)
  */
 export async function seedConnector(db: ConnectorDb, options: SeedConnectorOptions): Promise<SeedConnectorResult | null> {
   const now = options.now ?? new Date();
-  return db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
     const createdStore = await seedStoreSkeleton(tx);
     let mappedChain = false;
     let storedToken = false;
@@ -91,7 +102,22 @@ export async function seedConnector(db: ConnectorDb, options: SeedConnectorOptio
         storedToken = true;
       }
     }
-    if (!createdStore && !mappedChain && !storedToken) return null;
     return { websiteId: mapping.websiteId, createdStore, mappedChain, storedToken };
   });
+  const linkedPlatform = options.platform ? await seedPlatformLink(db, options.chainId, options.platform, now) : false;
+  if (!seeded.createdStore && !seeded.mappedChain && !seeded.storedToken && !linkedPlatform) return null;
+  return { ...seeded, linkedPlatform };
+}
+
+/** Links the chain as `platform` says unless it is linked so already; returns whether it wrote. */
+async function seedPlatformLink(
+  db: ConnectorDb, chainId: number, platform: NonNullable<SeedConnectorOptions["platform"]>, now: Date,
+): Promise<boolean> {
+  const { box, ...wanted } = platform;
+  const [current] = await readPlatformLinks(db, box, [chainId]).catch(() => []);
+  const same = current && current.coreApiUrl === wanted.coreApiUrl.replace(/\/+$/, "") && current.accessToken === wanted.accessToken
+    && current.appHostname === wanted.appHostname.toLowerCase();
+  if (same) return false;
+  await linkPlatform(db, box, { chainId, ...wanted }, now);
+  return true;
 }

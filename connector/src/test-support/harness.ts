@@ -88,7 +88,7 @@ export async function startHarness(prefix: string, options: { trustedProxies?: s
 export async function snapshot(h: Harness): Promise<Record<string, unknown[]>> {
   const tables = [
     "customer_entity", "customer_address_entity", "newsletter_subscriber", "service_customer_data",
-    "service_chain_website", "store_website", "store", "service_integration_token",
+    "service_chain_website", "store_website", "store", "service_integration_token", "service_platform_link", "service_job_lease",
   ];
   const out: Record<string, unknown[]> = {};
   for (const t of tables) out[t] = await h.rows(t);

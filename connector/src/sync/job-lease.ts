@@ -1,0 +1,81 @@
+/**
+ * A lease in MySQL that lets one run of a job hold it at a time across every connector instance
+ * (handbook, "Sync between the webshop and the platform": "it takes a lease in MySQL so two
+ * connector instances never run it at once"). A row per job in `service_job_lease` with the
+ * holder's random id and an expiry on the database's clock (one clock for every instance):
+ * - take: one conditional UPDATE; it succeeds only when the lease is free or has lapsed;
+ * - renew: the holder moves the expiry on while it works (a heartbeat); a renewal that finds
+ *   another holder means the lease was lost (the run paused longer than the lease), and the run
+ *   must stop;
+ * - release: the holder frees it when done.
+ * A holder that crashes or loses its database connection simply stops renewing and the lease
+ * lapses after its duration: unlike GET_LOCK, nothing depends on one connection staying up, and
+ * unlike a lock held by an open transaction, no row stays locked meanwhile.
+ */
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { ConnectorQueryable } from "../db/client.ts";
+import { serviceJobLease } from "../db/schema.ts";
+
+/** A lease taken by this process. */
+export interface HeldLease {
+  job: string;
+  /** the holder's random id */
+  owner: string;
+}
+
+/** Who holds a lease another run asked for. */
+export interface LeaseHolder {
+  owner: string;
+  /** when it lapses unless renewed (database clock) */
+  expiresAt: Date;
+}
+
+/** The affected-row count of a mysql2 result as drizzle returns it. */
+function affected(result: unknown): number {
+  return (result as [{ affectedRows: number }])[0].affectedRows;
+}
+
+/**
+ * Takes the lease on `job` for `durationMs` when it is free or lapsed.
+ * @param durationMs how long it holds without renewal (milliseconds, at least 1)
+ * @returns the held lease, or the current holder when another run holds it
+ */
+export async function takeLease(
+  db: ConnectorQueryable, job: string, durationMs: number,
+): Promise<{ taken: true; lease: HeldLease } | { taken: false; holder: LeaseHolder }> {
+  const owner = randomUUID();
+  // The job's row, once: racing first takers may deadlock on the insert; the loser tries again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.insert(serviceJobLease).values({ name: job }).onDuplicateKeyUpdate({ set: { name: sql`${serviceJobLease.name}` } });
+      break;
+    } catch (err) {
+      const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+      if (code !== "ER_LOCK_DEADLOCK" || attempt >= 5) throw err;
+    }
+  }
+  const result = await db.update(serviceJobLease)
+    .set({ owner, acquiredAt: sql`UTC_TIMESTAMP(3)`, expiresAt: sql`UTC_TIMESTAMP(3) + INTERVAL ${Math.max(1, Math.round(durationMs)) * 1000} MICROSECOND` })
+    .where(and(eq(serviceJobLease.name, job), sql`(${serviceJobLease.owner} IS NULL OR ${serviceJobLease.expiresAt} <= UTC_TIMESTAMP(3))`));
+  if (affected(result) === 1) return { taken: true, lease: { job, owner } };
+  const [row] = await db.select().from(serviceJobLease).where(eq(serviceJobLease.name, job));
+  return { taken: false, holder: { owner: row?.owner ?? "", expiresAt: row?.expiresAt ?? new Date(0) } };
+}
+
+/**
+ * Moves the lease's expiry to `durationMs` from now (database clock).
+ * @returns false when this holder no longer holds it (it lapsed and another run took it)
+ */
+export async function renewLease(db: ConnectorQueryable, lease: HeldLease, durationMs: number): Promise<boolean> {
+  const result = await db.update(serviceJobLease)
+    .set({ expiresAt: sql`UTC_TIMESTAMP(3) + INTERVAL ${Math.max(1, Math.round(durationMs)) * 1000} MICROSECOND` })
+    .where(and(eq(serviceJobLease.name, lease.job), eq(serviceJobLease.owner, lease.owner)));
+  return affected(result) === 1;
+}
+
+/** Frees the lease if this holder still holds it (a lapsed one taken by another run stays theirs). */
+export async function releaseLease(db: ConnectorQueryable, lease: HeldLease): Promise<void> {
+  await db.update(serviceJobLease).set({ owner: null, expiresAt: null, acquiredAt: null })
+    .where(and(eq(serviceJobLease.name, lease.job), eq(serviceJobLease.owner, lease.owner)));
+}
