@@ -18,7 +18,6 @@ import { clearChainAuthenticationPoint, setChainAuthenticationPoint } from "./ad
 import { addChainAdmin, createTenantChain } from "./admin/chain-setup.ts";
 import { mapWebsiteToChain } from "./admin/website-mapping.ts";
 import { linkPlatform, PlatformLinkError } from "../connector/src/sync/platform-link.ts";
-import { openSecretBox } from "@service/shared/secret-box";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { readSecretKeyFile } from "./lib/secret-key-file.ts";

@@ -16,9 +16,7 @@ import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { runScript, scriptEnv } from "./helpers/processes.ts";
-import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
-import { openSecretBox } from "@service/shared/secret-box";
 
 const coreDb = throwawayDatabaseName("admin_core");
 const shopDb = throwawayDatabaseName("admin_shop");
@@ -248,7 +246,7 @@ describe("npm run admin", () => {
     expect(await rows(`SELECT core_api_url FROM \`${shopDb}\`.service_platform_link`)).toEqual([{ core_api_url: "https://core2.example" }]);
   }, 60_000);
 
-  it("link-platform refuses a chain no website serves, a malformed token, or no SERVICE_SECRET_KEY, writing nothing", async () => {
+  it("link-platform refuses a chain no website serves, a malformed token, or a bad SERVICE_SECRET_KEY, writing nothing", async () => {
     const before = await rows(`SELECT * FROM \`${shopDb}\`.service_platform_link`);
     const token = `${crypto.randomUUID()}:${"t".repeat(64)}`;
     const args = (chain: string, accessToken: string) => ["link-platform", "--chain-id", chain, "--core-api-url", "http://core.example", "--access-token", accessToken, "--app-hostname", "s.example"];
@@ -260,9 +258,10 @@ describe("npm run admin", () => {
     expect(malformed.code).toBe(1);
     expect(malformed.stderr.trim()).toBe("refused: accessToken must be a privileged token <access token id>:<secret>");
     expect(malformed.stderr).not.toContain("my-secret-token");
-    const keyless = await runScript("scripts/admin.ts", args(String(chainId), token), env);
-    expect(keyless.code).toBe(2);
-    expect(keyless.stderr).toContain("SERVICE_SECRET_KEY");
+    // Unset, the key npm start keeps in .secret-key is used (as set-authentication-point does); a bad one is refused.
+    const badKey = await runScript("scripts/admin.ts", args(String(chainId), token), { ...env, SERVICE_SECRET_KEY: "too-short" });
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toContain("SERVICE_SECRET_KEY");
     const noHostname = await runScript("scripts/admin.ts", args(String(chainId), token).slice(0, -2), withKey);
     expect(noHostname.code).toBe(2);
     expect(await rows(`SELECT * FROM \`${shopDb}\`.service_platform_link`)).toEqual(before);
