@@ -10,7 +10,14 @@
  *   5. phone verification by SMS: a local receiver the demo starts stands in for the chain's SMS
  *      provider (webhook, verify_phone_numbers); a member's code arrives signed and verifies the
  *      number (the running core API must allow a target on 127.0.0.1: WEBHOOK_ALLOW_PRIVATE,
- *      which npm start allows).
+ *      which npm start allows);
+ *   6. the webshop and the platform in sync: a few shop customers registered in the Magento tables
+ *      (the webshop database: DATABASE_URL / WEBSHOP_DB_NAME; the one write the demo makes in a
+ *      database, as it is the shop's own), one reconcile pass (what `npm run sync` runs) makes them
+ *      members, read back through get-user; a change through alter-user arrives in the shop's row
+ *      through the outbox; a shopper logs in with the webshop password through the chain's
+ *      webshop app (demo/webshop-sync.ts). SERVICE_SECRET_KEY (or npm start's .secret-key) opens
+ *      the connector's platform link.
  *
  * Environment (flags win): CORE_API_URL (--core-api-url), CONNECTOR_URL (--connector-url),
  * SEED_ADMIN_USERNAME (--admin-user), SEED_ADMIN_PASSWORD (--admin-password),
@@ -29,6 +36,12 @@ import { demoMembers } from "./demo/members.ts";
 import { demoSms, SMS_MEMBER } from "./demo/sms.ts";
 import { checkLocationSearch, turfKm } from "./demo/location-check.ts";
 import { webshopCustomer } from "./demo/webshop-customer.ts";
+import { demoWebshopSync, SHOP_PASSWORD } from "./demo/webshop-sync.ts";
+import { openSecretBox } from "@service/shared/secret-box";
+import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { parseConnectorConfig } from "../connector/src/config.ts";
+import { openConnectorDatabase } from "../connector/src/db/client.ts";
+import { readSecretKeyFile } from "./lib/secret-key-file.ts";
 
 const COUNTRIES = ["NL", "BE", "DE"] as const;
 
@@ -39,7 +52,12 @@ through add-business, checks the stores within --radius km of Amsterdam Centraal
 authenticates and reads back a webshop customer, registers a few members (add-user) and
 reads them back (get-user), and verifies a member's phone number with the code its SMS webhook
 delivers to a local receiver the demo starts (the core API must allow webhook targets on
-127.0.0.1: WEBHOOK_ALLOW_PRIVATE=true, npm start's default). Exit status 1 when a check fails.
+127.0.0.1: WEBHOOK_ALLOW_PRIVATE=true, npm start's default). Then the webshop and the platform
+in sync: registers a few shop customers in the webshop's Magento tables (DATABASE_URL,
+WEBSHOP_DB_NAME), runs one reconcile pass (as npm run sync), reads them back as members
+(get-user), changes one through alter-user and waits for it in the shop, and logs a shopper in
+with the webshop password through the chain's webshop app. SERVICE_SECRET_KEY (or npm start's
+.secret-key) opens the connector's link to the platform. Exit status 1 when a check fails.
 
 Options (environment in brackets; flags win):
   --core-api-url <url>     core API (CORE_API_URL, default http://127.0.0.1:8080)
@@ -159,8 +177,62 @@ async function main(): Promise<number> {
     for (const p of sms.problems) console.log(`   ! ${p}`);
   }
 
+  // 6. Webshop <-> platform
+  console.log("\n6. The webshop and the platform in sync (Magento tables, reconcile, outbox, shopper login through the webshop)");
+  const sync = await runWebshopSync(core, chainId);
+  failed ||= sync;
+
   console.log(failed ? "\ndemo finished with problems (see ! lines)" : "\ndemo finished: all checks passed");
   return failed ? 1 : 0;
+}
+
+/**
+ * Step 6 (demo/webshop-sync.ts) with the webshop database of the environment; prints its lines.
+ * @returns true when a check failed
+ */
+async function runWebshopSync(core: CoreApiClient, chainId: number): Promise<boolean> {
+  const parsed = parseConnectorConfig(process.env);
+  if (!parsed.ok) {
+    for (const p of parsed.problems) console.log(`   ! ${p}`);
+    return true;
+  }
+  const secretKey = parsed.config.secretKey || readSecretKeyFile();
+  if (!secretKey) {
+    console.log(`   ! ${SECRET_KEY_MISSING}`);
+    return true;
+  }
+  const database = openConnectorDatabase(parsed.config.databaseUrl, parsed.config.dbName, { connectionLimit: 2 });
+  try {
+    const r = await demoWebshopSync(core, { database, box: await openSecretBox(secretKey) }, chainId);
+    if (r.link) console.log(`   webshop ${parsed.config.dbName} linked to ${r.link.coreApiUrl} (webshop app ${r.link.appHostname})`);
+    for (const c of r.customers) {
+      console.log(`   ${c.email.padEnd(28)} customer ${String(c.customerId).padStart(4)} ${c.registered ? "registered now (customer_entity + customer_address_entity)" : "found (registered by an earlier run)"}`);
+    }
+    if (r.firstPass) {
+      const p = r.firstPass;
+      console.log(`   reconcile pass: ${p.scanned} customers read, ${p.due} changed, ${p.sent} sent to add-user, ${p.pulled} taken from the platform, ${p.failed} failed` +
+        ` (of the demo's: ${r.sentFirst.length} sent${r.sentFirst.length === 0 ? ", all in sync already" : ""})`);
+    }
+    for (const c of r.customers) {
+      if (c.userId !== null) {
+        console.log(`   GET /internal/get-user?authentication_point_identifier=${c.customerId} -> user ${c.userId}, member ${c.memberNumber}, signup_channel ${c.signupChannel}`);
+      }
+    }
+    if (r.change) {
+      console.log(`   PUT /internal/alter-user last_name "${r.change.to}" (was "${r.change.from}") -> ` +
+        (r.change.arrivedMs === null ? "not in the shop" : `customer_entity.lastname "${r.change.to}" after ${r.change.arrivedMs.toFixed(0)} ms (outbox -> connector update)`));
+    }
+    if (r.secondPass) console.log(`   second pass: ${r.secondPass.due} changed, ${r.sentSecond.length} of the demo's sent (the delivered change does not echo back)`);
+    if (r.login) {
+      console.log(`   POST /auth/login (X-Service-App-Hostname ${r.link?.appHostname}) ${r.customers[1]?.email} / ${SHOP_PASSWORD} -> HTTP ${r.login.status}, ` +
+        `shopper session of user ${r.login.userId}; a wrong password -> HTTP ${r.login.wrongPasswordStatus}`);
+    }
+    if (r.problems.length === 0) console.log("   OK: shop registrations became members, the app-side change reached the shop, the webshop password opened a shopper session");
+    for (const p of r.problems) console.log(`   ! ${p}`);
+    return r.problems.length > 0;
+  } finally {
+    await database.close();
+  }
 }
 
 main().then(

@@ -12,8 +12,9 @@ import { setAuthenticationPoint } from "../core-api/src/authentication-points/au
 import { ensureIdentitySourceClient } from "../core-api/src/authentication-points/identity-source-client.ts";
 import { AUTHENTICATION_POINT_KIND, USER_CHANGED_EVENT } from "../core-api/src/authentication-points/webshop-sync.ts";
 import { createAppHostname } from "../core-api/src/db/seed.ts";
-import { apps, memberNumberRanges, outbox, users } from "../core-api/src/db/schema.ts";
+import { apps, chains, memberNumberRanges, outbox, phoneVerifications, users } from "../core-api/src/db/schema.ts";
 import { OutboxWorker } from "../core-api/src/outbox/outbox-worker.ts";
+import { hashVerificationCode } from "../core-api/src/users/phone-verification.ts";
 import { startCore, TEST_SECRET_KEY, type TestAdmin, type TestCore } from "./helpers/core.ts";
 import { closedPort } from "./helpers/processes.ts";
 import { startWebshop, type TestWebshop } from "./helpers/webshop.ts";
@@ -25,9 +26,11 @@ let box: SecretBox;
 let admin: TestAdmin;
 let identity: Record<string, string>;
 let worker: OutboxWorker;
+/** times a request woke the outbox worker */
+let wakes = 0;
 
 beforeAll(async () => {
-  core = await startCore();
+  core = await startCore({ outboxWake: () => void wakes++ });
   shop = await startWebshop(core.chainId);
   box = await openSecretBox(TEST_SECRET_KEY);
   const app = await createAppHostname(core.db, core.chainId, HOST);
@@ -183,5 +186,78 @@ describe("platform -> webshop", () => {
     await worker.tick();
     expect(await rowsOf()).toEqual([]);
     expect(await customerByEmail("patient@example.com")).toMatchObject({ email: "patient@example.com" });
+  });
+
+  it("verify-phone-number sends the verified user in its transaction and wakes the worker; a wrong code sends nothing; the shop ends on the platform's state", async () => {
+    await core.db.update(chains).set({ verifyPhoneNumbers: true }).where(eq(chains.id, core.chainId));
+    try {
+      const added = await call("POST", "/internal/add-user", asAdmin(), {
+        chain_id: core.chainId, username: "vera@example.com", first_name: "Vera", country_code: "NL", phone_number: "0612345671",
+        address_streetname: "Dorpsstraat", address_housenumber: "1", address_city: "Utrecht", address_postalcode: "3511AA",
+      });
+      expect(added.status).toBe(200);
+      const user = added.body.results.user;
+      expect(user.phone_number_status).toBe(2);
+      await worker.tick();
+      const synced = await customerByEmail("vera@example.com");
+      expect(synced).toMatchObject({ user_id: user.id });
+      // The shop's row drifts (the name is edited in the shop, its platform time forgotten): the
+      // next delivery puts the platform's state back, which shows the verification was sent.
+      await shop.exec("UPDATE customer_entity SET firstname = 'Drifted' WHERE entity_id = ?", [synced.entity_id]);
+      await shop.exec("UPDATE service_customer_data SET platform_modified_at = NULL WHERE customer_id = ?", [synced.entity_id]);
+      // The code went out by SMS only; the test sets a known one in its place.
+      await core.db.update(phoneVerifications).set({ codeHash: await hashVerificationCode(TEST_SECRET_KEY, user.id, user.phone_number, "246810") })
+        .where(eq(phoneVerifications.userId, user.id));
+
+      const wakesBefore = wakes;
+      const wrong = await call("POST", "/internal/verify-phone-number", admin.headers, { user_id: user.id, code: "000000" });
+      expect(wrong.body.error.name).toBe("phone_verification_code_invalid");
+      expect(await rowsOf()).toEqual([]);
+      expect(wakes).toBe(wakesBefore);
+
+      const verified = await call("POST", "/internal/verify-phone-number", admin.headers, { user_id: user.id, code: "246810" });
+      expect(verified.status).toBe(200);
+      expect(verified.body.results.user.phone_number_status).toBe(3);
+      expect(await rowsOf()).toMatchObject([{ kind: AUTHENTICATION_POINT_KIND, targetId: user.id, eventType: USER_CHANGED_EVENT, status: "pending" }]);
+      expect(wakes).toBe(wakesBefore + 1);
+
+      // The right code again changes nothing and sends nothing.
+      const again = await call("POST", "/internal/verify-phone-number", admin.headers, { user_id: user.id, code: "246810" });
+      expect(again.status).toBe(200);
+      expect(await rowsOf()).toHaveLength(1);
+
+      expect(await worker.tick()).toBe(1);
+      expect(await rowsOf()).toEqual([]);
+      const [stored] = await core.db.select().from(users).where(eq(users.id, user.id));
+      expect(stored!.phoneNumberStatus).toBe(3);
+      const [after] = await shop.rows(
+        "SELECT c.firstname, a.telephone, d.user_id, d.last_hash, d.platform_modified_at FROM customer_entity c JOIN customer_address_entity a ON a.entity_id = c.default_billing JOIN service_customer_data d ON d.customer_id = c.entity_id WHERE c.entity_id = ?",
+        [synced.entity_id],
+      );
+      expect(after).toMatchObject({ firstname: "Vera", telephone: user.phone_number, user_id: user.id });
+      expect(after.last_hash).toMatch(/^[0-9a-f]{64}$/);
+      // the connector holds the verified user's modification time
+      expect(after.platform_modified_at).toBeInstanceOf(Date);
+      expect(Math.floor(after.platform_modified_at.getTime() / 1000)).toBe(Math.floor(stored!.lastModifiedDate.getTime() / 1000));
+    } finally {
+      await core.db.update(chains).set({ verifyPhoneNumbers: false }).where(eq(chains.id, core.chainId));
+    }
+  });
+
+  it("verify-phone-number by the webshop itself (its identity-source client) sends nothing back", async () => {
+    await core.db.update(chains).set({ verifyPhoneNumbers: true }).where(eq(chains.id, core.chainId));
+    try {
+      const byShop = await call("POST", "/internal/add-user", identity, { username: "shop-phone@example.com", country_code: "NL", phone_number: "0612345672" });
+      expect(byShop.status).toBe(200);
+      const user = byShop.body.results.user;
+      await core.db.update(phoneVerifications).set({ codeHash: await hashVerificationCode(TEST_SECRET_KEY, user.id, user.phone_number, "135790") })
+        .where(eq(phoneVerifications.userId, user.id));
+      const verified = await call("POST", "/internal/verify-phone-number", { Authorization: identity.Authorization! }, { user_id: user.id, code: "135790" });
+      expect(verified.status).toBe(200);
+      expect(verified.body.results.user.phone_number_status).toBe(3);
+      expect(await rowsOf()).toEqual([]);
+    } finally {
+      await core.db.update(chains).set({ verifyPhoneNumbers: false }).where(eq(chains.id, core.chainId));
+    }
   });
 });

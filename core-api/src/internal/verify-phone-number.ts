@@ -14,19 +14,27 @@
  * (users/phone-verification.ts): 908 phone_verification_not_pending, 906
  * phone_verification_code_expired, 907 phone_verification_attempts_exceeded, 905
  * phone_verification_code_invalid (a wrong code counts as an attempt, and nothing else changes).
+ *
+ * On a chain with an authentication point the verified user (phone_number_status 3) is sent to the
+ * webshop through the outbox, in the transaction that verifies (handbook, "Sync between the
+ * webshop and the platform": add-user, alter-user and verify-phone-number all write an outbox
+ * row), unless the webshop (the chain's identity-source client) made the call; the outbox worker is
+ * woken once it committed. A refused code, or the right code again, sends nothing.
  */
 import { okBody } from "@service/shared";
 import { verifyPhoneNumberCall, type VerifyPhoneNumberResults } from "@service/shared/internal/verify-phone-number";
 import type { Context } from "hono";
 import { CALL_ACCESS } from "../auth/access-table.ts";
 import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
+import { isIdentitySourceClient, webshopSyncHook } from "../authentication-points/webshop-sync.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { verifyPhoneCode } from "../users/phone-verification.ts";
 import { userInfoOf } from "../users/user-info-record.ts";
-import { findUserById } from "../users/user-repository.ts";
+import type { CoreTx } from "../users/member-numbers.ts";
+import { findUserById, type UserRow } from "../users/user-repository.ts";
 
 const DENIED = "permission_denied_or_non_existent";
 
@@ -49,14 +57,27 @@ export async function verifyPhoneNumber(c: Context<AppEnv>): Promise<Response> {
     if (!target) throw new ServiceError(DENIED);
     [userId, chainId] = [target.id, target.chainId];
   }
-  await requireAccess(auth, row, chainId, DENIED);
+  const { chain } = await requireAccess(auth, row, chainId, DENIED);
 
   const secretKey = deps.config.secretKey;
   if (!secretKey) throw new Error("verify-phone-number: SERVICE_SECRET_KEY is not set");
-  const outcome = await verifyPhoneCode(db, chainId, userId, code, { secretKey, now });
+  const caller = await auth.identity();
+  const webshopSync = webshopSyncHook({
+    authenticationPoint: chain.authenticationPoint,
+    fromAuthenticationPoint: caller.kind === "privileged" && (await isIdentitySourceClient(db, caller.serviceClientId)),
+    secretBox: c.var.ctx.secretBox,
+    now,
+  });
+  let enqueued = false;
+  const onVerified = webshopSync && (async (tx: CoreTx, user: UserRow) => {
+    await webshopSync(tx, user);
+    enqueued = true;
+  });
+  const outcome = await verifyPhoneCode(db, chainId, userId, code, { secretKey, now }, onVerified);
   // Deleted between the look-up and the check: answered as any user that does not exist.
   if (!outcome) throw new ServiceError(DENIED);
   if (!outcome.ok) throw new ServiceError(outcome.error, outcome.message);
+  if (enqueued) deps.outboxWake?.();
   const results: VerifyPhoneNumberResults = { user: userInfoOf(outcome.user, version), result_type: "verify-phone-number" };
   return c.json(okBody(results));
 }

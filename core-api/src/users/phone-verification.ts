@@ -132,12 +132,23 @@ export type VerifyOutcome = { ok: true; user: UserRow } | { ok: false; error: Er
 
 /**
  * Checks `code` for user `userId` of chain `chainId` (see the module comment for the order).
+ * @param onVerified runs in the transaction that sets phone_number_status 3, with the user as
+ *   stored then (the platform -> webshop sync: authentication-points/webshop-sync.ts); not run
+ *   when nothing changes (a refused code, or the right code again for a verified number); a throw
+ *   rolls the verification back
  * @returns the user as stored afterwards (phone_number_status 3), or the refusal: 908
  *   phone_verification_not_pending, 906 phone_verification_code_expired, 907
  *   phone_verification_attempts_exceeded, 905 phone_verification_code_invalid (the attempt is
  *   committed); null user rows are the caller's to refuse (the user vanished)
  */
-export async function verifyPhoneCode(db: CoreDb, chainId: number, userId: number, code: string, env: Omit<VerificationEnv, "secretBox">): Promise<VerifyOutcome | null> {
+export async function verifyPhoneCode(
+  db: CoreDb,
+  chainId: number,
+  userId: number,
+  code: string,
+  env: Omit<VerificationEnv, "secretBox">,
+  onVerified?: (tx: CoreTx, user: UserRow) => Promise<void>,
+): Promise<VerifyOutcome | null> {
   return db.transaction(async (tx) => {
     const [pending] = await tx.select().from(phoneVerifications)
       .where(and(eq(phoneVerifications.userId, userId), eq(phoneVerifications.chainId, chainId)))
@@ -161,6 +172,8 @@ export async function verifyPhoneCode(db: CoreDb, chainId: number, userId: numbe
     await tx.update(phoneVerifications).set({ verifiedDate: env.now }).where(eq(phoneVerifications.userId, userId));
     await tx.update(users).set({ phoneNumberStatus: PHONE_NUMBER_STATUS.verified, lastModifiedDate: env.now })
       .where(and(eq(users.id, userId), eq(users.chainId, chainId)));
-    return { ok: true, user: (await findUser(tx, chainId, { id: userId }))! };
+    const verified = (await findUser(tx, chainId, { id: userId }))!;
+    await onVerified?.(tx, verified);
+    return { ok: true, user: verified };
   });
 }
