@@ -17,7 +17,7 @@ import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { chains, outbox } from "../core-api/src/db/schema.ts";
 import { createAdmin, createChain, grantAccess } from "../core-api/src/db/seed.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
-import { scriptEnv, start, TSX, type Running } from "./helpers/processes.ts";
+import { scriptEnv, start, type Running } from "./helpers/processes.ts";
 
 const SECRET = "whsec_crash_test_secret";
 const SERVICE_SECRET_KEY = "test-secret-key-of-at-least-32-characters";
@@ -70,7 +70,9 @@ afterAll(async () => {
 
 /** A core-api process on the test database; resolves with its URL. */
 async function coreApi(): Promise<{ process: Running; url: string }> {
-  const p = start(TSX, ["core-api/src/main.node.ts"], scriptEnv({
+  // node itself with tsx's loader: SIGKILL must hit the process that serves (the tsx command
+  // serves from a child of its own, which would live on).
+  const p = start(process.execPath, ["--import", "tsx", "core-api/src/main.node.ts"], scriptEnv({
     DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0", SERVICE_SECRET_KEY, LOG_LEVEL: "error",
     WEBHOOK_ALLOW_PRIVATE: "true", OUTBOX_POLL_MS: "50", OUTBOX_TIMEOUT_MS: "1000",
   }));
