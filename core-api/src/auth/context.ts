@@ -5,7 +5,7 @@
  * RequestAuth (auth/request-auth.ts) checks them once, with the chain.
  */
 import type { Context } from "hono";
-import type { ChainRow } from "../chains/chain-repository.ts";
+import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { CALL_ACCESS, mayAttempt, verdictOf, type AccessRule, type CallName } from "./access-table.ts";
@@ -41,7 +41,7 @@ export function requireSession(auth: RequestAuth): RequestAuth {
  *   `denied` when the kind or level is missing; permission_denied_or_non_existent (68, 403)
  *   naming the address when the chain's allowed IP ranges exclude an admin's address
  */
-export async function requireAccess(auth: RequestAuth, rule: AccessRule, chainId: number, denied: Denied): Promise<ChainGrant & { chain: ChainRow }> {
+export async function requireAccess(auth: RequestAuth, rule: AccessRule, chainId: number, denied: Denied): Promise<ChainGrant & { chain: ChainHead }> {
   requireSession(auth);
   if (auth.kind === "anonymous" || !mayAttempt(rule, auth.kind)) throw new ServiceError(denied);
   const grant = await auth.onChain(chainId);

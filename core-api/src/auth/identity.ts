@@ -2,7 +2,7 @@
  * Who a verified caller is, and what it holds on one chain: the outcome of the one
  * authentication query of a request (auth/request-auth.ts). Types only.
  */
-import type { ChainRow } from "../chains/chain-repository.ts";
+import type { ChainHead } from "../chains/chain-columns.ts";
 import type { ChainHolding } from "./access-table.ts";
 import type { ScopeField } from "../clients/token-scopes.ts";
 
@@ -37,5 +37,5 @@ export interface ChainGrant extends ChainHolding {
    * the chain asked for, when it exists and is not deleted (for a shopper: only the app's own
    * chain); null otherwise, and then `kinds` is empty: nothing is granted on a missing chain
    */
-  chain: ChainRow | null;
+  chain: ChainHead | null;
 }

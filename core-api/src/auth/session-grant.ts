@@ -19,7 +19,8 @@
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { chainColumns } from "../chains/chain-columns.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
+import { chainHeadSelection } from "../chains/chain-columns.ts";
 import { adminChainPermissions, adminUsers, allowedIpRanges, apps, chains, sessions, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { UNKNOWN_APP } from "./apps.ts";
@@ -41,6 +42,38 @@ export interface SessionQuery {
   clientIp: string | null;
 }
 
+const isAdmin = eq(sessions.kind, "admin");
+const isShopper = eq(sessions.kind, "end_user");
+/** An admin's chain is the one asked for (null: none), a shopper's the app's. */
+const chainOfSession = sql`CASE WHEN ${sessions.kind} = 'admin' THEN ${sql.placeholder("chainId")} ELSE ${apps.chainId} END`;
+
+/**
+ * The one query (compiled once: db/compiled-select.ts). A null hostname matches no app (`=` with
+ * NULL is never true), a null chainId no chain.
+ */
+const SESSION_GRANT = compileSelect(
+  qb
+    .select({
+      session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash, chainId: sessions.chainId },
+      adminId: adminUsers.id,
+      appChainId: apps.chainId,
+      // the chain's head: what access checks read and a chain nested at the default level shows
+      chain: chainHeadSelection,
+      permission: adminChainPermissions,
+      cidr: allowedIpRanges.cidr,
+      user: { id: users.id, active: users.active },
+    })
+    .from(sessions)
+    .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
+    .leftJoin(apps, and(isShopper, eq(apps.hostname, sql.placeholder("hostname"))))
+    .leftJoin(chains, and(eq(chains.id, chainOfSession), eq(chains.deleted, false)))
+    .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
+    .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
+    .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
+    .where(and(eq(sessions.keyHash, sql.placeholder("keyHash")), gt(sessions.expiresAt, sql.placeholder("now")))),
+  ["keyHash", "now", "chainId", "hostname"],
+);
+
 /**
  * Checks the session `claim` and reads what its holder has on the chain (see the module comment).
  * @returns for an admin, the grant on `query.chainId` (kinds `["admin"]` when the admin has a
@@ -52,30 +85,8 @@ export interface SessionQuery {
  */
 export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: SessionQuery): Promise<ChainGrant> {
   const { hostname, now, chainId, clientIp } = query;
-  const keyHash = await sha256Hex(claim.key);
-  const isAdmin = eq(sessions.kind, "admin");
-  const isShopper = eq(sessions.kind, "end_user");
-  // An admin's chain is the one asked for, a shopper's the app's.
-  const chainOfSession = sql`CASE WHEN ${sessions.kind} = 'admin' THEN ${chainId} ELSE ${apps.chainId} END`;
-  const rows = await db
-    .select({
-      session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash, chainId: sessions.chainId },
-      adminId: adminUsers.id,
-      appChainId: apps.chainId,
-      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
-      chain: chainColumns.selection,
-      permission: adminChainPermissions,
-      cidr: allowedIpRanges.cidr,
-      user: { id: users.id, active: users.active },
-    })
-    .from(sessions)
-    .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
-    .leftJoin(apps, hostname === null ? sql`false` : and(isShopper, eq(apps.hostname, hostname)))
-    .leftJoin(chains, and(eq(chains.id, chainOfSession), eq(chains.deleted, false)))
-    .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
-    .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
-    .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
-    .where(and(eq(sessions.keyHash, keyHash), gt(sessions.expiresAt, now)));
+  const keyHash = sha256Hex(claim.key);
+  const rows = await SESSION_GRANT.run(db, { keyHash, now, chainId, hostname });
   const first = rows[0];
   if (!first || first.session.userId !== claim.userId || !timingSafeEqualString(first.session.keyHash, keyHash)) {
     throw new ServiceError("no_valid_session");

@@ -9,9 +9,9 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
-import type { ChainRow } from "../chains/chain-repository.ts";
 import type { CoreDb } from "../db/client.ts";
-import { chainColumns } from "../chains/chain-columns.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
+import { chainHeadSelection, type ChainHead } from "../chains/chain-columns.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
 import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
 
@@ -23,7 +23,7 @@ export type TokenVerification =
       chainId: number;
       scopes: ScopeField[];
       /** only when a chain was asked for: that chain's row when it exists and is live, else null */
-      chain?: ChainRow | null;
+      chain?: ChainHead | null;
     }
   | { valid: false; code: "access_token_invalid" };
 
@@ -31,6 +31,33 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Compared against when there is no stored hash, so a miss costs the same comparison as a hit. */
 const NO_HASH = "0".repeat(64);
 const INVALID = { valid: false, code: "access_token_invalid" } as const;
+
+/** The token, its client and the chain asked for (a null chainId joins none), compiled once (db/compiled-select.ts). */
+const TOKEN_WITH_CHAIN = compileSelect(
+  qb
+    .select({
+      id: accessTokens.id,
+      chainId: accessTokens.chainId,
+      scope: accessTokens.scope,
+      secretHash: accessTokens.secretHash,
+      active: accessTokens.active,
+      deleted: accessTokens.deleted,
+      clientId: serviceClients.id,
+      clientEnabled: serviceClients.enabled,
+      clientDeleted: serviceClients.deleted,
+      // the chain's head: what access checks read and a chain nested at the default level shows
+      chain: chainHeadSelection,
+    })
+    .from(accessTokens)
+    .innerJoin(
+      serviceClients,
+      and(eq(serviceClients.id, accessTokens.serviceClientId), eq(serviceClients.chainId, accessTokens.chainId)),
+    )
+    .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
+    .where(eq(accessTokens.id, sql.placeholder("tokenId")))
+    .limit(1),
+  ["tokenId", "chainId"],
+);
 
 /**
  * Checks token `tokenId` and its `secret`.
@@ -47,30 +74,9 @@ const INVALID = { valid: false, code: "access_token_invalid" } as const;
  *   if (!v.valid) throw new ServiceError(v.code);
  */
 export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: string, chainId?: number): Promise<TokenVerification> {
-  const presented = await sha256Hex(secret);
+  const presented = sha256Hex(secret);
   if (!UUID.test(tokenId)) return INVALID;
-  const [row] = await db
-    .select({
-      id: accessTokens.id,
-      chainId: accessTokens.chainId,
-      scope: accessTokens.scope,
-      secretHash: accessTokens.secretHash,
-      active: accessTokens.active,
-      deleted: accessTokens.deleted,
-      clientId: serviceClients.id,
-      clientEnabled: serviceClients.enabled,
-      clientDeleted: serviceClients.deleted,
-      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
-      chain: chainColumns.selection,
-    })
-    .from(accessTokens)
-    .innerJoin(
-      serviceClients,
-      and(eq(serviceClients.id, accessTokens.serviceClientId), eq(serviceClients.chainId, accessTokens.chainId)),
-    )
-    .leftJoin(chains, chainId === undefined ? sql`false` : and(eq(chains.id, chainId), eq(chains.deleted, false)))
-    .where(eq(accessTokens.id, tokenId.toLowerCase()))
-    .limit(1);
+  const [row] = await TOKEN_WITH_CHAIN.run(db, { tokenId: tokenId.toLowerCase(), chainId: chainId ?? null });
   const secretMatches = timingSafeEqualString(presented, row?.secretHash ?? NO_HASH);
   if (!row || !secretMatches || !row.active || row.deleted || !row.clientEnabled || row.clientDeleted) return INVALID;
   const scopes = parseScopeFields(row.scope);

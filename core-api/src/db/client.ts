@@ -6,7 +6,8 @@ import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@se
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
-export type CoreDb = MySql2Database<typeof schema>;
+/** The drizzle client of the core database; `$client` is its mysql2 pool (db/compiled-select.ts runs on it). */
+export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool };
 
 export interface CoreDatabase {
   db: CoreDb;

@@ -18,7 +18,7 @@
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
-import type { ChainRow } from "../chains/chain-repository.ts";
+import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
 import type { ApiVersion } from "../http/api-version.ts";
@@ -36,7 +36,7 @@ export interface ResourceScope {
   /** the chain every read and write is confined to */
   chainId: number;
   /** that chain's row, read with the authentication (a nested chain needs no query of its own) */
-  chain: ChainRow;
+  chain: ChainHead;
   /** admin user id recorded as last_updated_by / deleted_by; null when the caller is not an admin */
   actorAdminId: number | null;
   /** the end-user's users.id; null for admins and privileged callers */
