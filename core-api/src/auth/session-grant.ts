@@ -11,8 +11,9 @@
  *   must name an app (`X-Service-App-Hostname`) of that live chain; the shopper's `active` flag
  *   (a deactivated shopper's session fails its next request). The chain is the app's.
  *
- * The chain joined is the one asked for when the session is an admin's and the app's when it is a
- * shopper's (one CASE in the join). The ranges come as one row each (a LEFT JOIN), not
+ * Session headers without an app can only be an admin's session: their statement joins neither
+ * app nor shopper. With an app, the chain joined is the one asked for when the session is an
+ * admin's and the app's when it is a shopper's (one CASE in the join). The ranges come as one row each (a LEFT JOIN), not
  * aggregated: GROUP_CONCAT is cut at group_concat_max_len (1024 bytes by default on MySQL 8) and
  * JSON_ARRAYAGG differs between MySQL and MariaDB, while a chain has few ranges and the other
  * columns merely repeat.
@@ -46,23 +47,39 @@ const isAdmin = eq(sessions.kind, "admin");
 const isShopper = eq(sessions.kind, "end_user");
 /** An admin's chain is the one asked for (null: none), a shopper's the app's. */
 const chainOfSession = sql`CASE WHEN ${sessions.kind} = 'admin' THEN ${sql.placeholder("chainId")} ELSE ${apps.chainId} END`;
+/** The session named by its key's hash, unless expired. */
+const liveSession = and(eq(sessions.keyHash, sql.placeholder("keyHash")), gt(sessions.expiresAt, sql.placeholder("now")));
+
+/** What both statements read of an admin session. */
+const ADMIN_FIELDS = {
+  session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash, chainId: sessions.chainId },
+  adminId: adminUsers.id,
+  // the chain's head: what access checks read and a chain nested at the default level shows
+  chain: chainHeadSelection,
+  permission: adminChainPermissions,
+  cidr: allowedIpRanges.cidr,
+};
 
 /**
- * The one query (compiled once: db/compiled-select.ts). A null hostname matches no app (`=` with
- * NULL is never true), a null chainId no chain.
+ * Session headers without an app (compiled once: db/compiled-select.ts): only an admin session
+ * passes, so no app or shopper is joined and the chain is the one asked for (a null chainId: none).
  */
-const SESSION_GRANT = compileSelect(
+const ADMIN_SESSION = compileSelect(
   qb
-    .select({
-      session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash, chainId: sessions.chainId },
-      adminId: adminUsers.id,
-      appChainId: apps.chainId,
-      // the chain's head: what access checks read and a chain nested at the default level shows
-      chain: chainHeadSelection,
-      permission: adminChainPermissions,
-      cidr: allowedIpRanges.cidr,
-      user: { id: users.id, active: users.active },
-    })
+    .select(ADMIN_FIELDS)
+    .from(sessions)
+    .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
+    .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
+    .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
+    .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
+    .where(liveSession),
+  ["keyHash", "now", "chainId"],
+);
+
+/** Session headers with an app: an admin's session, or a shopper's of the app's chain (compiled once). */
+const APP_SESSION = compileSelect(
+  qb
+    .select({ ...ADMIN_FIELDS, appChainId: apps.chainId, user: { id: users.id, active: users.active } })
     .from(sessions)
     .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
     .leftJoin(apps, and(isShopper, eq(apps.hostname, sql.placeholder("hostname"))))
@@ -70,9 +87,11 @@ const SESSION_GRANT = compileSelect(
     .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
     .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
     .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
-    .where(and(eq(sessions.keyHash, sql.placeholder("keyHash")), gt(sessions.expiresAt, sql.placeholder("now")))),
+    .where(liveSession),
   ["keyHash", "now", "chainId", "hostname"],
 );
+
+type AdminRow = Awaited<ReturnType<typeof ADMIN_SESSION.run>>[number];
 
 /**
  * Checks the session `claim` and reads what its holder has on the chain (see the module comment).
@@ -86,22 +105,16 @@ const SESSION_GRANT = compileSelect(
 export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: SessionQuery): Promise<ChainGrant> {
   const { hostname, now, chainId, clientIp } = query;
   const keyHash = sha256Hex(claim.key);
-  const rows = await SESSION_GRANT.run(db, { keyHash, now, chainId, hostname });
-  const first = rows[0];
-  if (!first || first.session.userId !== claim.userId || !timingSafeEqualString(first.session.keyHash, keyHash)) {
-    throw new ServiceError("no_valid_session");
+  if (hostname === null) {
+    const rows = await ADMIN_SESSION.run(db, { keyHash, now, chainId });
+    const first = checked(rows[0], claim, keyHash);
+    if (first.session.kind !== "admin") throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
+    return adminGrant(rows, clientIp);
   }
+  const rows = await APP_SESSION.run(db, { keyHash, now, chainId, hostname });
+  const first = checked(rows[0], claim, keyHash);
+  if (first.session.kind === "admin") return adminGrant(rows, clientIp);
   const { session, chain } = first;
-  if (session.kind === "admin") {
-    if (first.adminId === null) throw new ServiceError("no_valid_session");
-    const auth = { kind: "admin" as const, userId: session.userId, sessionId: session.id, clientIp };
-    const levels = chain ? levelsOf(first.permission) : null;
-    if (!chain || !levels) return { auth, chain, kinds: [], levels: null, addressAllowed: false };
-    const cidrs = rows.flatMap((r) => (r.cidr === null ? [] : [r.cidr]));
-    const exempt = levels.super_user && chain.ipWhitelistSuperUserExemption;
-    return { auth, chain, kinds: ["admin"], levels, addressAllowed: addressAllowed({ chainId: chain.id, cidrs, exempt }, clientIp) };
-  }
-  if (hostname === null) throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
   if (first.appChainId === null || !chain) throw new ServiceError("no_valid_session", UNKNOWN_APP);
   if (session.chainId !== chain.id) throw new ServiceError("no_valid_session", "The session belongs to another app's chain.");
   if (!first.user?.active) throw new ServiceError("no_valid_session", "The shopper's account is not active.");
@@ -112,4 +125,30 @@ export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: S
     levels: null,
     addressAllowed: true,
   };
+}
+
+/**
+ * The session row when the key names a live session of the user the headers name.
+ * @throws ServiceError no_valid_session (6, 401) otherwise
+ */
+function checked<R extends AdminRow>(first: R | undefined, claim: SessionClaim, keyHash: string): R {
+  if (!first || first.session.userId !== claim.userId || !timingSafeEqualString(first.session.keyHash, keyHash)) {
+    throw new ServiceError("no_valid_session");
+  }
+  return first;
+}
+
+/**
+ * An admin session's grant on the chain asked for, from its rows (one per live allowed IP range).
+ * @throws ServiceError no_valid_session (6, 401) when the admin account is inactive
+ */
+function adminGrant(rows: readonly AdminRow[], clientIp: string | null): ChainGrant {
+  const { session, chain, adminId, permission } = rows[0]!;
+  if (adminId === null) throw new ServiceError("no_valid_session");
+  const auth = { kind: "admin" as const, userId: session.userId, sessionId: session.id, clientIp };
+  const levels = chain ? levelsOf(permission) : null;
+  if (!chain || !levels) return { auth, chain, kinds: [], levels: null, addressAllowed: false };
+  const cidrs = rows.flatMap((r) => (r.cidr === null ? [] : [r.cidr]));
+  const exempt = levels.super_user && chain.ipWhitelistSuperUserExemption;
+  return { auth, chain, kinds: ["admin"], levels, addressAllowed: addressAllowed({ chainId: chain.id, cidrs, exempt }, clientIp) };
 }
