@@ -5,11 +5,12 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
+import { rowAsInserted, wholeSeconds } from "../db/inserted-row.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
 import { adjustCellCounts } from "./cell-counts.ts";
-import { addWords, removeWords, tokenRows } from "./word-index.ts";
+import { countWords, deleteWords, insertWords, tokenRows } from "./word-index.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 /** Writable columns of a business (camelCase drizzle names). */
@@ -25,7 +26,7 @@ const DUPLICATE_OWNER_CODE = "businesses_unique_owner_code_per_chain";
 
 /**
  * Creates a business.
- * @param now creation and last-modified time
+ * @param now creation and last-modified time (kept in whole seconds)
  * @returns the stored row
  * @throws ServiceError business_already_exists (311) when owner_code is used by a live business of the chain
  */
@@ -36,37 +37,38 @@ export async function insertBusiness(db: CoreDb, values: BusinessValues, now: Da
 
 /**
  * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports).
+ * The rows are answered as written, not read back (db/inserted-row.ts). The counts are written
+ * last, cells before words, as by every write here: the count rows are the ones concurrent writers
+ * share, so their locks are held the shortest and always taken in the same order.
+ * @param now creation and last-modified time (kept in whole seconds)
  * @returns the stored rows in input order
  * @throws ServiceError business_already_exists (311) on a duplicate owner_code; nothing is written then
  */
 export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: Date): Promise<BusinessRow[]> {
   if (rows.length === 0) return [];
+  const stamp = wholeSeconds(now);
+  const written = rows.map((v) => ({ ...v, geoCell: geoCell(v.latitude, v.longitude), createdDate: stamp, lastModifiedDate: stamp }));
   return translateDuplicate(() =>
     db.transaction(async (tx) => {
-      const [res] = await tx.insert(businesses).values(
-        rows.map((v) => ({
-          ...v,
-          geoCell: geoCell(v.latitude, v.longitude),
-          createdDate: now,
-          lastModifiedDate: now,
-        })),
-      );
+      const [res] = await tx.insert(businesses).values(written);
       // InnoDB hands a multi-row insert consecutive ids (innodb_autoinc_lock_mode 1 and 2 alike
       // for a single simple INSERT), starting at insertId.
       const firstId = Number(res.insertId);
       const ids = rows.map((_, i) => firstId + i);
-      await addWords(tx, rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v)));
-      await adjustCellCounts(tx, rows.map((v) => ({ chainId: v.chainId, cell: geoCell(v.latitude, v.longitude), delta: 1 })));
-      const stored = await tx.select().from(businesses).where(inArray(businesses.id, ids));
-      const byId = new Map(stored.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id)!);
+      const words = rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v));
+      await insertWords(tx, words);
+      await adjustCellCounts(tx, written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 })));
+      await countWords(tx, [], words);
+      return written.map((v, i) => rowAsInserted(businesses, v, { id: ids[i], activeOwnerCode: v.ownerCode ?? null }));
     }),
   );
 }
 
 /**
  * Updates the live business `id` of chain `chainId` with `changes`.
- * @returns the stored row after the update, or null when no live business has that id in the chain
+ * @param now the new last-modified time (kept in whole seconds)
+ * @returns the stored row after the update (the locked row with the changes: not read back), or
+ *   null when no live business has that id in the chain
  * @throws ServiceError business_already_exists (311) when the new owner_code is taken
  */
 export async function updateBusiness(
@@ -76,6 +78,7 @@ export async function updateBusiness(
   changes: BusinessChanges,
   now: Date,
 ): Promise<BusinessRow | null> {
+  const stamp = wholeSeconds(now);
   return translateDuplicate(() =>
     db.transaction(async (tx) => {
       const [current] = await tx
@@ -87,26 +90,28 @@ export async function updateBusiness(
       // A key present with the value undefined means "unchanged" (drizzle skips it in SET); left in,
       // it would blank the grid cell or the search words below.
       const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as BusinessChanges;
-      const next = { ...current, ...given };
-      const cell = geoCell(next.latitude, next.longitude);
-      await tx.update(businesses).set({ ...given, geoCell: cell, lastModifiedDate: now }).where(eq(businesses.id, id));
-      if (cell !== current.geoCell) {
-        await adjustCellCounts(tx, [
-          { chainId, cell: current.geoCell, delta: -1 },
-          { chainId, cell, delta: 1 },
-        ]);
-      }
-      if (next.name !== current.name || next.ownerCode !== current.ownerCode) {
-        await removeWords(tx, id);
-        await addWords(tx, tokenRows(chainId, id, next));
-      } else if (next.latitude !== current.latitude || next.longitude !== current.longitude) {
+      const next: BusinessRow = { ...current, ...given, lastModifiedDate: stamp };
+      next.geoCell = geoCell(next.latitude, next.longitude);
+      next.activeOwnerCode = next.ownerCode; // live: the generated column equals owner_code
+      await tx.update(businesses).set({ ...given, geoCell: next.geoCell, lastModifiedDate: stamp }).where(eq(businesses.id, id));
+      const wordsChange = next.name !== current.name || next.ownerCode !== current.ownerCode;
+      const removed = wordsChange ? await deleteWords(tx, id) : [];
+      const added = wordsChange ? tokenRows(chainId, id, next) : [];
+      if (wordsChange) await insertWords(tx, added);
+      else if (next.latitude !== current.latitude || next.longitude !== current.longitude) {
         await tx
           .update(businessSearchTokens)
           .set({ latitude: next.latitude, longitude: next.longitude, geoRow: geoRow(next.latitude) })
           .where(eq(businessSearchTokens.businessId, id));
       }
-      const [stored] = await tx.select().from(businesses).where(eq(businesses.id, id));
-      return stored ?? null;
+      if (next.geoCell !== current.geoCell) {
+        await adjustCellCounts(tx, [
+          { chainId, cell: current.geoCell, delta: -1 },
+          { chainId, cell: next.geoCell, delta: 1 },
+        ]);
+      }
+      await countWords(tx, removed, added);
+      return next;
     }),
   );
 }
@@ -130,10 +135,11 @@ export async function deleteBusiness(
     if (!current) return false;
     await tx
       .update(businesses)
-      .set({ deleted: true, deletedBy, lastUpdatedBy: deletedBy, geoCell: null, lastModifiedDate: now })
+      .set({ deleted: true, deletedBy, lastUpdatedBy: deletedBy, geoCell: null, lastModifiedDate: wholeSeconds(now) })
       .where(live);
-    await removeWords(tx, id);
+    const removed = await deleteWords(tx, id);
     await adjustCellCounts(tx, [{ chainId, cell: current.geoCell, delta: -1 }]);
+    await countWords(tx, removed, []);
     return true;
   });
 }
