@@ -6,11 +6,12 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
 import { rowAsInserted, wholeSeconds } from "../db/inserted-row.ts";
+import { writeInOneTransaction } from "../db/one-transaction.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
-import { adjustCellCounts } from "./cell-counts.ts";
-import { countWords, deleteWords, insertWords, tokenRows } from "./word-index.ts";
+import { adjustCellCounts, cellCountStatements } from "./cell-counts.ts";
+import { countWords, deleteWords, insertWords, tokenRows, wordCountStatements, wordInsertStatements } from "./word-index.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 /** Writable columns of a business (camelCase drizzle names). */
@@ -36,10 +37,11 @@ export async function insertBusiness(db: CoreDb, values: BusinessValues, now: Da
 }
 
 /**
- * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports).
- * The rows are answered as written, not read back (db/inserted-row.ts). The counts are written
- * last, cells before words, as by every write here: the count rows are the ones concurrent writers
- * share, so their locks are held the shortest and always taken in the same order.
+ * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports), sent in one
+ * round trip (db/one-transaction.ts; a bulk load's long text in a few). The rows are answered as
+ * written, not read back (db/inserted-row.ts). The counts are written last, cells before words, as
+ * by every write here: the count rows are the ones concurrent writers share, so their locks are
+ * held the shortest and always taken in the same order.
  * @param now creation and last-modified time (kept in whole seconds)
  * @returns the stored rows in input order
  * @throws ServiceError business_already_exists (311) on a duplicate owner_code; nothing is written then
@@ -48,20 +50,20 @@ export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: 
   if (rows.length === 0) return [];
   const stamp = wholeSeconds(now);
   const written = rows.map((v) => ({ ...v, geoCell: geoCell(v.latitude, v.longitude), createdDate: stamp, lastModifiedDate: stamp }));
-  return translateDuplicate(() =>
-    db.transaction(async (tx) => {
-      const [res] = await tx.insert(businesses).values(written);
-      // InnoDB hands a multi-row insert consecutive ids (innodb_autoinc_lock_mode 1 and 2 alike
-      // for a single simple INSERT), starting at insertId.
-      const firstId = Number(res.insertId);
-      const ids = rows.map((_, i) => firstId + i);
-      const words = rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v));
-      await insertWords(tx, words);
-      await adjustCellCounts(tx, written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 })));
-      await countWords(tx, [], words);
-      return written.map((v, i) => rowAsInserted(businesses, v, { id: ids[i], activeOwnerCode: v.ownerCode ?? null }));
-    }),
+  // The words' business id is the i-th id of the INSERT before them: InnoDB hands a multi-row
+  // insert consecutive ids (innodb_autoinc_lock_mode 1 and 2 alike for a single simple INSERT),
+  // the first being LAST_INSERT_ID() on the connection. Here it is the row's index until then.
+  const words = rows.flatMap((v, i) => tokenRows(v.chainId, i, v));
+  const results = await translateDuplicate(() =>
+    writeInOneTransaction(db, [
+      db.insert(businesses).values(written),
+      ...wordInsertStatements(db, words.map((w) => ({ ...w, businessId: sql`LAST_INSERT_ID() + ${w.businessId}` as unknown as number }))),
+      ...cellCountStatements(db, written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 }))),
+      ...wordCountStatements(db, [], words),
+    ]),
   );
+  const firstId = results[0]!.insertId;
+  return written.map((v, i) => rowAsInserted(businesses, v, { id: firstId + i, activeOwnerCode: v.ownerCode ?? null }));
 }
 
 /**

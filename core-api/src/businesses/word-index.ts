@@ -48,9 +48,19 @@ export function withLcpPrev(words: string[]): Array<{ token: string; lcpPrev: nu
   });
 }
 
+/** What builds the statements: the database, or the transaction they run in. */
+type Builder = Pick<CoreDb, "insert">;
+
+/** The INSERTs adding `rows` to the word index (the caller counts them: wordCountStatements). */
+export function wordInsertStatements(q: Builder, rows: readonly WordRow[]) {
+  const statements = [];
+  for (let i = 0; i < rows.length; i += 5000) statements.push(q.insert(businessSearchTokens).values(rows.slice(i, i + 5000)));
+  return statements;
+}
+
 /** Adds `rows` to the word index; the caller counts them (countWords) in the same transaction. */
-export async function insertWords(tx: Tx, rows: WordRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 5000) await tx.insert(businessSearchTokens).values(rows.slice(i, i + 5000));
+export async function insertWords(tx: Tx, rows: readonly WordRow[]): Promise<void> {
+  for (const statement of wordInsertStatements(tx, rows)) await statement;
 }
 
 /**
@@ -64,12 +74,13 @@ export async function deleteWords(tx: Tx, businessId: number): Promise<WordRow[]
 }
 
 /**
- * Applies removed and added words to the per-word counts, in one statement. Call it last in the
- * write's transaction: the count rows of common words are shared by every writer, so their locks
- * should be held only until the commit that follows. Keys are summed first and written sorted: a
- * fixed lock order, so concurrent writers of the same words queue instead of deadlocking.
+ * The statements applying removed and added words to the per-word counts (one, unless thousands
+ * of words change). Run them last in the write's transaction: the count rows of common words are
+ * shared by every writer, so their locks should be held only until the commit that follows. Keys
+ * are summed first and written sorted: a fixed lock order, so concurrent writers of the same words
+ * queue instead of deadlocking.
  */
-export async function countWords(tx: Tx, removed: readonly WordRow[], added: readonly WordRow[]): Promise<void> {
+export function wordCountStatements(q: Builder, removed: readonly WordRow[], added: readonly WordRow[]) {
   const counts = new Map<string, { chainId: number; field: number; token: string; lcpPrev: number; n: number }>();
   const count = (r: WordRow, sign: 1 | -1) => {
     const key = `${r.chainId}\u0000${r.field}\u0000${r.token}\u0000${r.lcpPrev}`;
@@ -80,10 +91,19 @@ export async function countWords(tx: Tx, removed: readonly WordRow[], added: rea
   for (const r of removed) count(r, -1);
   for (const r of added) count(r, 1);
   const values = [...counts.entries()].filter(([, v]) => v.n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  const statements = [];
   for (let i = 0; i < values.length; i += 5000) {
-    await tx
-      .insert(businessSearchWordCounts)
-      .values(values.slice(i, i + 5000))
-      .onDuplicateKeyUpdate({ set: { n: sql`${businessSearchWordCounts.n} + VALUES(${businessSearchWordCounts.n})` } });
+    statements.push(
+      q
+        .insert(businessSearchWordCounts)
+        .values(values.slice(i, i + 5000))
+        .onDuplicateKeyUpdate({ set: { n: sql`${businessSearchWordCounts.n} + VALUES(${businessSearchWordCounts.n})` } }),
+    );
   }
+  return statements;
+}
+
+/** Runs wordCountStatements in `tx` (see there: last in the transaction). */
+export async function countWords(tx: Tx, removed: readonly WordRow[], added: readonly WordRow[]): Promise<void> {
+  for (const statement of wordCountStatements(tx, removed, added)) await statement;
 }

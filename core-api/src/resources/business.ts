@@ -40,7 +40,7 @@ export const businessAdapter: ResourceAdapter = {
     // The chain filter can only name the header chain: every business listed belongs to it.
     const chainFilter = q.filters.chain;
     if (chainFilter !== undefined && chainFilter !== scope.chainId) return { records: [], total: 0 };
-    const { hits, total } = await searchBusinesses(scope.db, toSearch(scope.chainId, q));
+    const { hits, total = 0 } = await searchBusinesses(scope.db, toSearch(scope.chainId, q));
     const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
     const records = hits.map((h) => ({
       ...businessRecord(h.row, chain),
