@@ -55,6 +55,8 @@ export interface ConnectorConfig {
   databaseWaitMs: number;
   /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entry refuses to start without it */
   secretKey: string | undefined;
+  /** WEB_CONCURRENCY: worker processes the entries serve with (shared/src/worker-processes.ts); undefined: the core count */
+  webConcurrency: number | undefined;
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
@@ -85,6 +87,7 @@ export function parseConnectorConfig(env: Record<string, string | undefined> = p
       metricsToken: e.METRICS_TOKEN,
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
       secretKey: e.SERVICE_SECRET_KEY,
+      webConcurrency: e.WEB_CONCURRENCY,
     },
   };
 }

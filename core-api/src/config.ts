@@ -43,6 +43,11 @@ export interface CoreConfig {
   databaseWaitMs: number;
   /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entry refuses to start without it */
   secretKey: string | undefined;
+  /**
+   * WEB_CONCURRENCY: worker processes the Node entries serve with (shared/src/worker-processes.ts);
+   * undefined: the machine's core count. The Deno entry serves in one process.
+   */
+  webConcurrency: number | undefined;
 }
 
 /**
@@ -68,6 +73,7 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       metricsToken: e.METRICS_TOKEN,
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
       secretKey: e.SERVICE_SECRET_KEY,
+      webConcurrency: e.WEB_CONCURRENCY,
     },
   };
 }
