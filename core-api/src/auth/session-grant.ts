@@ -21,15 +21,16 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb } from "../db/compiled-select.ts";
-import { chainHeadSelection } from "../chains/chain-columns.ts";
+import { chainHeadSelection, type ChainHead } from "../chains/chain-columns.ts";
 import { adminChainPermissions, adminUsers, allowedIpRanges, apps, chains, sessions, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { UNKNOWN_APP } from "./apps.ts";
 import type { SessionClaim } from "./credentials.ts";
 import type { ChainGrant } from "./identity.ts";
 import { addressAllowed } from "./ip-allowlist.ts";
-import { levelsOf } from "./permissions.ts";
+import { levelsOf, type PermissionRow } from "./permissions.ts";
 import { sha256Hex, timingSafeEqualString } from "./secrets.ts";
+import { attachTarget, perTargetJoin, type TargetJoin, type TargetRequest } from "./target-join.ts";
 
 /** What the session query needs besides the session claim. */
 export interface SessionQuery {
@@ -41,6 +42,8 @@ export interface SessionQuery {
   chainId: number | null;
   /** the request's canonical client address; null (unknown) is inside no range */
   clientIp: string | null;
+  /** a row the handler will read, read in the same query (auth/target-join.ts) */
+  target?: TargetRequest;
 }
 
 const isAdmin = eq(sessions.kind, "admin");
@@ -61,25 +64,28 @@ const ADMIN_FIELDS = {
 };
 
 /**
- * Session headers without an app (compiled once: db/compiled-select.ts): only an admin session
- * passes, so no app or shopper is joined and the chain is the one asked for (a null chainId: none).
+ * Session headers without an app (compiled once per target join: db/compiled-select.ts,
+ * auth/target-join.ts): only an admin session passes, so no app or shopper is joined and the
+ * chain is the one asked for (a null chainId: none).
  */
-const ADMIN_SESSION = compileSelect(
-  qb
-    .select(ADMIN_FIELDS)
+const adminSession = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
+    .select({ ...ADMIN_FIELDS, ...(join ? { target: join.selection } : {}) })
     .from(sessions)
     .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
     .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
     .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
     .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
-    .where(liveSession),
-  ["keyHash", "now", "chainId"],
-);
+    .$dynamic();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession), [
+    "keyHash", "now", "chainId", ...(join ? ["target" as const] : []),
+  ]);
+});
 
-/** Session headers with an app: an admin's session, or a shopper's of the app's chain (compiled once). */
-const APP_SESSION = compileSelect(
-  qb
-    .select({ ...ADMIN_FIELDS, appChainId: apps.chainId, user: { id: users.id, active: users.active } })
+/** Session headers with an app: an admin's session, or a shopper's of the app's chain (compiled once per target join). */
+const appSession = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
+    .select({ ...ADMIN_FIELDS, appChainId: apps.chainId, user: { id: users.id, active: users.active }, ...(join ? { target: join.selection } : {}) })
     .from(sessions)
     .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
     .leftJoin(apps, and(isShopper, eq(apps.hostname, sql.placeholder("hostname"))))
@@ -87,11 +93,22 @@ const APP_SESSION = compileSelect(
     .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
     .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
     .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
-    .where(liveSession),
-  ["keyHash", "now", "chainId", "hostname"],
-);
+    .$dynamic();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession), [
+    "keyHash", "now", "chainId", "hostname", ...(join ? ["target" as const] : []),
+  ]);
+});
 
-type AdminRow = Awaited<ReturnType<typeof ADMIN_SESSION.run>>[number];
+/** A row of either statement: the admin part, and the target when one was joined. */
+type AdminRow = {
+  session: { id: number; kind: "admin" | "end_user"; userId: number; keyHash: string; chainId: number | null };
+  adminId: number | null;
+  chain: ChainHead | null;
+  permission: PermissionRow | null;
+  cidr: string | null;
+  target?: Record<string, unknown> | null;
+};
+type AppRow = AdminRow & { appChainId: number | null; user: { id: number; active: boolean } | null };
 
 /**
  * Checks the session `claim` and reads what its holder has on the chain (see the module comment).
@@ -103,28 +120,30 @@ type AdminRow = Awaited<ReturnType<typeof ADMIN_SESSION.run>>[number];
  *   app, through another chain's app, or for an inactive shopper; the description says which
  */
 export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: SessionQuery): Promise<ChainGrant> {
-  const { hostname, now, chainId, clientIp } = query;
+  const { hostname, now, chainId, clientIp, target } = query;
   const keyHash = sha256Hex(claim.key);
+  const joined = target ? { target: target.value } : {};
   if (hostname === null) {
-    const rows = await ADMIN_SESSION.run(db, { keyHash, now, chainId });
+    const rows = (await adminSession(target?.join).run(db, { keyHash, now, chainId, ...joined })) as AdminRow[];
     const first = checked(rows[0], claim, keyHash);
     if (first.session.kind !== "admin") throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
-    return adminGrant(rows, clientIp);
+    return attachTarget(adminGrant(rows, clientIp), target, first.target);
   }
-  const rows = await APP_SESSION.run(db, { keyHash, now, chainId, hostname });
+  const rows = (await appSession(target?.join).run(db, { keyHash, now, chainId, hostname, ...joined })) as AppRow[];
   const first = checked(rows[0], claim, keyHash);
-  if (first.session.kind === "admin") return adminGrant(rows, clientIp);
+  if (first.session.kind === "admin") return attachTarget(adminGrant(rows, clientIp), target, first.target);
   const { session, chain } = first;
   if (first.appChainId === null || !chain) throw new ServiceError("no_valid_session", UNKNOWN_APP);
   if (session.chainId !== chain.id) throw new ServiceError("no_valid_session", "The session belongs to another app's chain.");
   if (!first.user?.active) throw new ServiceError("no_valid_session", "The shopper's account is not active.");
-  return {
+  const grant: ChainGrant = {
     auth: { kind: "end_user", userId: first.user.id, chainId: chain.id, sessionId: session.id },
     chain,
     kinds: ["end_user"],
     levels: null,
     addressAllowed: true,
   };
+  return attachTarget(grant, target, first.target);
 }
 
 /**
@@ -152,3 +171,4 @@ function adminGrant(rows: readonly AdminRow[], clientIp: string | null): ChainGr
   const exempt = levels.super_user && chain.ipWhitelistSuperUserExemption;
   return { auth, chain, kinds: ["admin"], levels, addressAllowed: addressAllowed({ chainId: chain.id, cidrs, exempt }, clientIp) };
 }
+

@@ -2,7 +2,8 @@
  * Business storage: every write of a business goes through here, so the row, its location grid
  * cell and its text-search words always agree (spec, "Business"; handbook, schema-as-code).
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import type { TargetJoin } from "../auth/target-join.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
 import { rowAsInserted, wholeSeconds } from "../db/inserted-row.ts";
@@ -165,6 +166,25 @@ const LIVE_BY_OWNER_CODE = compileSelect(
     .limit(1),
   ["chainId", "ownerCode"],
 );
+
+/**
+ * The live business named by id (placeholder `target`) in the chain the caller's check grants,
+ * read in that check's one query (auth/target-join.ts): the row findBusinessById reads.
+ */
+export const BUSINESS_BY_ID_JOIN: TargetJoin = {
+  key: "business-by-id",
+  table: businesses,
+  selection: getTableColumns(businesses),
+  on: (chainId) => and(eq(businesses.id, sql.placeholder("target")), eq(businesses.chainId, chainId), eq(businesses.deleted, false))!,
+};
+
+/** The live business named by owner code (placeholder `target`) in the granted chain: the row findBusinessByOwnerCode reads. */
+export const BUSINESS_BY_OWNER_CODE_JOIN: TargetJoin = {
+  key: "business-by-owner-code",
+  table: businesses,
+  selection: getTableColumns(businesses),
+  on: (chainId) => and(eq(businesses.chainId, chainId), eq(businesses.activeOwnerCode, sql.placeholder("target")))!,
+};
 
 /** The live business of chain `chainId` with id `id`, or null. */
 export async function findBusinessById(db: CoreDb, chainId: number, id: number): Promise<BusinessRow | null> {

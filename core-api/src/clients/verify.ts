@@ -11,6 +11,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb } from "../db/compiled-select.ts";
+import { perTargetJoin, type TargetJoin, type TargetRequest } from "../auth/target-join.ts";
 import { chainHeadSelection, type ChainHead } from "../chains/chain-columns.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
 import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
@@ -24,6 +25,8 @@ export type TokenVerification =
       scopes: ScopeField[];
       /** only when a chain was asked for: that chain's row when it exists and is live, else null */
       chain?: ChainHead | null;
+      /** the target row read with the token, when one was asked for (auth/target-join.ts); null: none */
+      target?: Record<string, unknown> | null;
     }
   | { valid: false; code: "access_token_invalid" };
 
@@ -32,9 +35,27 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NO_HASH = "0".repeat(64);
 const INVALID = { valid: false, code: "access_token_invalid" } as const;
 
-/** The token, its client and the chain asked for (a null chainId joins none), compiled once (db/compiled-select.ts). */
-const TOKEN_WITH_CHAIN = compileSelect(
-  qb
+/** A row of the token statement. */
+type TokenRow = {
+  id: string;
+  chainId: number;
+  scope: string;
+  secretHash: string;
+  active: boolean;
+  deleted: boolean;
+  clientId: number;
+  clientEnabled: boolean;
+  clientDeleted: boolean;
+  chain: ChainHead | null;
+  target?: Record<string, unknown> | null;
+};
+
+/**
+ * The token, its client and the chain asked for (a null chainId joins none), compiled once per
+ * target join (db/compiled-select.ts, auth/target-join.ts).
+ */
+const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
     .select({
       id: accessTokens.id,
       chainId: accessTokens.chainId,
@@ -47,6 +68,7 @@ const TOKEN_WITH_CHAIN = compileSelect(
       clientDeleted: serviceClients.deleted,
       // the chain's head: what access checks read and a chain nested at the default level shows
       chain: chainHeadSelection,
+      ...(join ? { target: join.selection } : {}),
     })
     .from(accessTokens)
     .innerJoin(
@@ -54,10 +76,11 @@ const TOKEN_WITH_CHAIN = compileSelect(
       and(eq(serviceClients.id, accessTokens.serviceClientId), eq(serviceClients.chainId, accessTokens.chainId)),
     )
     .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
-    .where(eq(accessTokens.id, sql.placeholder("tokenId")))
-    .limit(1),
-  ["tokenId", "chainId"],
-);
+    .$dynamic();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(eq(accessTokens.id, sql.placeholder("tokenId"))).limit(1), [
+    "tokenId", "chainId", ...(join ? ["target" as const] : []),
+  ]);
+});
 
 /**
  * Checks token `tokenId` and its `secret`.
@@ -65,6 +88,8 @@ const TOKEN_WITH_CHAIN = compileSelect(
  * @param secret the token_secret as handed out at creation
  * @param chainId a chain the request needs, read in the same query (auth/privileged.ts); its
  *   row is returned as `chain` (null when missing or deleted)
+ * @param target a row the handler will read in that chain, read in the same query
+ *   (auth/target-join.ts); returned as `target`
  * @returns valid with the token, its client, its chain and its scope fields; or
  *   `{valid: false, code: "access_token_invalid"}` (266, HTTP 401 when raised) for an unknown,
  *   inactive or deleted token, a disabled or deleted client, or a wrong secret (compared in
@@ -73,13 +98,21 @@ const TOKEN_WITH_CHAIN = compileSelect(
  *   const v = await verifyAccessToken(db, id, secret);
  *   if (!v.valid) throw new ServiceError(v.code);
  */
-export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: string, chainId?: number): Promise<TokenVerification> {
+export async function verifyAccessToken(
+  db: CoreDb,
+  tokenId: string,
+  secret: string,
+  chainId?: number,
+  target?: TargetRequest,
+): Promise<TokenVerification> {
   const presented = sha256Hex(secret);
   if (!UUID.test(tokenId)) return INVALID;
-  const [row] = await TOKEN_WITH_CHAIN.run(db, { tokenId: tokenId.toLowerCase(), chainId: chainId ?? null });
+  const values = { tokenId: tokenId.toLowerCase(), chainId: chainId ?? null, ...(target ? { target: target.value } : {}) };
+  const [row] = (await tokenWithChain(target?.join).run(db, values)) as Array<TokenRow | undefined>;
   const secretMatches = timingSafeEqualString(presented, row?.secretHash ?? NO_HASH);
   if (!row || !secretMatches || !row.active || row.deleted || !row.clientEnabled || row.clientDeleted) return INVALID;
   const scopes = parseScopeFields(row.scope);
   const verified = { valid: true as const, tokenId: row.id, serviceClientId: row.clientId, chainId: row.chainId, scopes };
-  return chainId === undefined ? verified : { ...verified, chain: row.chain };
+  const withChain = chainId === undefined ? verified : { ...verified, chain: row.chain };
+  return target ? { ...withChain, target: row.target ?? null } : withChain;
 }

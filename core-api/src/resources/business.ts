@@ -10,6 +10,8 @@ import { businessResource } from "@service/shared/resources/business";
 import { and, eq } from "drizzle-orm";
 import { businessColumns, businessRecord } from "../businesses/business-columns.ts";
 import {
+  BUSINESS_BY_ID_JOIN,
+  BUSINESS_BY_OWNER_CODE_JOIN,
   deleteBusiness,
   findBusinessById,
   findBusinessByOwnerCode,
@@ -34,6 +36,15 @@ export const businessAdapter: ResourceAdapter = {
   async findOne(scope, by) {
     const row = await findRow(scope, by);
     return row ? businessRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
+  },
+
+  targetJoin: {
+    join: (by) =>
+      by.property === "id" ? { join: BUSINESS_BY_ID_JOIN, value: by.value }
+      : by.property === "owner_code" ? { join: BUSINESS_BY_OWNER_CODE_JOIN, value: String(by.value) }
+      : undefined,
+    record: async (scope, row) =>
+      row ? businessRecord(row as BusinessRow, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null,
   },
 
   async list(scope, q) {

@@ -18,6 +18,7 @@
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
+import type { TargetRead, TargetRequest } from "../auth/target-join.ts";
 import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
@@ -45,6 +46,8 @@ export interface ResourceScope {
   recursionLevel: number;
   /** an admin caller's address and super-user flag on the chain (the allowed IP ranges apply to it); null for other callers */
   writingAdmin: WritingAdmin | null;
+  /** the target row read with the check, when the request asked for one and it could be (auth/target-join.ts) */
+  target?: TargetRead;
 }
 
 /** What the request attempts, and the headers that say where and how deep. */
@@ -56,6 +59,8 @@ export interface ScopeRequest {
   chainHeader: string | undefined;
   /** the response recursion level, already parsed */
   recursionLevel: number;
+  /** a row the operation will read in the chain, to read with the check (auth/target-join.ts) */
+  target?: TargetRequest;
 }
 
 /**
@@ -85,7 +90,7 @@ export async function resolveScope(
   } else {
     chainId = parseChainHeader(chainHeader);
   }
-  const grant = await requireAccess(auth, rule, chainId, "resource_not_found");
+  const grant = await requireAccess(auth, rule, chainId, "resource_not_found", request.target);
   const caller = grant.auth;
   return {
     db: base.db,
@@ -98,6 +103,7 @@ export async function resolveScope(
     userId: caller.kind === "end_user" ? caller.userId : null,
     recursionLevel: request.recursionLevel,
     writingAdmin: caller.kind === "admin" ? { clientIp: caller.clientIp ?? null, superUser: grant.levels?.super_user === true } : null,
+    ...(grant.target ? { target: grant.target } : {}),
   };
 }
 
