@@ -57,7 +57,11 @@ export async function bodyParams(c: Context): Promise<Params> {
     }
     return json as Params;
   }
-  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    // The WHATWG urlencoded parser, as FormData's, without building a Response to run it (issue 12).
+    return nestBracketKeys(new URLSearchParams(await readBodyText(c)));
+  }
+  if (type.startsWith("multipart/form-data")) {
     let form: Record<string, string | File | (string | File)[]>;
     try {
       form = await c.req.parseBody({ all: true });
