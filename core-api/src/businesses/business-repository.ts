@@ -7,7 +7,7 @@ import type { TargetJoin } from "../auth/target-join.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
 import { rowAsInserted, wholeSeconds } from "../db/inserted-row.ts";
-import { writeInOneTransaction } from "../db/one-transaction.ts";
+import { insertRows, writeInOneTransaction } from "../db/one-transaction.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
@@ -57,10 +57,10 @@ export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: 
   const words = rows.flatMap((v, i) => tokenRows(v.chainId, i, v));
   const results = await translateDuplicate(() =>
     writeInOneTransaction(db, [
-      db.insert(businesses).values(written),
-      ...wordInsertStatements(db, words.map((w) => ({ ...w, businessId: sql`LAST_INSERT_ID() + ${w.businessId}` as unknown as number }))),
-      ...cellCountStatements(db, written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 }))),
-      ...wordCountStatements(db, [], words),
+      insertRows(businesses, written),
+      ...wordInsertStatements(words.map((w) => ({ ...w, businessId: sql`LAST_INSERT_ID() + ${w.businessId}` }))),
+      ...cellCountStatements(written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 }))),
+      ...wordCountStatements([], words),
     ]),
   );
   const firstId = results[0]!.insertId;

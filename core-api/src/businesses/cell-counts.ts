@@ -2,9 +2,8 @@
  * Per-cell business counts (business_geo_cell_counts), changed in the same transaction as the
  * businesses they count, so a radius search can add up whole cells (search.ts).
  */
-import { sql } from "drizzle-orm";
 import { businessGeoCellCounts } from "../db/schema.ts";
-import type { CoreDb } from "../db/client.ts";
+import { insertRows, runInTransaction, type BuiltStatement } from "../db/one-transaction.ts";
 import type { Tx } from "./word-index.ts";
 
 /** One business entering (+1) or leaving (-1) a grid cell of a chain; null cells are ignored. */
@@ -19,7 +18,7 @@ export interface CellChange {
  * Keys are summed and written sorted: a fixed lock order, so concurrent writers of the same cells
  * queue instead of deadlocking.
  */
-export function cellCountStatements(q: Pick<CoreDb, "insert">, changes: readonly CellChange[]) {
+export function cellCountStatements(changes: readonly CellChange[]): BuiltStatement[] {
   const sums = new Map<string, { chainId: number; geoCell: number; n: number }>();
   for (const c of changes) {
     if (c.cell === null) continue;
@@ -30,18 +29,11 @@ export function cellCountStatements(q: Pick<CoreDb, "insert">, changes: readonly
   }
   const values = [...sums.values()].filter((v) => v.n !== 0).sort((a, b) => a.chainId - b.chainId || a.geoCell - b.geoCell);
   const statements = [];
-  for (let i = 0; i < values.length; i += 5000) {
-    statements.push(
-      q
-        .insert(businessGeoCellCounts)
-        .values(values.slice(i, i + 5000))
-        .onDuplicateKeyUpdate({ set: { n: sql`${businessGeoCellCounts.n} + VALUES(${businessGeoCellCounts.n})` } }),
-    );
-  }
+  for (let i = 0; i < values.length; i += 5000) statements.push(insertRows(businessGeoCellCounts, values.slice(i, i + 5000), { addOnDuplicateKey: "n" }));
   return statements;
 }
 
 /** Applies `changes` to the per-cell counts in `tx` (cellCountStatements). */
 export async function adjustCellCounts(tx: Tx, changes: readonly CellChange[]): Promise<void> {
-  for (const statement of cellCountStatements(tx, changes)) await statement;
+  for (const statement of cellCountStatements(changes)) await runInTransaction(tx, statement);
 }

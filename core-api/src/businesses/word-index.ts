@@ -4,8 +4,9 @@
  * inserted and deleted, last: businesses/business-repository.ts), so the counts prefix searches
  * sum never drift from the words they count.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { insertRows, runInTransaction, type BuiltStatement } from "../db/one-transaction.ts";
 import { businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
 import { geoRow } from "./geo.ts";
 import { tokenize } from "./text.ts";
@@ -48,19 +49,19 @@ export function withLcpPrev(words: string[]): Array<{ token: string; lcpPrev: nu
   });
 }
 
-/** What builds the statements: the database, or the transaction they run in. */
-type Builder = Pick<CoreDb, "insert">;
-
-/** The INSERTs adding `rows` to the word index (the caller counts them: wordCountStatements). */
-export function wordInsertStatements(q: Builder, rows: readonly WordRow[]) {
+/**
+ * The INSERTs adding `rows` to the word index (the caller counts them: wordCountStatements). A
+ * row's business id may be an `sql` expression (a business inserted in the same transaction).
+ */
+export function wordInsertStatements(rows: ReadonlyArray<WordRow | (Omit<WordRow, "businessId"> & { businessId: SQL })>): BuiltStatement[] {
   const statements = [];
-  for (let i = 0; i < rows.length; i += 5000) statements.push(q.insert(businessSearchTokens).values(rows.slice(i, i + 5000)));
+  for (let i = 0; i < rows.length; i += 5000) statements.push(insertRows(businessSearchTokens, rows.slice(i, i + 5000)));
   return statements;
 }
 
 /** Adds `rows` to the word index; the caller counts them (countWords) in the same transaction. */
 export async function insertWords(tx: Tx, rows: readonly WordRow[]): Promise<void> {
-  for (const statement of wordInsertStatements(tx, rows)) await statement;
+  for (const statement of wordInsertStatements(rows)) await runInTransaction(tx, statement);
 }
 
 /**
@@ -80,7 +81,7 @@ export async function deleteWords(tx: Tx, businessId: number): Promise<WordRow[]
  * are summed first and written sorted: a fixed lock order, so concurrent writers of the same words
  * queue instead of deadlocking.
  */
-export function wordCountStatements(q: Builder, removed: readonly WordRow[], added: readonly WordRow[]) {
+export function wordCountStatements(removed: readonly WordRow[], added: readonly WordRow[]): BuiltStatement[] {
   const counts = new Map<string, { chainId: number; field: number; token: string; lcpPrev: number; n: number }>();
   const count = (r: WordRow, sign: 1 | -1) => {
     const key = `${r.chainId}\u0000${r.field}\u0000${r.token}\u0000${r.lcpPrev}`;
@@ -92,18 +93,11 @@ export function wordCountStatements(q: Builder, removed: readonly WordRow[], add
   for (const r of added) count(r, 1);
   const values = [...counts.entries()].filter(([, v]) => v.n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
   const statements = [];
-  for (let i = 0; i < values.length; i += 5000) {
-    statements.push(
-      q
-        .insert(businessSearchWordCounts)
-        .values(values.slice(i, i + 5000))
-        .onDuplicateKeyUpdate({ set: { n: sql`${businessSearchWordCounts.n} + VALUES(${businessSearchWordCounts.n})` } }),
-    );
-  }
+  for (let i = 0; i < values.length; i += 5000) statements.push(insertRows(businessSearchWordCounts, values.slice(i, i + 5000), { addOnDuplicateKey: "n" }));
   return statements;
 }
 
 /** Runs wordCountStatements in `tx` (see there: last in the transaction). */
 export async function countWords(tx: Tx, removed: readonly WordRow[], added: readonly WordRow[]): Promise<void> {
-  for (const statement of wordCountStatements(tx, removed, added)) await statement;
+  for (const statement of wordCountStatements(removed, added)) await runInTransaction(tx, statement);
 }

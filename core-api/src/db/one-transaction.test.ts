@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { businesses } from "./schema.ts";
-import { writeInOneTransaction } from "./one-transaction.ts";
+import { insertRows, statementText, writeInOneTransaction } from "./one-transaction.ts";
 
 let core: TestCore;
 beforeAll(async () => {
@@ -55,3 +55,25 @@ describe("writeInOneTransaction", () => {
     expect((await names()).filter((n) => n.startsWith("Half"))).toEqual([]);
   });
 });
+
+describe("insertRows", () => {
+  it("writes the columns any row gives, DEFAULT where a row gives none, values encoded and escaped", () => {
+    const at = new Date("2026-11-21T10:00:00Z");
+    const text = statementText(insertRows(businesses, [
+      { chainId: 1, name: "O'Brien", createdDate: at, isShutDown: true },
+      { chainId: 1, name: "Plain", ownerCode: null, latitude: 52.5 },
+    ]));
+    expect(text).toBe(
+      "insert into `businesses` (`chain_id`, `name`, `owner_code`, `latitude`, `is_shut_down`, `created_date`) values " +
+        "(1, 'O\\'Brien', default, default, true, '2026-11-21 10:00:00.000'), (1, 'Plain', NULL, 52.5, default, default)",
+    );
+  });
+
+  it("adds on a duplicate key when asked, renders sql expressions, and refuses keys that are no column", async () => {
+    expect(statementText(insertRows(businesses, [{ chainId: 1, name: "x", deletedBy: sql`LAST_INSERT_ID() + ${2}` }], { addOnDuplicateKey: "deletedBy" })))
+      .toBe("insert into `businesses` (`chain_id`, `name`, `deleted_by`) values (1, 'x', LAST_INSERT_ID() + 2) on duplicate key update `deleted_by` = `deleted_by` + VALUES(`deleted_by`)");
+    expect(() => insertRows(businesses, [{ chainId: 1, nme: "typo" }])).toThrow(/nme is no column of businesses/);
+    expect(() => insertRows(businesses, [{ chainId: 1 }], { addOnDuplicateKey: "count" })).toThrow(/count is no column/);
+  });
+});
+
