@@ -218,7 +218,8 @@ export async function findBusinessesByIds(db: CoreDb, ids: number[]): Promise<Bu
     liveByIds.set(slots, statement);
   }
   // The slots past the ids repeat the last one: IN ignores the repeats.
-  const values = Object.fromEntries(Array.from({ length: slots }, (_, i) => [`id${i}`, ids[Math.min(i, ids.length - 1)]!]));
+  const values: Record<`id${number}`, number> = {};
+  for (let i = 0; i < slots; i++) values[`id${i}`] = ids[Math.min(i, ids.length - 1)]!;
   const rows = await statement.run(db, values);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);

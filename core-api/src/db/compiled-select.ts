@@ -89,19 +89,19 @@ export function compileSelect<Result extends unknown[], Names extends string>(
   if (unknown.length || unused.length) {
     throw new Error(`compileSelect: placeholders ${[...used].join(", ")} used, ${names.join(", ")} declared`);
   }
-  const shape = nestedKeys(readers);
+  const plan = rowPlan(readers);
   const statement = { sql: text, rowsAsArray: true };
   return {
     sql: text,
     async run(db, values) {
-      const bound = slots.map((s) => {
-        if (!("name" in s)) return s.value;
-        const v = values[s.name];
-        if (v === undefined) throw new Error(`compileSelect: no value for placeholder ${s.name}`);
-        return v;
-      });
+      const bound = new Array<unknown>(slots.length);
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        if (!("name" in slot)) bound[i] = slot.value;
+        else if ((bound[i] = values[slot.name]) === undefined) throw new Error(`compileSelect: no value for placeholder ${slot.name}`);
+      }
       const [rows] = (await db.$client.execute(statement, bound as never)) as unknown as [unknown[][]];
-      return rows.map((row) => readRow(row, readers, shape)) as Result[number][];
+      return rows.map((row) => readRow(row, plan)) as Result[number][];
     },
   };
 }
@@ -137,23 +137,56 @@ function decoderOf(field: SQL): (value: unknown) => unknown {
   return (v) => decoder.mapFromDriverValue(v);
 }
 
-/** The keys of nested objects (one level: what a LEFT JOIN may leave empty), by first-level key. */
-function nestedKeys(readers: readonly FieldReader[]): ReadonlySet<string> {
-  return new Set(readers.filter((r) => r.path.length > 1).map((r) => r.path[0]!));
+/** How a row array becomes the result object: top-level fields, and nested objects one level deep. */
+type RowPlan = Array<
+  | { key: string; index: number; decode: (value: unknown) => unknown }
+  | { key: string; fields: Array<{ key: string; index: number; decode: (value: unknown) => unknown }> }
+>;
+
+/**
+ * The plan of `readers`, in their order.
+ * @throws Error for a selection nested deeper than one level (none is; drizzle's own reading of
+ *   LEFT JOINs knows one level only)
+ */
+function rowPlan(readers: readonly FieldReader[]): RowPlan {
+  const plan: RowPlan = [];
+  const groups = new Map<string, Array<{ key: string; index: number; decode: (value: unknown) => unknown }>>();
+  readers.forEach(({ path, decode }, index) => {
+    if (path.length > 2) throw new Error(`compileSelect: ${path.join(".")} nests deeper than one level`);
+    if (path.length === 1) {
+      plan.push({ key: path[0]!, index, decode });
+      return;
+    }
+    let fields = groups.get(path[0]!);
+    if (!fields) {
+      groups.set(path[0]!, (fields = []));
+      plan.push({ key: path[0]!, fields });
+    }
+    fields.push({ key: path[1]!, index, decode });
+  });
+  return plan;
 }
 
-function readRow(row: readonly unknown[], readers: readonly FieldReader[], nested: ReadonlySet<string>): Record<string, unknown> {
+/** A row array as the result object; a nested object whose every value is NULL is null. */
+function readRow(row: readonly unknown[], plan: RowPlan): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const seen = new Map<string, boolean>(); // nested key -> holds a non-NULL value
-  for (let i = 0; i < readers.length; i++) {
-    const { path, decode } = readers[i]!;
-    const raw = row[i];
-    const value = raw === null || raw === undefined ? null : decode(raw);
-    let node = out;
-    for (let d = 0; d < path.length - 1; d++) node = (node[path[d]!] ??= {}) as Record<string, unknown>;
-    node[path[path.length - 1]!] = value;
-    if (path.length > 1 && value !== null) seen.set(path[0]!, true);
+  for (const entry of plan) {
+    if ("index" in entry) {
+      const raw = row[entry.index];
+      out[entry.key] = raw === null || raw === undefined ? null : entry.decode(raw);
+      continue;
+    }
+    const nested: Record<string, unknown> = {};
+    let found = false;
+    for (const field of entry.fields) {
+      const raw = row[field.index];
+      if (raw === null || raw === undefined) nested[field.key] = null;
+      else {
+        nested[field.key] = field.decode(raw);
+        found = true;
+      }
+    }
+    out[entry.key] = found ? nested : null;
   }
-  for (const key of nested) if (!seen.get(key)) out[key] = null;
   return out;
 }
