@@ -13,6 +13,7 @@ import { parseConnectorConfig, type ConnectorConfig } from "../connector/src/con
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { startConnector } from "../connector/src/main.ts";
+import { forkWorkers, isWorkerProcess, serveInWorker, workerCount, type WorkerService } from "@service/shared/worker-processes";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
@@ -26,7 +27,8 @@ Checks every configuration variable (one line per bad one), waits for the databa
 DATABASE_WAIT_SECONDS, default 60), migrates service_core and service_webshop, seeds the demo
 chain on an empty database and wires it both ways (the connector is its authentication point;
 generated secrets are printed once; SEED_* ones never), and serves core-api (CORE_API_PORT,
-default 8080) and the connector (CONNECTOR_PORT, default 8081).
+default 8080) and the connector (CONNECTOR_PORT, default 8081) with WEB_CONCURRENCY worker
+processes (default: one per core).
 SIGTERM or SIGINT stops both: requests in flight finish, pools close, exit status 0.
 Unlike the images, npm start allows webhook targets on private addresses unless
 WEBHOOK_ALLOW_PRIVATE=false (the demo's SMS receiver runs on 127.0.0.1).
@@ -36,7 +38,7 @@ Options:
   -h, --help        print this text and exit; nothing is checked or started
 
 Environment: DATABASE_URL, CORE_DB_NAME, WEBSHOP_DB_NAME, CORE_API_PORT, CONNECTOR_PORT, HOST,
-TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY, SYNC_CRON,
+TRUSTED_PROXIES, SESSION_TTL_HOURS, METRICS_TOKEN, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY, SYNC_CRON, WEB_CONCURRENCY,
 SEED_ADMIN_USERNAME, SEED_ADMIN_PASSWORD, SEED_APP_HOSTNAME, SEED_SHOPPER_USERNAME,
 SEED_SHOPPER_PASSWORD, SEED_INTEGRATION_TOKEN, SEED_CHAIN_ID, SEED_CONNECTOR_URL, SEED_CORE_API_URL,
 SEED_IDENTITY_TOKEN, WEBSHOP_TIMEOUT_MS, WEBHOOK_ALLOW_PRIVATE, OUTBOX_POLL_MS, OUTBOX_TIMEOUT_MS
@@ -48,13 +50,12 @@ const EXIT_USAGE = 2;
 const SHUTDOWN_LIMIT_MS = 9_500;
 const SERVICES = ["all", "core-api", "connector"] as const;
 
-interface Running {
-  name: string;
-  url: string;
-  close(): Promise<void>;
+interface Stoppable {
+  /** @returns false when something did not close cleanly */
+  stop(signal: NodeJS.Signals): Promise<boolean>;
 }
 
-const running: Running[] = [];
+const running: Stoppable[] = [];
 let stopping = false;
 
 async function main(): Promise<void> {
@@ -91,57 +92,72 @@ async function main(): Promise<void> {
     connectorPort: connector?.ok ? connector.config.port : 8081,
   });
 
+  const coreConfig = core?.ok ? core.config : undefined;
+  const connectorConfig = connector?.ok ? connector.config : undefined;
+  // A worker only serves: the primary has checked, migrated, seeded and wired.
+  if (isWorkerProcess()) return serveInWorker(() => startServices(coreConfig, connectorConfig));
+
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
 
   const printed: string[] = [];
-  const seeded = core?.ok ? await runCore(core.config, seed.config, wiring) : undefined;
+  const seeded = coreConfig ? await prepareCore(coreConfig, seed.config, wiring) : undefined;
   if (seeded) printed.push(...seeded.printed);
-  if (connector?.ok) printed.push(...(await runConnector(connector.config, wiring)));
+  if (connectorConfig) printed.push(...(await prepareConnector(connectorConfig, wiring)));
+  // Both services read the one WEB_CONCURRENCY.
+  const workers = workerCount((coreConfig ?? connectorConfig)?.webConcurrency);
+  let urls: Array<{ name: string; url: string }>;
+  if (workers === 1) {
+    const services = await startServices(coreConfig, connectorConfig);
+    await started({ stop: async () => (await Promise.allSettled(services.map((s) => s.close()))).every((r) => r.status === "fulfilled") });
+    urls = services;
+  } else {
+    const forked = await forkWorkers(workers, { onReplaced: (line) => console.error(line) });
+    await started(forked);
+    urls = forked.services;
+  }
   // Wired once both listen: a port of 0 is known only now. A URL given by SEED_* wins.
-  const urlOf = (name: string) => running.find((s) => s.name === name)?.url;
+  const urlOf = (name: string) => urls.find((s) => s.name === name)?.url;
   const wired = withRunningUrls(wiring, wiringVariables.config, { coreApiUrl: urlOf("core-api"), connectorUrl: urlOf("connector") });
-  if (core?.ok && seeded?.chainId !== undefined) printed.push(...(await wireCore(core.config, seeded.chainId, wired)));
-  if (connector?.ok && connector.config.secretKey) {
+  if (coreConfig && seeded?.chainId !== undefined) printed.push(...(await wireCore(coreConfig, seeded.chainId, wired)));
+  if (connectorConfig?.secretKey) {
     // The connector's side of the wiring: the core API it sends shop changes to, with the
     // identity-source client's token (printed by wireCore when derived) and the webshop app.
-    const shop = openConnectorDatabase(connector.config.databaseUrl, connector.config.dbName, { connectionLimit: 1 });
+    const shop = openConnectorDatabase(connectorConfig.databaseUrl, connectorConfig.dbName, { connectionLimit: 1 });
     try {
       const token = wired.identityToken.value;
       const link = { coreApiUrl: wired.coreApiUrl, accessToken: `${token.id}:${token.secret}`, appHostname: wired.appHostname };
-      printed.push(...(await seedPlatformLinkDemo(shop.db, connector.config.seedChainId, link, connector.config.secretKey)));
+      printed.push(...(await seedPlatformLinkDemo(shop.db, connectorConfig.seedChainId, link, connectorConfig.secretKey)));
     } finally {
       await shop.close();
     }
   }
   for (const line of printed) console.log(line);
-  if (core?.ok && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
-  for (const s of running) console.log(`${s.name.padEnd(10)} ${s.url}`);
+  if (coreConfig && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
+  for (const s of urls) console.log(`${s.name.padEnd(10)} ${s.url}`);
 }
 
 /**
- * Migrates and seeds the core database, then serves it.
+ * Migrates and seeds the core database (not served yet).
  * @returns the lines to print, and the demo chain's id when it was seeded now (to be wired)
  */
-async function runCore(config: CoreConfig, seed: DemoSeedVariables, wiring: DemoWiring): Promise<{ printed: string[]; chainId?: number }> {
+async function prepareCore(config: CoreConfig, seed: DemoSeedVariables, wiring: DemoWiring): Promise<{ printed: string[]; chainId?: number }> {
   await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs, onWait: (line) => console.log(line) });
   await migrateCoreDatabase(config.databaseUrl, config.dbName);
   const database = openCoreDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
-  let printed: string[];
   let chainId: number | undefined;
   try {
-    printed = await seedCoreDemo(database.db, config.dbName, seed, undefined, {
+    const printed = await seedCoreDemo(database.db, config.dbName, seed, undefined, {
       onSeeded: async (id) => {
         chainId = id;
         return [];
       },
       ...(wiring.shopper.password.from === "derived" ? { derivedShopperPassword: wiring.shopper.password.value } : {}),
     });
+    return { printed, ...(chainId === undefined ? {} : { chainId }) };
   } finally {
     await database.close();
   }
-  await started({ name: "core-api", ...(await startCoreApi(config)) });
-  return { printed, ...(chainId === undefined ? {} : { chainId }) };
 }
 
 /** The core side of the demo wiring (lib/demo-wiring.ts wireCoreDemo) for the chain seeded now. */
@@ -154,44 +170,60 @@ async function wireCore(config: CoreConfig, chainId: number, wiring: DemoWiring)
   }
 }
 
-/** The demo chain gets id 1 on an empty database (handbook); SEED_CHAIN_ID says otherwise. */
-async function runConnector(config: ConnectorConfig, wiring: DemoWiring): Promise<string[]> {
+/** Migrates and seeds the webshop database; the demo chain gets id 1 on an empty database (handbook); SEED_CHAIN_ID says otherwise. */
+async function prepareConnector(config: ConnectorConfig, wiring: DemoWiring): Promise<string[]> {
   await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs, onWait: (line) => console.log(line) });
   await migrateConnectorDatabase(config.databaseUrl, config.dbName);
   const database = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
-  let printed: string[];
   try {
     // The token the core API's side stores as the authentication point's (lib/demo-wiring.ts).
     const token = wiring.integrationToken;
-    printed = await seedWebshopDemo(database.db, config.dbName, config.seedChainId, token.from === "derived" ? { derived: token.value } : token.value);
+    const printed = await seedWebshopDemo(database.db, config.dbName, config.seedChainId, token.from === "derived" ? { derived: token.value } : token.value);
     printed.push(...(await seedWebshopShopper(database.db, config.seedChainId, { username: wiring.shopper.username, password: wiring.shopper.password.value })));
+    return printed;
   } finally {
     await database.close();
   }
-  await started({
-    name: "connector",
-    ...(await startConnector({
-      databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host, metricsToken: config.metricsToken,
-      logLevel: config.logLevel, trustedProxies: config.trustedProxies, syncCron: config.syncCron, secretKey: config.secretKey,
-    })),
-  });
-  return printed;
 }
 
-/** Keeps a started service for shutdown; closes it at once when a signal came during start-up. */
-async function started(service: Running): Promise<void> {
-  running.push(service);
-  if (stopping) await service.close();
+/**
+ * Starts the services this run serves, in this process (a worker, or the one process with
+ * WEB_CONCURRENCY=1); when the second cannot start, the first is closed again.
+ */
+async function startServices(core: CoreConfig | undefined, connector: ConnectorConfig | undefined): Promise<WorkerService[]> {
+  const services: WorkerService[] = [];
+  try {
+    if (core) services.push({ name: "core-api", ...(await startCoreApi(core)) });
+    if (connector) {
+      services.push({
+        name: "connector",
+        ...(await startConnector({
+          databaseUrl: connector.databaseUrl, dbName: connector.dbName, port: connector.port, host: connector.host, metricsToken: connector.metricsToken,
+          logLevel: connector.logLevel, trustedProxies: connector.trustedProxies, syncCron: connector.syncCron, secretKey: connector.secretKey,
+        })),
+      });
+    }
+    return services;
+  } catch (err) {
+    await Promise.allSettled(services.map((s) => s.close()));
+    throw err;
+  }
+}
+
+/** Keeps what serves for shutdown; stops it at once when a signal came during start-up. */
+async function started(serving: Stoppable): Promise<void> {
+  running.push(serving);
+  if (stopping) await serving.stop("SIGTERM");
 }
 
 /** Graceful stop: no new connections, in-flight requests finish, pools close; exit 0. */
-async function stop(signal: string): Promise<void> {
+async function stop(signal: NodeJS.Signals): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: stopping (requests in flight finish first)`);
   setTimeout(() => fail(`shutdown took longer than ${SHUTDOWN_LIMIT_MS / 1000} s: exiting`, 1), SHUTDOWN_LIMIT_MS).unref();
-  const results = await Promise.allSettled(running.map((s) => s.close()));
-  const failed = results.flatMap((r) => (r.status === "rejected" ? [String((r.reason as Error)?.message ?? r.reason)] : []));
+  const results = await Promise.allSettled(running.map((s) => s.stop(signal)));
+  const failed = results.flatMap((r) => (r.status === "rejected" ? [String((r.reason as Error)?.message ?? r.reason)] : r.value ? [] : ["a service did not close cleanly"]));
   for (const line of failed) console.error(`shutdown: ${line}`);
   console.log("stopped");
   process.exit(failed.length > 0 ? 1 : 0);
@@ -207,6 +239,6 @@ main().catch(async (err: Error & { code?: string }) => {
   // Start-up failures the operator can act on are one line; anything else is a bug: keep its stack.
   const known = err.name === "DatabaseUnavailableError" || ["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"].includes(err.code ?? "");
   console.error(known ? err.message : err.stack ?? String(err));
-  await Promise.allSettled(running.map((s) => s.close()));
+  await Promise.allSettled(running.map((s) => s.stop("SIGTERM")));
   process.exit(1);
 });

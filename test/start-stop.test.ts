@@ -6,6 +6,7 @@
  * - every bad variable is one line, nothing starts; a port in use is one line; an unreachable
  *   database is waited for (DATABASE_WAIT_SECONDS) and then one line.
  */
+import { get } from "node:http";
 import { createServer, type Server } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { SECRET_KEY_MISSING } from "../shared/src/service-env.ts";
@@ -65,11 +66,54 @@ describe("SIGTERM to npm start", () => {
   }, 120_000);
 });
 
+/** GET `url` on a connection of its own (the cluster's primary hands each new connection to the next worker). */
+function getOnNewConnection(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    }).on("error", reject);
+  });
+}
+
+describe("WEB_CONCURRENCY", () => {
+  it("2: two worker processes serve each service, migrated and seeded once; SIGTERM stops them all and exits 0", async () => {
+    const npm = start("npm", ["start"], startEnv({ WEB_CONCURRENCY: "2", LOG_LEVEL: "info" }));
+    try {
+      const core = (await npm.waitFor(/core-api\s+(http:\/\/\S+)/, 90_000))[1]!;
+      const connector = (await npm.waitFor(/connector\s+(http:\/\/\S+)/))[1]!;
+      for (let i = 0; i < 6; i++) {
+        expect(await getOnNewConnection(`${core}/health`)).toBe(200);
+        expect(await getOnNewConnection(`${connector}/health`)).toBe(200);
+      }
+      // every request line carries the pid of the process that answered it
+      await new Promise((r) => setTimeout(r, 200));
+      const answeredBy = (service: string) => new Set(
+        npm.output().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { name?: string; msg?: string; pid?: number })
+          .filter((l) => l.name === service && l.msg === "request").map((l) => l.pid),
+      );
+      expect(answeredBy("core-api").size).toBe(2);
+      expect(answeredBy("connector").size).toBe(2);
+      expect([...answeredBy("core-api")].sort()).toEqual([...answeredBy("connector")].sort()); // a worker serves both
+      expect(npm.output().match(/demo chain \d+ seeded/g)).toHaveLength(1); // the primary seeded, once
+
+      npm.child.kill("SIGTERM");
+      const { code } = await npm.exited();
+      expect(code).toBe(0);
+      expect(npm.output()).toContain("stopped");
+      expect(await accepts(core)).toBe(false);
+      expect(await accepts(connector)).toBe(false);
+    } finally {
+      npm.child.kill("SIGKILL");
+    }
+  }, 120_000);
+});
+
 describe("start-up", () => {
   it("reports every bad variable of both services, one line each without a stack, and starts nothing", async () => {
     const env = startEnv({
       CORE_API_PORT: "http", CONNECTOR_PORT: "-1", DATABASE_URL: "postgres://db:5432", TRUSTED_PROXIES: "10.0.0/8",
-      SEED_ADMIN_PASSWORD: "short", METRICS_TOKEN: "tiny",
+      SEED_ADMIN_PASSWORD: "short", METRICS_TOKEN: "tiny", WEB_CONCURRENCY: "0",
     });
     const result = await runScript("scripts/start.ts", [], env);
     expect(result.code).toBe(2);
@@ -80,6 +124,7 @@ describe("start-up", () => {
       "METRICS_TOKEN: must be at least 16 characters (or unset: /metrics open on the service port)",
       "SEED_ADMIN_PASSWORD: must be at least 8 characters",
       "TRUSTED_PROXIES: must be a comma-separated list of CIDR ranges or addresses",
+      "WEB_CONCURRENCY: must be a number of processes (1-256)",
     ]);
     expect(result.stdout).toBe("");
     expect(result.stderr).not.toContain("short"); // values are never echoed

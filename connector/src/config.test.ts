@@ -5,13 +5,13 @@ import { CONNECTOR_VARIABLES, parseConnectorConfig } from "./config.ts";
 describe("parseConnectorConfig", () => {
   it("reads every variable it names", () => {
     expect(CONNECTOR_VARIABLES).toEqual([
-      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEBSHOP_DB_NAME", "CONNECTOR_PORT", "SEED_CHAIN_ID", "SEED_INTEGRATION_TOKEN",
+      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "WEBSHOP_DB_NAME", "CONNECTOR_PORT", "SEED_CHAIN_ID", "SEED_INTEGRATION_TOKEN",
       "LOG_LEVEL", "TRUSTED_PROXIES", "SERVICE_SECRET_KEY", "SYNC_CRON",
     ]);
     const result = parseConnectorConfig({
       DATABASE_URL: "mysql://shop@db:3306", HOST: "::", METRICS_TOKEN: "t".repeat(20), DATABASE_WAIT_SECONDS: "0",
       WEBSHOP_DB_NAME: "shop_2", CONNECTOR_PORT: "0", SEED_CHAIN_ID: "7", SEED_INTEGRATION_TOKEN: "s".repeat(16),
-      LOG_LEVEL: "warn", TRUSTED_PROXIES: "10.0.0.0/8, 192.168.1.1", SERVICE_SECRET_KEY: "k".repeat(40),
+      LOG_LEVEL: "warn", TRUSTED_PROXIES: "10.0.0.0/8, 192.168.1.1", SERVICE_SECRET_KEY: "k".repeat(40), WEB_CONCURRENCY: "4",
       SYNC_CRON: "0 */2 * * *",
     });
     expect(result).toEqual({
@@ -19,7 +19,7 @@ describe("parseConnectorConfig", () => {
       config: {
         databaseUrl: "mysql://shop@db:3306", dbName: "shop_2", port: 0, host: "::", seedChainId: 7, seedIntegrationToken: "s".repeat(16),
         trustedProxies: ["10.0.0.0/8", "192.168.1.1"], bodyLimitBytes: 1024 * 1024, logLevel: "warn",
-        metricsToken: "t".repeat(20), databaseWaitMs: 0, secretKey: "k".repeat(40), syncCron: "0 */2 * * *",
+        metricsToken: "t".repeat(20), databaseWaitMs: 0, secretKey: "k".repeat(40), syncCron: "0 */2 * * *", webConcurrency: 4,
       },
     });
   });
@@ -41,12 +41,13 @@ describe("parseConnectorConfig", () => {
   it("reports every bad variable in one line each, never its value", () => {
     const result = parseConnectorConfig({
       CONNECTOR_PORT: "-1", SEED_CHAIN_ID: "first", SEED_INTEGRATION_TOKEN: "guessable", DATABASE_WAIT_SECONDS: "-5",
-      LOG_LEVEL: "loud", TRUSTED_PROXIES: "10.0.0.0/33", SERVICE_SECRET_KEY: "kept-short", SYNC_CRON: "hourly-ish",
+      LOG_LEVEL: "loud", TRUSTED_PROXIES: "10.0.0.0/33", SERVICE_SECRET_KEY: "kept-short", SYNC_CRON: "hourly-ish", WEB_CONCURRENCY: "many",
     });
     expect(result).toEqual({
       ok: false,
       problems: [
         "DATABASE_WAIT_SECONDS: must be 0 or more seconds",
+        "WEB_CONCURRENCY: must be a number of processes (1-256)",
         "CONNECTOR_PORT: must be a port number (0-65535)",
         "SEED_CHAIN_ID: must be a chain id",
         "SEED_INTEGRATION_TOKEN: must be at least 16 characters",
@@ -56,6 +57,6 @@ describe("parseConnectorConfig", () => {
         "SYNC_CRON: must be a cron expression such as */5 * * * *, or off",
       ],
     });
-    expect(JSON.stringify(result)).not.toMatch(/guessable|loud|10\.0\.0\.0\/33|kept-short|hourly-ish/);
+    expect(JSON.stringify(result)).not.toMatch(/guessable|loud|10\.0\.0\.0\/33|kept-short|hourly-ish|many/);
   });
 });

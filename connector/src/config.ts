@@ -61,6 +61,8 @@ export interface ConnectorConfig {
   secretKey: string | undefined;
   /** SYNC_CRON: when the reconcile runs (a cron expression); null when `off` */
   syncCron: string | null;
+  /** WEB_CONCURRENCY: worker processes the entries serve with (shared/src/worker-processes.ts); undefined: the core count */
+  webConcurrency: number | undefined;
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
@@ -92,6 +94,7 @@ export function parseConnectorConfig(env: Record<string, string | undefined> = p
       databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
       secretKey: e.SERVICE_SECRET_KEY,
       syncCron: e.SYNC_CRON === SYNC_CRON_OFF ? null : e.SYNC_CRON,
+      webConcurrency: e.WEB_CONCURRENCY,
     },
   };
 }

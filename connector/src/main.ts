@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { createApp } from "./app.ts";
 import { BODY_LIMIT_BYTES, parseConnectorConfig } from "./config.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { forkWorkers, isWorkerProcess, serveInWorker, workerCount } from "@service/shared/worker-processes";
 import { openConnectorDatabase, type ConnectorDb } from "./db/client.ts";
 import { migrateConnectorDatabase } from "./db/migrate.node.ts";
 import { seedConnector } from "./db/seed.ts";
@@ -138,7 +139,11 @@ function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-/** Direct run: configuration problems and start-up failures are one line each, without a stack. */
+/**
+ * Direct run: configuration problems and start-up failures are one line each, without a stack.
+ * Migrates and seeds once, then serves with WEB_CONCURRENCY worker processes
+ * (shared/src/worker-processes.ts; default one per core), which run this script again and only serve.
+ */
 async function runFromEnvironment(): Promise<void> {
   const parsed = parseConnectorConfig();
   if (!parsed.ok) {
@@ -151,6 +156,15 @@ async function runFromEnvironment(): Promise<void> {
     console.error(SECRET_KEY_MISSING);
     process.exit(2);
   }
+  const serve = async () => [{
+    name: "connector",
+    ...(await startConnector({
+      databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
+      logLevel: config.logLevel, trustedProxies: config.trustedProxies, metricsToken: config.metricsToken,
+      syncCron: config.syncCron, secretKey: config.secretKey,
+    })),
+  }];
+  if (isWorkerProcess()) return serveInWorker(serve);
   await migrateConnectorDatabase(config.databaseUrl, config.dbName);
   const seedDb = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
   try {
@@ -158,13 +172,18 @@ async function runFromEnvironment(): Promise<void> {
   } finally {
     await seedDb.close();
   }
-  const running = await startConnector({
-    databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
-    logLevel: config.logLevel, trustedProxies: config.trustedProxies, metricsToken: config.metricsToken,
-    syncCron: config.syncCron, secretKey: config.secretKey,
-  });
-  console.log(`connector listening on ${running.url}`);
-  const stop = () => void running.close().then(() => process.exit(0), () => process.exit(1));
+  const workers = workerCount(config.webConcurrency);
+  if (workers === 1) {
+    const [running] = await serve();
+    console.log(`connector listening on ${running!.url}`);
+    const stop = () => void running!.close().then(() => process.exit(0), () => process.exit(1));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    return;
+  }
+  const forked = await forkWorkers(workers, { onReplaced: (line) => console.error(line) });
+  console.log(`connector listening on ${forked.services[0]!.url} (${workers} workers)`);
+  const stop = (signal: NodeJS.Signals) => void forked.stop(signal).then((clean) => process.exit(clean ? 0 : 1));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

@@ -57,17 +57,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", requestLog({ logger: log, fromTrustedProxy: (c) => fromTrustedProxy(c, deps.clientAddress, trustedProxies) }));
   // Before the authentication middleware: probes need no credentials and cost no session lookup.
   registerHealth(app, { db: deps.db, logger: log, links: { docs: DOCS_PATH, schema: SCHEMA_PATH } });
-  app.use(
-    "*",
-    readingBody(
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: () => {
-          throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
-        },
-      }),
-    ),
+  const limitBody = readingBody(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
+      },
+    }),
   );
+  // A GET or HEAD request has no body (fetch's Request refuses one): asking would only build the
+  // full Request object on Node (@hono/node-server keeps a light one until something asks).
+  app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   app.use("*", async (c, next) => {
     const now = clock();
     const version = parseApiVersion(c.req.header("x-service-api-version"));

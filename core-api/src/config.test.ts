@@ -10,7 +10,7 @@ describe("parseCoreConfig", () => {
         databaseUrl: "mysql://root@127.0.0.1:3306", dbName: "service_core", port: 8080, host: "127.0.0.1",
         trustedProxies: [], sessionTtlMs: 24 * 3600_000, logLevel: "info", metricsToken: undefined, databaseWaitMs: 60_000, secretKey: undefined,
         allowPrivateWebhooks: false, outboxPollMs: 1_000, outboxTimeoutMs: 10_000,
-        webshopTimeoutMs: 5_000,
+        webshopTimeoutMs: 5_000, webConcurrency: undefined,
       },
     });
   });
@@ -20,7 +20,7 @@ describe("parseCoreConfig", () => {
       DATABASE_URL: "mysql://app:pw@db:3307", CORE_DB_NAME: "core_2", CORE_API_PORT: "9000", HOST: "0.0.0.0",
       TRUSTED_PROXIES: "10.0.0.0/8, ::1", SESSION_TTL_HOURS: "1.5", METRICS_TOKEN: "m".repeat(16), DATABASE_WAIT_SECONDS: "5",
       LOG_LEVEL: "debug", SERVICE_SECRET_KEY: "s".repeat(32), WEBHOOK_ALLOW_PRIVATE: "true", OUTBOX_POLL_MS: "250", OUTBOX_TIMEOUT_MS: "3000",
-      WEBSHOP_TIMEOUT_MS: "1500",
+      WEBSHOP_TIMEOUT_MS: "1500", WEB_CONCURRENCY: "3",
     });
     expect(result).toEqual({
       ok: true,
@@ -28,11 +28,11 @@ describe("parseCoreConfig", () => {
         databaseUrl: "mysql://app:pw@db:3307", dbName: "core_2", port: 9000, host: "0.0.0.0", trustedProxies: ["10.0.0.0/8", "::1"],
         sessionTtlMs: 5_400_000, logLevel: "debug", metricsToken: "m".repeat(16), databaseWaitMs: 5_000, secretKey: "s".repeat(32),
         allowPrivateWebhooks: true, outboxPollMs: 250, outboxTimeoutMs: 3_000,
-        webshopTimeoutMs: 1_500,
+        webshopTimeoutMs: 1_500, webConcurrency: 3,
       },
     });
     expect(CORE_VARIABLES).toEqual([
-      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "CORE_DB_NAME", "CORE_API_PORT", "TRUSTED_PROXIES", "SESSION_TTL_HOURS", "LOG_LEVEL", "SERVICE_SECRET_KEY",
+      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "CORE_DB_NAME", "CORE_API_PORT", "TRUSTED_PROXIES", "SESSION_TTL_HOURS", "LOG_LEVEL", "SERVICE_SECRET_KEY",
       "WEBHOOK_ALLOW_PRIVATE", "OUTBOX_POLL_MS", "OUTBOX_TIMEOUT_MS", "WEBSHOP_TIMEOUT_MS",
     ]);
   });
@@ -41,7 +41,7 @@ describe("parseCoreConfig", () => {
     const result = parseCoreConfig({
       DATABASE_URL: "https://secret-host", CORE_DB_NAME: "core-db", CORE_API_PORT: "70000", TRUSTED_PROXIES: "10.0.0.0/8,10.0.0/8",
       SESSION_TTL_HOURS: "0", METRICS_TOKEN: "too-short", DATABASE_WAIT_SECONDS: "soon", LOG_LEVEL: "loud", SERVICE_SECRET_KEY: "too-short-key",
-      WEBHOOK_ALLOW_PRIVATE: "maybe", OUTBOX_POLL_MS: "5", OUTBOX_TIMEOUT_MS: "fast", WEBSHOP_TIMEOUT_MS: "50",
+      WEBHOOK_ALLOW_PRIVATE: "maybe", OUTBOX_POLL_MS: "5", OUTBOX_TIMEOUT_MS: "fast", WEBSHOP_TIMEOUT_MS: "50", WEB_CONCURRENCY: "0",
     });
     expect(result).toEqual({
       ok: false,
@@ -49,6 +49,7 @@ describe("parseCoreConfig", () => {
         "DATABASE_URL: must be a mysql:// URL, for example mysql://root@127.0.0.1:3306",
         "METRICS_TOKEN: must be at least 16 characters (or unset: /metrics open on the service port)",
         "DATABASE_WAIT_SECONDS: must be a number of seconds",
+        "WEB_CONCURRENCY: must be a number of processes (1-256)",
         "CORE_DB_NAME: must be letters, digits and underscores",
         "CORE_API_PORT: must be a port number (0-65535)",
         "TRUSTED_PROXIES: must be a comma-separated list of CIDR ranges or addresses",
@@ -62,6 +63,15 @@ describe("parseCoreConfig", () => {
       ],
     });
     expect(JSON.stringify(result)).not.toMatch(/secret-host|too-short|soon|loud|too-short-key|maybe|fast/);
+  });
+
+  it("WEB_CONCURRENCY is a whole number of processes, 1 to 256", () => {
+    for (const bad of ["two", "1.5", "257", "-1"]) {
+      const result = parseCoreConfig({ WEB_CONCURRENCY: bad });
+      expect(result.ok, bad).toBe(false);
+      expect(!result.ok && result.problems[0]!.startsWith("WEB_CONCURRENCY: must be a")).toBe(true);
+    }
+    for (const good of ["1", "256"]) expect(parseCoreConfig({ WEB_CONCURRENCY: good }).ok).toBe(true);
   });
 
   it("loadCoreConfig throws with the same lines", () => {

@@ -66,6 +66,11 @@ export interface CoreConfig {
    * default 5 s): a shopper login through the webshop waits no longer before answering 503
    */
   webshopTimeoutMs: number;
+  /**
+   * WEB_CONCURRENCY: worker processes the Node entries serve with (shared/src/worker-processes.ts);
+   * undefined: the machine's core count. The Deno entry serves in one process.
+   */
+  webConcurrency: number | undefined;
 }
 
 /**
@@ -95,6 +100,7 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       outboxPollMs: e.OUTBOX_POLL_MS,
       outboxTimeoutMs: e.OUTBOX_TIMEOUT_MS,
       webshopTimeoutMs: e.WEBSHOP_TIMEOUT_MS,
+      webConcurrency: e.WEB_CONCURRENCY,
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Node entry of the core API: serves the fetch handler with @hono/node-server.
  * Run directly (`tsx core-api/src/main.node.ts`) it starts from the environment (handbook,
- * "Configuration") on an already migrated database and stops on SIGTERM / SIGINT; `npm start`
- * (scripts/start.ts) imports startCoreApi instead.
+ * "Configuration") on an already migrated database, with WEB_CONCURRENCY worker processes
+ * (shared/src/worker-processes.ts; default one per core), and stops on SIGTERM / SIGINT;
+ * `npm start` (scripts/start.ts) imports startCoreApi instead.
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,6 +13,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
 import { parseCoreConfig, type CoreConfig } from "./config.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { forkWorkers, isWorkerProcess, serveInWorker, workerCount } from "@service/shared/worker-processes";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
 import { prettyWhenTerminal } from "./pretty-log.node.ts";
@@ -136,12 +138,28 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     console.error(SECRET_KEY_MISSING);
     process.exit(2);
   }
-  const service = await startCoreApi(parsed.config).catch((err: Error) => {
-    console.error(err.message);
-    process.exit(1);
-  });
-  console.log(`core-api listening on ${service.url}`);
-  const stop = () => void service.close().then(() => process.exit(0), () => process.exit(1));
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  const config = parsed.config;
+  const workers = workerCount(config.webConcurrency);
+  if (isWorkerProcess()) {
+    await serveInWorker(async () => [{ name: "core-api", ...(await startCoreApi(config)) }]);
+  } else if (workers === 1) {
+    const service = await startCoreApi(config).catch((err: Error) => {
+      console.error(err.message);
+      process.exit(1);
+    });
+    console.log(`core-api listening on ${service.url}`);
+    const stop = () => void service.close().then(() => process.exit(0), () => process.exit(1));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  } else {
+    // WEB_CONCURRENCY workers serve (shared/src/worker-processes.ts); this process only passes signals on.
+    const forked = await forkWorkers(workers, { onReplaced: (line) => console.error(line) }).catch((err: Error) => {
+      console.error(err.message);
+      process.exit(1);
+    });
+    console.log(`core-api listening on ${forked.services[0]!.url} (${workers} workers)`);
+    const stop = (signal: NodeJS.Signals) => void forked.stop(signal).then((clean) => process.exit(clean ? 0 : 1));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  }
 }

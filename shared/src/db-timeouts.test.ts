@@ -84,6 +84,103 @@ describe("guardPool", () => {
   });
 });
 
+/** A callback connection (mysql2's core API) answering `answer` to every statement. */
+function fakeCallbackConnection(answer: (statement: unknown) => { err?: Error; rows?: unknown }) {
+  const seen: Array<{ statement: unknown; values: unknown }> = [];
+  const conn = {
+    released: 0,
+    destroyed: 0,
+    query(statement: unknown, values: unknown, cb: (err: unknown, rows?: unknown, fields?: unknown) => void) {
+      seen.push({ statement, values });
+      const a = answer(statement);
+      setImmediate(() => cb(a.err ?? null, a.rows, ["fields"]));
+    },
+    execute(statement: unknown, values: unknown, cb: (err: unknown, rows?: unknown, fields?: unknown) => void) {
+      this.query(statement, values, cb);
+    },
+    release() {
+      this.released++;
+    },
+    destroy() {
+      this.destroyed++;
+    },
+  };
+  return { conn, seen };
+}
+
+describe("guardPool on mysql2's callback pool (the pool's own query / execute)", () => {
+  type Conn = ReturnType<typeof fakeCallbackConnection>["conn"];
+  const onCallbacks = (give: (cb: (err: unknown, conn?: Conn) => void) => void, timeouts = { queryTimeoutMs: 250, acquireTimeoutMs: 1000 }) =>
+    guardPool({ ...fakePool(() => Promise.reject(new Error("the promise path is not used"))), pool: { getConnection: give } }, timeouts);
+
+  it("runs each statement there as given, answers [rows, fields] and releases the connection", async () => {
+    const { conn, seen } = fakeCallbackConnection(() => ({ rows: [[7]] }));
+    const pool = onCallbacks((cb) => cb(null, conn));
+    expect(await pool.execute({ sql: "SELECT ?", rowsAsArray: true }, [7])).toEqual([[[7]], ["fields"]]);
+    expect(await pool.query("SELECT 1")).toEqual([[[7]], ["fields"]]);
+    await pool.query({ sql: "SELECT 3", timeout: 5 });
+    expect(seen).toEqual([
+      { statement: { sql: "SELECT ?", rowsAsArray: true }, values: [7] },
+      { statement: "SELECT 1", values: undefined },
+      { statement: { sql: "SELECT 3", timeout: 5 }, values: undefined },
+    ]);
+    expect(conn.released).toBe(3);
+    expect(conn.destroyed).toBe(0);
+  });
+
+  it("destroys a connection whose statement timed out (mysql2's own timeout); its error, and a failed connect, count as unavailable; a server error does not", async () => {
+    const { conn } = fakeCallbackConnection((statement) => ({
+      err: withCode(statement === "SLOW" ? "PROTOCOL_SEQUENCE_TIMEOUT" : "ER_DUP_ENTRY"),
+    }));
+    const pool = onCallbacks((cb) => cb(null, conn));
+    const slow = await pool.query("SLOW").catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(slow)).toBe(true);
+    expect(conn.destroyed).toBe(1);
+    const duplicate = await pool.execute("INSERT").catch((e: unknown) => e);
+    expect((duplicate as { code?: string }).code).toBe("ER_DUP_ENTRY");
+    expect(isDatabaseUnavailable(duplicate)).toBe(false);
+    expect(conn.released).toBe(1);
+    const refused = await onCallbacks((cb) => cb(withCode("ECONNREFUSED"))).query("SELECT 1").catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+  });
+
+  it("destroys a connection that does not answer within queryTimeoutMs (an execute still preparing included)", async () => {
+    vi.useFakeTimers();
+    try {
+      const conn = { released: 0, destroyed: 0, query() {}, execute() {}, release() { this.released++; }, destroy() { this.destroyed++; } };
+      const pool = onCallbacks((cb) => cb(null, conn as never), { queryTimeoutMs: 250, acquireTimeoutMs: 1000 });
+      const answer = pool.execute({ sql: "SELECT ?" }, [1]).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(250);
+      const err = await answer;
+      expect((err as { code?: string }).code).toBe("PROTOCOL_SEQUENCE_TIMEOUT");
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      expect(conn.destroyed).toBe(1);
+      expect(conn.released).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("gives up waiting for a connection after acquireTimeoutMs, and hands one that comes later straight back", async () => {
+    vi.useFakeTimers();
+    try {
+      const { conn, seen } = fakeCallbackConnection(() => ({ rows: [] }));
+      let deliver!: (err: unknown, c?: Conn) => void;
+      const pool = onCallbacks((cb) => (deliver = cb), { queryTimeoutMs: 50, acquireTimeoutMs: 100 });
+      const waiting = pool.query("SELECT 1").catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(100);
+      const err = await waiting;
+      expect((err as { code?: string }).code).toBe(ACQUIRE_TIMEOUT);
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      deliver(null, conn);
+      expect(conn.released).toBe(1);
+      expect(seen).toEqual([]); // the statement that gave up is never sent
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("isDatabaseUnavailable", () => {
   const failing = (err: Error) => guardPool(fakePool(() => Promise.reject(err)), { queryTimeoutMs: 50, acquireTimeoutMs: 0 });
 

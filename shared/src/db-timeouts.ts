@@ -50,11 +50,25 @@ export interface GuardableConnection {
   destroy(): void;
 }
 
+/** A connection of mysql2's callback pool (what its promise pool wraps). */
+export interface CallbackConnection {
+  query(statement: unknown, values: unknown, callback: (err: unknown, rows?: unknown, fields?: unknown) => void): unknown;
+  execute(statement: unknown, values: unknown, callback: (err: unknown, rows?: unknown, fields?: unknown) => void): unknown;
+  release(): void;
+  destroy(): void;
+}
+
 /** What guardPool needs of a pool (mysql2's promise Pool has it). */
 export interface GuardablePool {
   getConnection(): Promise<GuardableConnection>;
   query(...args: any[]): Promise<unknown>;
   execute(...args: any[]): Promise<unknown>;
+  /**
+   * mysql2's callback pool under the promise one: when present, the pool's own query / execute
+   * run on it directly (no promise wrapper per connection and statement, no captured stack: a
+   * statement of every request pays them otherwise, issue 12)
+   */
+  pool?: { getConnection(callback: (err: unknown, conn?: CallbackConnection) => void): void };
 }
 
 /**
@@ -82,8 +96,66 @@ export function guardPool<P extends GuardablePool>(pool: P, timeouts: Pick<Datab
       conn.release(); // a no-op once destroyed
     }
   };
-  Object.assign(pool, { getConnection, query: onConnection("query"), execute: onConnection("execute") });
+  const callbackPool = pool.pool;
+  const onCallbackConnection = callbackPool
+    ? (method: "query" | "execute") => (statement: unknown, values?: unknown) => runOnCallbackPool(callbackPool, method, statement, values, timeouts)
+    : onConnection;
+  Object.assign(pool, { getConnection, query: onCallbackConnection("query"), execute: onCallbackConnection("execute") });
   return pool;
+}
+
+/**
+ * One statement on a connection of mysql2's callback pool, with the same guards as a guarded
+ * connection: the acquire limit, the statement limit (the connection is destroyed when it is
+ * reached), marked errors; resolves as mysql2's promise pool does, to `[rows, fields]`.
+ *
+ * The statement limit is a timer of its own rather than mysql2's `timeout`: an `execute` first
+ * prepares its statement on a connection that has not yet, and mysql2 starts the timeout only
+ * once the prepared statement runs, so a database that froze before answering the PREPARE would
+ * hold the request for ever.
+ */
+function runOnCallbackPool(
+  pool: NonNullable<GuardablePool["pool"]>,
+  method: "query" | "execute",
+  statement: unknown,
+  values: unknown,
+  timeouts: Pick<DatabaseTimeouts, "queryTimeoutMs" | "acquireTimeoutMs">,
+): Promise<[unknown, unknown]> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (err: unknown) => {
+      settled = true;
+      reject(marked(err));
+    };
+    const waitMs = timeouts.acquireTimeoutMs;
+    const waiting = waitMs > 0
+      ? setTimeout(() => fail(Object.assign(new Error(`No database connection became free within ${waitMs} ms.`), { code: ACQUIRE_TIMEOUT })), waitMs)
+      : undefined;
+    pool.getConnection((err, conn) => {
+      if (waiting !== undefined) clearTimeout(waiting);
+      if (settled) return conn?.release();
+      if (err || !conn) return fail(err);
+      const limitMs = timeouts.queryTimeoutMs;
+      const running = limitMs > 0
+        ? setTimeout(() => {
+          conn.destroy(); // its reply may never come: the connection must not serve another statement
+          fail(Object.assign(new Error(`The database did not answer within ${limitMs} ms.`), { code: "PROTOCOL_SEQUENCE_TIMEOUT" }));
+        }, limitMs)
+        : undefined;
+      conn[method](statement, values, (failure, rows, fields) => {
+        if (running !== undefined) clearTimeout(running);
+        if (settled) return; // timed out: the connection is destroyed already
+        if (failure) {
+          if ((failure as DriverError).code === "PROTOCOL_SEQUENCE_TIMEOUT") conn.destroy();
+          else conn.release();
+          return fail(failure);
+        }
+        conn.release();
+        settled = true;
+        resolve([rows, fields]);
+      });
+    });
+  });
 }
 
 /**
@@ -113,8 +185,12 @@ interface DriverError {
 const FROM_DATABASE = Symbol.for("service.db-timeouts.from-database");
 
 function rethrowMarked(err: unknown): never {
+  throw marked(err);
+}
+
+function marked(err: unknown): unknown {
   if (err && typeof err === "object" && !(FROM_DATABASE in err)) Object.defineProperty(err, FROM_DATABASE, { value: true });
-  throw err;
+  return err;
 }
 
 const UNAVAILABLE_CODES = new Set([

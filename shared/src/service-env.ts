@@ -8,6 +8,8 @@ import { MIN_SECRET_KEY_LENGTH } from "./secret-box.ts";
 
 /** The longest start-up wait for the database that DATABASE_WAIT_SECONDS accepts (an hour). */
 const MAX_DATABASE_WAIT_SECONDS = 3600;
+/** The most worker processes WEB_CONCURRENCY accepts per service. */
+const MAX_WEB_CONCURRENCY = 256;
 
 /** A listening port; 0 picks a free one. */
 export const portVariable = (fallback: number) =>
@@ -44,6 +46,12 @@ export const commonVariables = {
   /** seconds start-up retries an unreachable database before giving up (compose start order) */
   DATABASE_WAIT_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0, "must be 0 or more seconds")
     .max(MAX_DATABASE_WAIT_SECONDS, `must be at most ${MAX_DATABASE_WAIT_SECONDS} seconds`).default(60),
+  /** worker processes per service on Node (worker-processes.ts); unset: the machine's core count */
+  WEB_CONCURRENCY: z.coerce.number({ error: `must be a number of processes (1-${MAX_WEB_CONCURRENCY})` })
+    .int(`must be a whole number of processes (1-${MAX_WEB_CONCURRENCY})`)
+    .min(1, `must be a number of processes (1-${MAX_WEB_CONCURRENCY})`)
+    .max(MAX_WEB_CONCURRENCY, `must be a number of processes (1-${MAX_WEB_CONCURRENCY})`)
+    .optional(),
 };
 
 /** The outcome of reading a configuration: the config, or one line per bad variable. */

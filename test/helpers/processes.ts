@@ -19,11 +19,12 @@ export interface Finished {
 }
 
 /**
- * A small, explicit environment: PATH and HOME (npm and tsx need them) plus `vars`, so a test is not
+ * A small, explicit environment: PATH and HOME (npm and tsx need them), WEB_CONCURRENCY=1, plus `vars`, so a test is not
  * affected by the developer's own DATABASE_URL, ports or SEED_* variables.
  */
 export function scriptEnv(vars: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", ...vars };
+  // One serving process unless a test asks for more: a SIGKILL then reaches the process that serves.
+  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", WEB_CONCURRENCY: "1", ...vars };
 }
 
 /** Runs `command args` in the repository root until it exits (killed after `timeoutMs`). */

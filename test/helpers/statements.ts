@@ -2,8 +2,9 @@
  * Counts the SQL statements a mysql2 pool sends, so a test can pin the round trips of a request
  * ("a GET by id in at most 3 statements") and they cannot drift back.
  *
- * Counts at the protocol level: every Query and Execute command any connection of this pool puts
- * on the wire, including `begin` / `commit` / `rollback` of transactions (each is a round trip).
+ * Counts at the protocol level: every Query and Execute command any connection of these pools puts
+ * on the wire, including `begin` / `commit` / `rollback` of transactions (each is a round trip);
+ * several statements sent in one text (core-api/src/db/one-transaction.ts) are one round trip.
  * Connection handshakes and pings are not statements and are not counted.
  *
  * @example
@@ -34,11 +35,28 @@ interface CoreConnection {
 }
 
 /**
- * Starts counting the statements of `pool` (connections opened before and after the call).
- * @param pool the mysql2 promise pool behind the drizzle client (`openCoreDatabase(...).pool`)
+ * Starts counting the statements of `pools` (connections opened before and after the call), in
+ * the order they are sent.
+ * @param pools the mysql2 promise pools behind the drizzle client (`openCoreDatabase(...).pool`
+ *   and its `writePool`)
  */
-export function countStatements(pool: Pool): StatementCounter {
+export function countStatements(...pools: Pool[]): StatementCounter {
   const sent: string[] = [];
+  for (const pool of pools) instrumentPool(pool, sent);
+  return {
+    get count() {
+      return sent.length;
+    },
+    get statements() {
+      return [...sent];
+    },
+    reset() {
+      sent.length = 0;
+    },
+  };
+}
+
+function instrumentPool(pool: Pool, sent: string[]): void {
   const core = (pool as unknown as { pool: CorePool }).pool;
   const instrument = (conn: CoreConnection) => {
     if (conn.__statementCounter) return;
@@ -52,17 +70,6 @@ export function countStatements(pool: Pool): StatementCounter {
   };
   for (const conn of core._allConnections?.toArray?.() ?? []) instrument(conn);
   core.on("connection", instrument);
-  return {
-    get count() {
-      return sent.length;
-    },
-    get statements() {
-      return [...sent];
-    },
-    reset() {
-      sent.length = 0;
-    },
-  };
 }
 
 interface CorePool {

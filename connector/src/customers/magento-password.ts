@@ -12,10 +12,16 @@
  * (Encryptor::isValidHash). Older forms still verify: `hash:salt` (Magento 1, md5) and a bare
  * `hash` (md5 when 32 hex characters, sha256 when 64).
  *
- * Argon2 runs in hash-wasm (WASM: nothing to compile, same result as libsodium).
+ * Argon2 runs in @node-rs/argon2 (the reference implementation, native with prebuilt binaries,
+ * same result as libsodium): on libuv's thread pool, so a hash never blocks the event loop and
+ * several run on several cores at once (issue 12: hash-wasm ran them one at a time on the event loop).
  */
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
-import { argon2id } from "hash-wasm";
+import { hashRaw, type Algorithm, type Version } from "@node-rs/argon2";
+
+/** @node-rs/argon2's `Algorithm.Argon2id` and `Version.V0x13` (declared as const enums, which this build cannot import). */
+const ARGON2ID = 2 as Algorithm.Argon2id;
+const VERSION_13 = 1 as Version.V0x13;
 
 /** The version written for new passwords: argon2id13, 32 bytes, opslimit 2, 64 MiB. */
 export const CURRENT_HASH_VERSION = "3_32_2_67108864";
@@ -78,15 +84,16 @@ export async function applyHashStep(step: HashStep, input: string, salt: string)
   if (step.kind === "md5" || step.kind === "sha256") {
     return createHash(step.kind).update(salt + input, "utf8").digest("hex");
   }
-  return argon2id({
-    password: input,
+  const raw = await hashRaw(input, {
+    algorithm: ARGON2ID,
+    version: VERSION_13,
     salt: argonSalt(salt),
-    iterations: step.ops,
+    timeCost: step.ops,
     parallelism: 1, // libsodium's crypto_pwhash always uses one lane
-    memorySize: step.memBytes / 1024, // hash-wasm takes KiB
-    hashLength: step.outlen,
-    outputType: "hex",
+    memoryCost: step.memBytes / 1024, // in KiB
+    outputLen: step.outlen,
   });
+  return raw.toString("hex");
 }
 
 interface ParsedHash {

@@ -5,7 +5,7 @@
  * RequestAuth (auth/request-auth.ts) checks them once, with the chain.
  */
 import type { Context } from "hono";
-import type { ChainRow } from "../chains/chain-repository.ts";
+import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { CALL_ACCESS, mayAttempt, verdictOf, type AccessRule, type CallName } from "./access-table.ts";
@@ -14,6 +14,7 @@ import type { AuthContext, ChainGrant } from "./identity.ts";
 import { addressRefused } from "./ip-allowlist.ts";
 import { ACCESS_LEVELS, type AccessLevel, type AccessLevels } from "./permissions.ts";
 import { RequestAuth, type AuthEnv } from "./request-auth.ts";
+import type { TargetRequest } from "./target-join.ts";
 
 export type { AuthContext } from "./identity.ts";
 
@@ -36,15 +37,23 @@ export function requireSession(auth: RequestAuth): RequestAuth {
  * valid credentials and the rule's level (admins: from an address the chain allows).
  * @param denied the error when access is missing; a chain that does not exist is refused the
  *   same way, so nothing reveals its existence
+ * @param target a row the handler will read in the chain, read with the check when it can be
+ *   (RequestAuth.onChain; auth/target-join.ts)
  * @returns the grant (the verified caller, the live chain's row, its levels)
  * @throws ServiceError no_valid_session (6) / access_token_invalid (266) for bad credentials;
  *   `denied` when the kind or level is missing; permission_denied_or_non_existent (68, 403)
  *   naming the address when the chain's allowed IP ranges exclude an admin's address
  */
-export async function requireAccess(auth: RequestAuth, rule: AccessRule, chainId: number, denied: Denied): Promise<ChainGrant & { chain: ChainRow }> {
+export async function requireAccess(
+  auth: RequestAuth,
+  rule: AccessRule,
+  chainId: number,
+  denied: Denied,
+  target?: TargetRequest,
+): Promise<ChainGrant & { chain: ChainHead }> {
   requireSession(auth);
   if (auth.kind === "anonymous" || !mayAttempt(rule, auth.kind)) throw new ServiceError(denied);
-  const grant = await auth.onChain(chainId);
+  const grant = await auth.onChain(chainId, target);
   const verdict = verdictOf(rule, grant);
   if (verdict === "address_refused") throw addressRefused(grant.auth.kind === "admin" ? (grant.auth.clientIp ?? null) : null, `chain ${chainId}`);
   // The catalogue's description for every refusal: another chain's object must read like a missing one.

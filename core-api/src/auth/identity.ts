@@ -2,9 +2,10 @@
  * Who a verified caller is, and what it holds on one chain: the outcome of the one
  * authentication query of a request (auth/request-auth.ts). Types only.
  */
-import type { ChainRow } from "../chains/chain-repository.ts";
+import type { ChainHead } from "../chains/chain-columns.ts";
 import type { ChainHolding } from "./access-table.ts";
 import type { ScopeField } from "../clients/token-scopes.ts";
+import type { TargetRead } from "./target-join.ts";
 
 /** The authentication context of a verified privileged request. */
 export interface PrivilegedAuth {
@@ -37,5 +38,7 @@ export interface ChainGrant extends ChainHolding {
    * the chain asked for, when it exists and is not deleted (for a shopper: only the app's own
    * chain); null otherwise, and then `kinds` is empty: nothing is granted on a missing chain
    */
-  chain: ChainRow | null;
+  chain: ChainHead | null;
+  /** the handler's target row, when it was read with the check (auth/target-join.ts) */
+  target?: TargetRead;
 }

@@ -23,6 +23,7 @@ import type { ShopperTokenVerifier } from "./jwt.ts";
 import { loadPrivilegedGrant } from "./privileged.ts";
 import { loadSessionGrant } from "./session-grant.ts";
 import { loadShopperTokenGrant } from "./shopper-grant.ts";
+import type { TargetRequest } from "./target-join.ts";
 
 /** What checking credentials needs besides the credentials. */
 export interface AuthEnv {
@@ -80,13 +81,16 @@ export class RequestAuth {
   /**
    * Checks the credentials and reads what they hold on chain `chainId`, in one query (kept for
    * the request: asking again costs nothing).
+   * @param target a row the handler will read in that chain, read in the same query when this is
+   *   the request's first check of the chain (auth/target-join.ts): the grant's `target` then
+   *   holds it; otherwise the grant has no `target` and the handler reads the row itself
    * @returns the grant; a shopper holds something only on the app's chain
    * @throws ServiceError no_valid_session (6, 401) without credentials or for credentials that
    *   name no live session (auth/session-grant.ts) or valid shopper token (auth/shopper-grant.ts); access_token_invalid
    *   (266, 401) for a privileged token that does not verify
    */
-  async onChain(chainId: number): Promise<ChainGrant> {
-    const grant = await this.#load(this.#keyOf(chainId));
+  async onChain(chainId: number, target?: TargetRequest): Promise<ChainGrant> {
+    const grant = await this.#load(this.#keyOf(chainId), target);
     if (grant.auth.kind === "end_user" && grant.chain?.id !== chainId) return { ...grant, chain: null, kinds: [] };
     return grant;
   }
@@ -124,10 +128,10 @@ export class RequestAuth {
     return chainId ?? NO_CHAIN;
   }
 
-  #load(key: number | string): Promise<ChainGrant> {
+  #load(key: number | string, target?: TargetRequest): Promise<ChainGrant> {
     let grant = this.#grants.get(key);
     if (!grant) {
-      const loading = this.#query(typeof key === "number" ? key : null).then((g) => {
+      const loading = this.#query(typeof key === "number" ? key : null, target).then((g) => {
         this.#verified = g.auth;
         // A session sent with an app that turned out a shopper's: later questions reuse this grant.
         if (g.auth.kind === "end_user") this.#grants.set(OWN_CHAIN, loading);
@@ -139,21 +143,23 @@ export class RequestAuth {
     return grant;
   }
 
-  async #query(chainId: number | null): Promise<ChainGrant> {
+  async #query(chainId: number | null, target: TargetRequest | undefined): Promise<ChainGrant> {
     const c = this.#credentials;
     const { db, now, clientIp, shopperTokens } = this.#env;
+    // A target joins the granted chain: only with a chain asked for.
+    const joined = chainId === null ? undefined : target;
     switch (c.kind) {
       case "anonymous":
         throw new ServiceError("no_valid_session", "This call needs a valid session.");
       case "admin":
-        return loadSessionGrant(db, c.session, { hostname: null, now, chainId, clientIp });
+        return loadSessionGrant(db, c.session, { hostname: null, now, chainId, clientIp, ...(joined ? { target: joined } : {}) });
       case "app_session":
-        return loadSessionGrant(db, c.session, { hostname: c.hostname, now, chainId, clientIp });
+        return loadSessionGrant(db, c.session, { hostname: c.hostname, now, chainId, clientIp, ...(joined ? { target: joined } : {}) });
       case "privileged":
         if (c.hostname !== undefined && !this.#appHostnameAccepted) {
           throw new ServiceError("no_valid_session", "A privileged access token is not accepted with X-Service-App-Hostname.");
         }
-        return loadPrivilegedGrant(db, c, chainId);
+        return loadPrivilegedGrant(db, c, chainId, joined);
       case "end_user":
         return loadShopperTokenGrant(db, c, now, shopperTokens);
     }

@@ -1,7 +1,10 @@
 /**
  * Secrets handed to clients (session keys, token secrets): random, stored only as SHA-256 hex,
- * compared in constant time (handbook, "secrets at rest"). Web Crypto only, so Deno runs it too.
+ * compared in constant time (handbook, "secrets at rest"). Web Crypto for randomness; the hash is
+ * node:crypto's createHash, which Deno provides too: synchronous, where Web Crypto's digest is a
+ * promise settled from a worker thread, a hop every authenticated request paid (issue 12).
  */
+import { createHash } from "node:crypto";
 
 /** A new secret: 32 random bytes as 64 lowercase hex characters. */
 export function newSecret(): string {
@@ -9,9 +12,8 @@ export function newSecret(): string {
 }
 
 /** SHA-256 of `secret` (UTF-8) as 64 lowercase hex characters. */
-export async function sha256Hex(secret: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
-  return toHex(new Uint8Array(digest));
+export function sha256Hex(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
 /** Constant-time equality of two strings (time depends only on their lengths). */

@@ -11,23 +11,26 @@
  *   must name an app (`X-Service-App-Hostname`) of that live chain; the shopper's `active` flag
  *   (a deactivated shopper's session fails its next request). The chain is the app's.
  *
- * The chain joined is the one asked for when the session is an admin's and the app's when it is a
- * shopper's (one CASE in the join). The ranges come as one row each (a LEFT JOIN), not
+ * Session headers without an app can only be an admin's session: their statement joins neither
+ * app nor shopper. With an app, the chain joined is the one asked for when the session is an
+ * admin's and the app's when it is a shopper's (one CASE in the join). The ranges come as one row each (a LEFT JOIN), not
  * aggregated: GROUP_CONCAT is cut at group_concat_max_len (1024 bytes by default on MySQL 8) and
  * JSON_ARRAYAGG differs between MySQL and MariaDB, while a chain has few ranges and the other
  * columns merely repeat.
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { chainColumns } from "../chains/chain-columns.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
+import { chainHeadSelection, type ChainHead } from "../chains/chain-columns.ts";
 import { adminChainPermissions, adminUsers, allowedIpRanges, apps, chains, sessions, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { UNKNOWN_APP } from "./apps.ts";
 import type { SessionClaim } from "./credentials.ts";
 import type { ChainGrant } from "./identity.ts";
 import { addressAllowed } from "./ip-allowlist.ts";
-import { levelsOf } from "./permissions.ts";
+import { levelsOf, type PermissionRow } from "./permissions.ts";
 import { sha256Hex, timingSafeEqualString } from "./secrets.ts";
+import { attachTarget, perTargetJoin, type TargetJoin, type TargetRequest } from "./target-join.ts";
 
 /** What the session query needs besides the session claim. */
 export interface SessionQuery {
@@ -39,7 +42,73 @@ export interface SessionQuery {
   chainId: number | null;
   /** the request's canonical client address; null (unknown) is inside no range */
   clientIp: string | null;
+  /** a row the handler will read, read in the same query (auth/target-join.ts) */
+  target?: TargetRequest;
 }
+
+const isAdmin = eq(sessions.kind, "admin");
+const isShopper = eq(sessions.kind, "end_user");
+/** An admin's chain is the one asked for (null: none), a shopper's the app's. */
+const chainOfSession = sql`CASE WHEN ${sessions.kind} = 'admin' THEN ${sql.placeholder("chainId")} ELSE ${apps.chainId} END`;
+/** The session named by its key's hash, unless expired. */
+const liveSession = and(eq(sessions.keyHash, sql.placeholder("keyHash")), gt(sessions.expiresAt, sql.placeholder("now")));
+
+/** What both statements read of an admin session. */
+const ADMIN_FIELDS = {
+  session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash, chainId: sessions.chainId },
+  adminId: adminUsers.id,
+  // the chain's head: what access checks read and a chain nested at the default level shows
+  chain: chainHeadSelection,
+  permission: adminChainPermissions,
+  cidr: allowedIpRanges.cidr,
+};
+
+/**
+ * Session headers without an app (compiled once per target join: db/compiled-select.ts,
+ * auth/target-join.ts): only an admin session passes, so no app or shopper is joined and the
+ * chain is the one asked for (a null chainId: none).
+ */
+const adminSession = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
+    .select({ ...ADMIN_FIELDS, ...(join ? { target: join.selection } : {}) })
+    .from(sessions)
+    .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
+    .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
+    .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
+    .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
+    .$dynamic();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession), [
+    "keyHash", "now", "chainId", ...(join ? ["target" as const] : []),
+  ]);
+});
+
+/** Session headers with an app: an admin's session, or a shopper's of the app's chain (compiled once per target join). */
+const appSession = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
+    .select({ ...ADMIN_FIELDS, appChainId: apps.chainId, user: { id: users.id, active: users.active }, ...(join ? { target: join.selection } : {}) })
+    .from(sessions)
+    .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
+    .leftJoin(apps, and(isShopper, eq(apps.hostname, sql.placeholder("hostname"))))
+    .leftJoin(chains, and(eq(chains.id, chainOfSession), eq(chains.deleted, false)))
+    .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
+    .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
+    .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
+    .$dynamic();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession), [
+    "keyHash", "now", "chainId", "hostname", ...(join ? ["target" as const] : []),
+  ]);
+});
+
+/** A row of either statement: the admin part, and the target when one was joined. */
+type AdminRow = {
+  session: { id: number; kind: "admin" | "end_user"; userId: number; keyHash: string; chainId: number | null };
+  adminId: number | null;
+  chain: ChainHead | null;
+  permission: PermissionRow | null;
+  cidr: string | null;
+  target?: Record<string, unknown> | null;
+};
+type AppRow = AdminRow & { appChainId: number | null; user: { id: number; active: boolean } | null };
 
 /**
  * Checks the session `claim` and reads what its holder has on the chain (see the module comment).
@@ -51,54 +120,55 @@ export interface SessionQuery {
  *   app, through another chain's app, or for an inactive shopper; the description says which
  */
 export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: SessionQuery): Promise<ChainGrant> {
-  const { hostname, now, chainId, clientIp } = query;
-  const keyHash = await sha256Hex(claim.key);
-  const isAdmin = eq(sessions.kind, "admin");
-  const isShopper = eq(sessions.kind, "end_user");
-  // An admin's chain is the one asked for, a shopper's the app's.
-  const chainOfSession = sql`CASE WHEN ${sessions.kind} = 'admin' THEN ${chainId} ELSE ${apps.chainId} END`;
-  const rows = await db
-    .select({
-      session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash, chainId: sessions.chainId },
-      adminId: adminUsers.id,
-      appChainId: apps.chainId,
-      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
-      chain: chainColumns.selection,
-      permission: adminChainPermissions,
-      cidr: allowedIpRanges.cidr,
-      user: { id: users.id, active: users.active },
-    })
-    .from(sessions)
-    .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
-    .leftJoin(apps, hostname === null ? sql`false` : and(isShopper, eq(apps.hostname, hostname)))
-    .leftJoin(chains, and(eq(chains.id, chainOfSession), eq(chains.deleted, false)))
-    .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
-    .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
-    .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
-    .where(and(eq(sessions.keyHash, keyHash), gt(sessions.expiresAt, now)));
-  const first = rows[0];
-  if (!first || first.session.userId !== claim.userId || !timingSafeEqualString(first.session.keyHash, keyHash)) {
-    throw new ServiceError("no_valid_session");
+  const { hostname, now, chainId, clientIp, target } = query;
+  const keyHash = sha256Hex(claim.key);
+  const joined = target ? { target: target.value } : {};
+  if (hostname === null) {
+    const rows = (await adminSession(target?.join).run(db, { keyHash, now, chainId, ...joined })) as AdminRow[];
+    const first = checked(rows[0], claim, keyHash);
+    if (first.session.kind !== "admin") throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
+    return attachTarget(adminGrant(rows, clientIp), target, first.target);
   }
+  const rows = (await appSession(target?.join).run(db, { keyHash, now, chainId, hostname, ...joined })) as AppRow[];
+  const first = checked(rows[0], claim, keyHash);
+  if (first.session.kind === "admin") return attachTarget(adminGrant(rows, clientIp), target, first.target);
   const { session, chain } = first;
-  if (session.kind === "admin") {
-    if (first.adminId === null) throw new ServiceError("no_valid_session");
-    const auth = { kind: "admin" as const, userId: session.userId, sessionId: session.id, clientIp };
-    const levels = chain ? levelsOf(first.permission) : null;
-    if (!chain || !levels) return { auth, chain, kinds: [], levels: null, addressAllowed: false };
-    const cidrs = rows.flatMap((r) => (r.cidr === null ? [] : [r.cidr]));
-    const exempt = levels.super_user && chain.ipWhitelistSuperUserExemption;
-    return { auth, chain, kinds: ["admin"], levels, addressAllowed: addressAllowed({ chainId: chain.id, cidrs, exempt }, clientIp) };
-  }
-  if (hostname === null) throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
   if (first.appChainId === null || !chain) throw new ServiceError("no_valid_session", UNKNOWN_APP);
   if (session.chainId !== chain.id) throw new ServiceError("no_valid_session", "The session belongs to another app's chain.");
   if (!first.user?.active) throw new ServiceError("no_valid_session", "The shopper's account is not active.");
-  return {
+  const grant: ChainGrant = {
     auth: { kind: "end_user", userId: first.user.id, chainId: chain.id, sessionId: session.id },
     chain,
     kinds: ["end_user"],
     levels: null,
     addressAllowed: true,
   };
+  return attachTarget(grant, target, first.target);
 }
+
+/**
+ * The session row when the key names a live session of the user the headers name.
+ * @throws ServiceError no_valid_session (6, 401) otherwise
+ */
+function checked<R extends AdminRow>(first: R | undefined, claim: SessionClaim, keyHash: string): R {
+  if (!first || first.session.userId !== claim.userId || !timingSafeEqualString(first.session.keyHash, keyHash)) {
+    throw new ServiceError("no_valid_session");
+  }
+  return first;
+}
+
+/**
+ * An admin session's grant on the chain asked for, from its rows (one per live allowed IP range).
+ * @throws ServiceError no_valid_session (6, 401) when the admin account is inactive
+ */
+function adminGrant(rows: readonly AdminRow[], clientIp: string | null): ChainGrant {
+  const { session, chain, adminId, permission } = rows[0]!;
+  if (adminId === null) throw new ServiceError("no_valid_session");
+  const auth = { kind: "admin" as const, userId: session.userId, sessionId: session.id, clientIp };
+  const levels = chain ? levelsOf(permission) : null;
+  if (!chain || !levels) return { auth, chain, kinds: [], levels: null, addressAllowed: false };
+  const cidrs = rows.flatMap((r) => (r.cidr === null ? [] : [r.cidr]));
+  const exempt = levels.super_user && chain.ipWhitelistSuperUserExemption;
+  return { auth, chain, kinds: ["admin"], levels, addressAllowed: addressAllowed({ chainId: chain.id, cidrs, exempt }, clientIp) };
+}
+

@@ -33,13 +33,13 @@ export async function createSession(
 ): Promise<SessionInfo> {
   const key = newSecret();
   const expiry = new Date(Math.floor((now.getTime() + ttlMs) / 1000) * 1000);
-  await db.insert(sessions).values({ kind, userId, keyHash: await sha256Hex(key), chainId, expiresAt: expiry, createdDate: now });
+  await db.insert(sessions).values({ kind, userId, keyHash: sha256Hex(key), chainId, expiresAt: expiry, createdDate: now });
   return { session_user_id: userId, session_key: key, expiry };
 }
 
 /** Ends the session with key `key` (logout); returns whether one was ended. */
 export async function deleteSession(db: CoreDb, key: string): Promise<boolean> {
-  const [res] = await db.delete(sessions).where(eq(sessions.keyHash, await sha256Hex(key)));
+  const [res] = await db.delete(sessions).where(eq(sessions.keyHash, sha256Hex(key)));
   return res.affectedRows > 0;
 }
 

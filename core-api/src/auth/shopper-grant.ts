@@ -9,10 +9,11 @@
  * An access token's `sub` is read from the token before the token is verified, only to fetch that
  * user in the same query; the user counts only once the verified `sub` is the same (auth/jwt.ts).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import type { CoreDb } from "../db/client.ts";
-import { chainColumns } from "../chains/chain-columns.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
+import { chainHeadSelection } from "../chains/chain-columns.ts";
 import { apps, chains, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { UNKNOWN_APP } from "./apps.ts";
@@ -29,6 +30,25 @@ export interface ShopperTokenClaim {
 const USER_ID = /^[1-9]\d{0,9}$/;
 const REFUSED_SUBJECT = "Access token refused: its subject is no shopper of this chain.";
 
+/** The app, its live chain and the hinted user, compiled once (db/compiled-select.ts). */
+const APP_CHAIN_AND_USER = compileSelect(
+  qb
+    .select({
+      // the chain's head: what access checks read and a chain nested at the default level shows
+      chain: chainHeadSelection,
+      jwtIssuer: chains.jwtIssuer,
+      jwtAudience: chains.jwtAudience,
+      jwtJwksUrl: chains.jwtJwksUrl,
+      user: { id: users.id, active: users.active },
+    })
+    .from(apps)
+    .innerJoin(chains, and(eq(chains.id, apps.chainId), eq(chains.deleted, false)))
+    .leftJoin(users, and(eq(users.chainId, apps.chainId), eq(users.id, sql.placeholder("userId"))))
+    .where(eq(apps.hostname, sql.placeholder("hostname")))
+    .limit(1),
+  ["hostname", "userId"],
+);
+
 /**
  * Checks a shopper's access token.
  * @param now the token's exp / nbf are checked at it
@@ -38,20 +58,10 @@ const REFUSED_SUBJECT = "Access token refused: its subject is no shopper of this
  */
 export async function loadShopperTokenGrant(db: CoreDb, claim: ShopperTokenClaim, now: Date, tokens: ShopperTokenVerifier): Promise<ChainGrant> {
   const hinted = subjectOf(claim.token);
-  const [row] = await db
-    .select({
-      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
-      chain: chainColumns.selection,
-      user: { id: users.id, active: users.active },
-    })
-    .from(apps)
-    .innerJoin(chains, and(eq(chains.id, apps.chainId), eq(chains.deleted, false)))
-    .leftJoin(users, and(eq(users.chainId, apps.chainId), eq(users.id, hinted ?? 0)))
-    .where(eq(apps.hostname, claim.hostname))
-    .limit(1);
+  const [row] = await APP_CHAIN_AND_USER.run(db, { hostname: claim.hostname, userId: hinted ?? 0 });
   if (!row) throw new ServiceError("no_valid_session", UNKNOWN_APP);
   const { chain, user } = row;
-  const jwt = { issuer: chain.jwtIssuer, audience: chain.jwtAudience, jwksUrl: chain.jwtJwksUrl };
+  const jwt = { issuer: row.jwtIssuer, audience: row.jwtAudience, jwksUrl: row.jwtJwksUrl };
   const check = await tokens.verify(claim.token, jwt, now);
   if (!check.ok) throw new ServiceError("no_valid_session", `Access token refused: ${check.reason}.`);
   if (hinted === null || check.subject !== String(hinted) || !user?.active) throw new ServiceError("no_valid_session", REFUSED_SUBJECT);

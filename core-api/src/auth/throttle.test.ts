@@ -136,7 +136,7 @@ describe("beginLoginAttempt", () => {
     expect(through.length).toBeLessThanOrEqual(5);
     for (const v of verdicts) if (v.refused) expect(v.retryAfterMs).toBe(15 * 60_000);
     // refused attempts take their count back: the counter holds exactly the attempts let through
-    const [row] = await core.db.select().from(loginThrottle).where(eq(loginThrottle.keyHash, await sha256Hex(`account:${keys.account}`)));
+    const [row] = await core.db.select().from(loginThrottle).where(eq(loginThrottle.keyHash, sha256Hex(`account:${keys.account}`)));
     expect(row!.failures).toBe(through.length);
   });
 });

@@ -60,8 +60,8 @@ export type AttemptVerdict = { refused: false; attempt: LoginAttempt } | { refus
  * @returns `refused` with the time until the lock ends when a counter is locked or already at its limit
  */
 export async function beginLoginAttempt(db: CoreDb, keys: ThrottleKeys, now: Date): Promise<AttemptVerdict> {
-  const accountHash = keys.account === null ? null : await sha256Hex(`account:${keys.account}`);
-  const addressHash = await sha256Hex(`address:${keys.address ?? "unknown"}`);
+  const accountHash = keys.account === null ? null : sha256Hex(`account:${keys.account}`);
+  const addressHash = sha256Hex(`address:${keys.address ?? "unknown"}`);
   const counters: Array<[string, "account" | "address"]> = [[addressHash, "address"]];
   if (accountHash !== null) counters.push([accountHash, "account"]);
   const windowStart = new Date(now.getTime() - WINDOW_MS);

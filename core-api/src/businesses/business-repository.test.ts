@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
-import { businessSearchTokens } from "../db/schema.ts";
-import { deleteBusiness, findBusinessesByIds, insertBusiness, updateBusiness } from "./business-repository.ts";
+import { businessGeoCellCounts, businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
+import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness } from "./business-repository.ts";
 import { withLcpPrev } from "./word-index.ts";
 
 let core: TestCore;
@@ -22,6 +22,55 @@ describe("updateBusiness", () => {
     expect(updated).toMatchObject({ name: "Albert Heijn", towncity: "Leiden", latitude: 52.1, geoCell: shop.geoCell });
     expect(updated!.geoCell).not.toBeNull();
     expect(await tokensOf(shop.id)).toEqual(["1", "ah", "albert", "heijn"]);
+  });
+});
+
+describe("rows answered without reading them back", () => {
+  // milliseconds the DATETIME columns do not keep: the answer must still equal a later read
+  const AT = new Date("2026-11-21T10:00:00.789Z");
+  const EVERY_FIELD = {
+    chainId: 0, name: "Bakkerij Compleet", ownerCode: "BC-1", address1: "Damrak 1", address2: "2nd floor", address3: null,
+    towncity: "Amsterdam", region: "Noord-Holland", postalcode: "1012 LG", countryCode: "NL", latitude: 52.379189, longitude: 4.899431,
+    phoneNumber: "+31201234567", faxNumber: null, emailAddress: "bc@example.com", websiteUrl: "https://bc.example.com", description: "Bread",
+    businessFormat: "bakery", googlePlaceId: "ChIJ", imageUrl: null, reviewUrl: null, openingTimes: '{"monday":{"open":"08:00","close":"18:00"}}',
+    socialnetworkAUrl: null, socialnetworkBUrl: null, socialnetworkCUsername: "bakkerij", isShutDown: true, lastUpdatedBy: null,
+  };
+
+  it("insertBusiness and insertBusinesses answer exactly what a later read finds, defaults included", async () => {
+    const full = await insertBusiness(core.db, { ...EVERY_FIELD, chainId: core.chainId }, AT);
+    expect(full).toEqual(await findBusinessById(core.db, core.chainId, full.id));
+    expect(full.createdDate).toEqual(new Date("2026-11-21T10:00:00.000Z"));
+    const [bare, other] = await insertBusinesses(core.db, [{ chainId: core.chainId, name: "Kaal" }, { chainId: core.chainId, name: "Tweede", ownerCode: "T-2" }], AT);
+    expect(bare).toEqual(await findBusinessById(core.db, core.chainId, bare!.id));
+    expect(other).toEqual(await findBusinessById(core.db, core.chainId, other!.id));
+    expect(bare).toMatchObject({ programmeOptedIn: true, chainMember: true, isShutDown: false, deleted: false, ownerCode: null, activeOwnerCode: null, geoCell: null });
+  });
+
+  it("updateBusiness answers exactly what a later read finds", async () => {
+    const shop = await insertBusiness(core.db, { chainId: core.chainId, name: "Voor", ownerCode: "VOOR-1", latitude: 51.9, longitude: 4.4 }, NOW);
+    const updated = await updateBusiness(core.db, core.chainId, shop.id, { name: "Na", ownerCode: "NA-1", latitude: 52.0, isShutDown: true }, AT);
+    expect(updated).toEqual(await findBusinessById(core.db, core.chainId, shop.id));
+    expect(updated).toMatchObject({ ownerCode: "NA-1", activeOwnerCode: "NA-1", lastModifiedDate: new Date("2026-11-21T10:00:00.000Z") });
+  });
+});
+
+describe("the counts a write keeps", () => {
+  const wordCount = async (chainId: number, token: string) =>
+    (await core.db.select().from(businessSearchWordCounts).where(eq(businessSearchWordCounts.chainId, chainId)))
+      .filter((c) => c.token === token)
+      .reduce((sum, c) => sum + c.n, 0);
+  const cellCount = async (chainId: number) =>
+    (await core.db.select().from(businessGeoCellCounts).where(eq(businessGeoCellCounts.chainId, chainId))).reduce((sum, c) => sum + c.n, 0);
+
+  it("follow inserts, renames, moves and deletes, words counted once per business", async () => {
+    const chainId = await core.createChain("Counted Chain");
+    const a = await insertBusiness(core.db, { chainId, name: "Kaas Kaas Winkel", ownerCode: "KW-1", latitude: 52, longitude: 5 }, NOW);
+    await insertBusiness(core.db, { chainId, name: "Kaaswinkel", latitude: 52.5, longitude: 5 }, NOW);
+    expect([await wordCount(chainId, "kaas"), await wordCount(chainId, "winkel"), await wordCount(chainId, "kaaswinkel"), await cellCount(chainId)]).toEqual([1, 1, 1, 2]);
+    await updateBusiness(core.db, chainId, a.id, { name: "Kaas Markt", latitude: 53 }, NOW);
+    expect([await wordCount(chainId, "kaas"), await wordCount(chainId, "winkel"), await wordCount(chainId, "markt"), await cellCount(chainId)]).toEqual([1, 0, 1, 2]);
+    await deleteBusiness(core.db, chainId, a.id, null, NOW);
+    expect([await wordCount(chainId, "kaas"), await wordCount(chainId, "markt"), await wordCount(chainId, "kw"), await cellCount(chainId)]).toEqual([0, 0, 0, 1]);
   });
 });
 

@@ -2,13 +2,17 @@
  * Business storage: every write of a business goes through here, so the row, its location grid
  * cell and its text-search words always agree (spec, "Business"; handbook, schema-as-code).
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import type { TargetJoin } from "../auth/target-join.ts";
 import type { CoreDb } from "../db/client.ts";
+import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
+import { rowAsInserted, wholeSeconds } from "../db/inserted-row.ts";
+import { insertRows, writeInOneTransaction } from "../db/one-transaction.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
-import { adjustCellCounts } from "./cell-counts.ts";
-import { addWords, removeWords, tokenRows } from "./word-index.ts";
+import { adjustCellCounts, cellCountStatements } from "./cell-counts.ts";
+import { countWords, deleteWords, insertWords, tokenRows, wordCountStatements, wordInsertStatements } from "./word-index.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 /** Writable columns of a business (camelCase drizzle names). */
@@ -24,7 +28,7 @@ const DUPLICATE_OWNER_CODE = "businesses_unique_owner_code_per_chain";
 
 /**
  * Creates a business.
- * @param now creation and last-modified time
+ * @param now creation and last-modified time (kept in whole seconds)
  * @returns the stored row
  * @throws ServiceError business_already_exists (311) when owner_code is used by a live business of the chain
  */
@@ -34,38 +38,40 @@ export async function insertBusiness(db: CoreDb, values: BusinessValues, now: Da
 }
 
 /**
- * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports).
+ * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports), sent in one
+ * round trip (db/one-transaction.ts; a bulk load's long text in a few). The rows are answered as
+ * written, not read back (db/inserted-row.ts). The counts are written last, cells before words, as
+ * by every write here: the count rows are the ones concurrent writers share, so their locks are
+ * held the shortest and always taken in the same order.
+ * @param now creation and last-modified time (kept in whole seconds)
  * @returns the stored rows in input order
  * @throws ServiceError business_already_exists (311) on a duplicate owner_code; nothing is written then
  */
 export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: Date): Promise<BusinessRow[]> {
   if (rows.length === 0) return [];
-  return translateDuplicate(() =>
-    db.transaction(async (tx) => {
-      const [res] = await tx.insert(businesses).values(
-        rows.map((v) => ({
-          ...v,
-          geoCell: geoCell(v.latitude, v.longitude),
-          createdDate: now,
-          lastModifiedDate: now,
-        })),
-      );
-      // InnoDB hands a multi-row insert consecutive ids (innodb_autoinc_lock_mode 1 and 2 alike
-      // for a single simple INSERT), starting at insertId.
-      const firstId = Number(res.insertId);
-      const ids = rows.map((_, i) => firstId + i);
-      await addWords(tx, rows.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v)));
-      await adjustCellCounts(tx, rows.map((v) => ({ chainId: v.chainId, cell: geoCell(v.latitude, v.longitude), delta: 1 })));
-      const stored = await tx.select().from(businesses).where(inArray(businesses.id, ids));
-      const byId = new Map(stored.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id)!);
-    }),
+  const stamp = wholeSeconds(now);
+  const written = rows.map((v) => ({ ...v, geoCell: geoCell(v.latitude, v.longitude), createdDate: stamp, lastModifiedDate: stamp }));
+  // The words' business id is the i-th id of the INSERT before them: InnoDB hands a multi-row
+  // insert consecutive ids (innodb_autoinc_lock_mode 1 and 2 alike for a single simple INSERT),
+  // the first being LAST_INSERT_ID() on the connection. Here it is the row's index until then.
+  const words = rows.flatMap((v, i) => tokenRows(v.chainId, i, v));
+  const results = await translateDuplicate(() =>
+    writeInOneTransaction(db, [
+      insertRows(businesses, written),
+      ...wordInsertStatements(words.map((w) => ({ ...w, businessId: sql`LAST_INSERT_ID() + ${w.businessId}` }))),
+      ...cellCountStatements(written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 }))),
+      ...wordCountStatements([], words),
+    ]),
   );
+  const firstId = results[0]!.insertId;
+  return written.map((v, i) => rowAsInserted(businesses, v, { id: firstId + i, activeOwnerCode: v.ownerCode ?? null }));
 }
 
 /**
  * Updates the live business `id` of chain `chainId` with `changes`.
- * @returns the stored row after the update, or null when no live business has that id in the chain
+ * @param now the new last-modified time (kept in whole seconds)
+ * @returns the stored row after the update (the locked row with the changes: not read back), or
+ *   null when no live business has that id in the chain
  * @throws ServiceError business_already_exists (311) when the new owner_code is taken
  */
 export async function updateBusiness(
@@ -75,6 +81,7 @@ export async function updateBusiness(
   changes: BusinessChanges,
   now: Date,
 ): Promise<BusinessRow | null> {
+  const stamp = wholeSeconds(now);
   return translateDuplicate(() =>
     db.transaction(async (tx) => {
       const [current] = await tx
@@ -86,26 +93,28 @@ export async function updateBusiness(
       // A key present with the value undefined means "unchanged" (drizzle skips it in SET); left in,
       // it would blank the grid cell or the search words below.
       const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as BusinessChanges;
-      const next = { ...current, ...given };
-      const cell = geoCell(next.latitude, next.longitude);
-      await tx.update(businesses).set({ ...given, geoCell: cell, lastModifiedDate: now }).where(eq(businesses.id, id));
-      if (cell !== current.geoCell) {
-        await adjustCellCounts(tx, [
-          { chainId, cell: current.geoCell, delta: -1 },
-          { chainId, cell, delta: 1 },
-        ]);
-      }
-      if (next.name !== current.name || next.ownerCode !== current.ownerCode) {
-        await removeWords(tx, id);
-        await addWords(tx, tokenRows(chainId, id, next));
-      } else if (next.latitude !== current.latitude || next.longitude !== current.longitude) {
+      const next: BusinessRow = { ...current, ...given, lastModifiedDate: stamp };
+      next.geoCell = geoCell(next.latitude, next.longitude);
+      next.activeOwnerCode = next.ownerCode; // live: the generated column equals owner_code
+      await tx.update(businesses).set({ ...given, geoCell: next.geoCell, lastModifiedDate: stamp }).where(eq(businesses.id, id));
+      const wordsChange = next.name !== current.name || next.ownerCode !== current.ownerCode;
+      const removed = wordsChange ? await deleteWords(tx, id) : [];
+      const added = wordsChange ? tokenRows(chainId, id, next) : [];
+      if (wordsChange) await insertWords(tx, added);
+      else if (next.latitude !== current.latitude || next.longitude !== current.longitude) {
         await tx
           .update(businessSearchTokens)
           .set({ latitude: next.latitude, longitude: next.longitude, geoRow: geoRow(next.latitude) })
           .where(eq(businessSearchTokens.businessId, id));
       }
-      const [stored] = await tx.select().from(businesses).where(eq(businesses.id, id));
-      return stored ?? null;
+      if (next.geoCell !== current.geoCell) {
+        await adjustCellCounts(tx, [
+          { chainId, cell: current.geoCell, delta: -1 },
+          { chainId, cell: next.geoCell, delta: 1 },
+        ]);
+      }
+      await countWords(tx, removed, added);
+      return next;
     }),
   );
 }
@@ -129,41 +138,89 @@ export async function deleteBusiness(
     if (!current) return false;
     await tx
       .update(businesses)
-      .set({ deleted: true, deletedBy, lastUpdatedBy: deletedBy, geoCell: null, lastModifiedDate: now })
+      .set({ deleted: true, deletedBy, lastUpdatedBy: deletedBy, geoCell: null, lastModifiedDate: wholeSeconds(now) })
       .where(live);
-    await removeWords(tx, id);
+    const removed = await deleteWords(tx, id);
     await adjustCellCounts(tx, [{ chainId, cell: current.geoCell, delta: -1 }]);
+    await countWords(tx, removed, []);
     return true;
   });
 }
 
-/** The live business of chain `chainId` with id `id`, or null. */
-export async function findBusinessById(db: CoreDb, chainId: number, id: number): Promise<BusinessRow | null> {
-  const [row] = await db
+/** The live business of chain `chainId` with id `id` (compiled once: db/compiled-select.ts). */
+const LIVE_BY_ID = compileSelect(
+  qb
     .select()
     .from(businesses)
-    .where(and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false)))
-    .limit(1);
+    .where(and(eq(businesses.id, sql.placeholder("id")), eq(businesses.chainId, sql.placeholder("chainId")), eq(businesses.deleted, false)))
+    .limit(1),
+  ["id", "chainId"],
+);
+
+/** The live business of chain `chainId` with owner code `ownerCode` (compiled once). */
+const LIVE_BY_OWNER_CODE = compileSelect(
+  qb
+    .select()
+    .from(businesses)
+    .where(and(eq(businesses.chainId, sql.placeholder("chainId")), eq(businesses.activeOwnerCode, sql.placeholder("ownerCode"))))
+    .limit(1),
+  ["chainId", "ownerCode"],
+);
+
+/**
+ * The live business named by id (placeholder `target`) in the chain the caller's check grants,
+ * read in that check's one query (auth/target-join.ts): the row findBusinessById reads.
+ */
+export const BUSINESS_BY_ID_JOIN: TargetJoin = {
+  key: "business-by-id",
+  table: businesses,
+  selection: getTableColumns(businesses),
+  on: (chainId) => and(eq(businesses.id, sql.placeholder("target")), eq(businesses.chainId, chainId), eq(businesses.deleted, false))!,
+};
+
+/** The live business named by owner code (placeholder `target`) in the granted chain: the row findBusinessByOwnerCode reads. */
+export const BUSINESS_BY_OWNER_CODE_JOIN: TargetJoin = {
+  key: "business-by-owner-code",
+  table: businesses,
+  selection: getTableColumns(businesses),
+  on: (chainId) => and(eq(businesses.chainId, chainId), eq(businesses.activeOwnerCode, sql.placeholder("target")))!,
+};
+
+/** The live business of chain `chainId` with id `id`, or null. */
+export async function findBusinessById(db: CoreDb, chainId: number, id: number): Promise<BusinessRow | null> {
+  const [row] = await LIVE_BY_ID.run(db, { id, chainId });
   return row ?? null;
 }
 
 /** The live business of chain `chainId` with owner code `ownerCode`, or null. */
 export async function findBusinessByOwnerCode(db: CoreDb, chainId: number, ownerCode: string): Promise<BusinessRow | null> {
-  const [row] = await db
-    .select()
-    .from(businesses)
-    .where(and(eq(businesses.chainId, chainId), eq(businesses.activeOwnerCode, ownerCode)))
-    .limit(1);
+  const [row] = await LIVE_BY_OWNER_CODE.run(db, { chainId, ownerCode });
   return row ?? null;
 }
+
+/**
+ * Statements reading the live businesses of up to N ids, N a power of two: a handful of prepared
+ * statements per connection serve every page size (the server caps them: max_prepared_stmt_count).
+ */
+const liveByIds = new Map<number, CompiledSelect<BusinessRow, `id${number}`>>();
 
 /** Live businesses by id, in the order of `ids` (ids not found are skipped). */
 export async function findBusinessesByIds(db: CoreDb, ids: number[]): Promise<BusinessRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(businesses)
-    .where(and(inArray(businesses.id, ids), eq(businesses.deleted, false)));
+  const slots = 2 ** Math.ceil(Math.log2(ids.length));
+  let statement = liveByIds.get(slots);
+  if (!statement) {
+    const names = Array.from({ length: slots }, (_, i) => `id${i}` as const);
+    statement = compileSelect(
+      qb.select().from(businesses).where(and(inArray(businesses.id, names.map((n) => sql.placeholder(n))), eq(businesses.deleted, false))),
+      names,
+    );
+    liveByIds.set(slots, statement);
+  }
+  // The slots past the ids repeat the last one: IN ignores the repeats.
+  const values: Record<`id${number}`, number> = {};
+  for (let i = 0; i < slots; i++) values[`id${i}`] = ids[Math.min(i, ids.length - 1)]!;
+  const rows = await statement.run(db, values);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

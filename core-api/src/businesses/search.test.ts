@@ -171,3 +171,24 @@ describe("searchBusinesses agrees with a brute-force search", () => {
     expect(all.hits.some((h) => h.row.deleted)).toBe(false);
   });
 });
+
+describe("a prefix with more distinct words than the page merges", () => {
+  it("sorts the matches instead and sums the total, and asked for no total counts nothing", async () => {
+    const chainId = await core.createChain("Many Words");
+    // 70 distinct words under "zq" (more runs than MAX_RUNS), two of them renamed away, one deleted
+    const made = await insertBusinesses(core.db, Array.from({ length: 70 }, (_, i) => ({ chainId, name: `Zq${String(i).padStart(2, "0")}x Winkel` })), NOW);
+    await updateBusiness(core.db, chainId, made[3]!.id, { name: "Elders" }, NOW);
+    await updateBusiness(core.db, chainId, made[4]!.id, { name: "Ergens" }, NOW);
+    await deleteBusiness(core.db, chainId, made[5]!.id, null, NOW);
+    const left = made.filter((_, i) => i < 3 || i > 5).map((b) => b.id);
+    const q: BusinessSearch = { chainId, text: text("zq"), limit: 10, offset: 20 };
+    const got = await searchBusinesses(core.db, q);
+    expect(got.total).toBe(67);
+    expect(got.hits.map((h) => h.row.id)).toEqual(left.slice(20, 30));
+    const descending = await searchBusinesses(core.db, { ...q, offset: 0, sort: { column: "id", order: "desc" } });
+    expect(descending.hits.map((h) => h.row.id)).toEqual([...left].reverse().slice(0, 10));
+    const untotalled = await searchBusinesses(core.db, q, { total: false });
+    expect(untotalled).toEqual({ hits: got.hits });
+  });
+});
+

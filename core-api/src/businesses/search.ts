@@ -54,15 +54,18 @@ export interface BusinessHit {
 
 export interface BusinessSearchResult {
   hits: BusinessHit[];
-  /** number of businesses matching, all pages together */
-  total: number;
+  /** number of businesses matching, all pages together; undefined when not asked for */
+  total?: number;
 }
 
 type Location = NonNullable<BusinessSearch["location"]>;
 type Text = NonNullable<BusinessSearch["text"]>;
 type PageRow = { id: number; distance_km: number | null };
-/** A plan's page and total, queried side by side on two connections. */
-export type PlannedPage = { rows: Promise<PageRow[]>; total: Promise<number> };
+/**
+ * A plan's page (its query already sent) and how to count its total: asked for, the count runs
+ * side by side with the page on a connection of its own; not asked for, it never runs.
+ */
+export type PlannedPage = { rows: Promise<PageRow[]>; total: () => Promise<number> };
 
 const countOf = (counted: Promise<{ n: number } | undefined>) => counted.then((c) => Number(c?.n ?? 0));
 
@@ -74,11 +77,15 @@ const LOCATION_INDEX = sql`businesses b FORCE INDEX (businesses_location_search)
 
 /**
  * Runs a business search.
- * @returns the page of hits in order, with the total count; none for a text search without terms
+ * @param options.total count the matches of all pages (default true); get-businesses answers no
+ *   total, so it does not pay for one
+ * @returns the page of hits in order, with the total count when asked; none for a text search
+ *   without terms
  */
-export async function searchBusinesses(db: CoreDb, q: BusinessSearch): Promise<BusinessSearchResult> {
+export async function searchBusinesses(db: CoreDb, q: BusinessSearch, options: { total?: boolean } = {}): Promise<BusinessSearchResult> {
+  const withTotal = options.total ?? true;
   // A search for "!!!" was a search: it matches nothing rather than being ignored (text.ts).
-  if (q.text && q.text.terms.length === 0) return { hits: [], total: 0 };
+  if (q.text && q.text.terms.length === 0) return withTotal ? { hits: [], total: 0 } : { hits: [] };
   const text = q.text;
   const filters = filterSql(q.filters);
   const indexOnly = filters.length === 0 && (q.sort === undefined || q.sort.column === "id");
@@ -95,9 +102,9 @@ export async function searchBusinesses(db: CoreDb, q: BusinessSearch): Promise<B
       const distances = new Map(page.map((r) => [r.id, r.distance_km === null ? null : Number(r.distance_km)]));
       return found.map((row) => ({ row, distanceKm: distances.get(row.id) ?? null }));
     }),
-    plan.total,
+    withTotal ? plan.total() : undefined,
   ]);
-  return { hits, total };
+  return total === undefined ? { hits } : { hits, total };
 }
 
 /** Location only: total from the cells, page from a circle grown until it holds it. */
@@ -113,7 +120,7 @@ function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, 
       radius = Math.min(at.radiusKm, radius * 4);
     }
   };
-  return { rows: page(), total: countWithin(db, chainId, at) };
+  return { rows: page(), total: () => countWithin(db, chainId, at) };
 }
 
 /** Number of live businesses of the chain within the circle. */
@@ -159,7 +166,7 @@ function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: boolea
         sql`SELECT t.business_id AS id, MIN(${distanceSql(q.location, sql`t`)}) AS distance_km ${range} GROUP BY t.business_id
           ORDER BY distance_km ASC, t.business_id ${idOrder} LIMIT ${q.limit} OFFSET ${q.offset}`,
       ),
-      total: countOf(one<{ n: number }>(db, sql`SELECT COUNT(DISTINCT t.business_id) AS n ${range}`)),
+      total: () => countOf(one<{ n: number }>(db, sql`SELECT COUNT(DISTINCT t.business_id) AS n ${range}`)),
     };
   }
   const matches = textMatchSql(q.chainId, text, q.location);
@@ -173,7 +180,7 @@ function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: boolea
       sql`SELECT business_id AS id, distance_km FROM (${matches}) m
         ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
     ),
-    total: countOf(one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM (${matches}) m`)),
+    total: () => countOf(one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM (${matches}) m`)),
   };
 }
 
@@ -201,7 +208,7 @@ function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, filters:
       sql`SELECT b.id, ${distance ?? sql`NULL`} AS distance_km FROM ${from} WHERE ${condition}
         ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
     ),
-    total: countOf(one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${condition}`)),
+    total: () => countOf(one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${condition}`)),
   };
 }
 

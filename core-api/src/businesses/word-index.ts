@@ -1,10 +1,12 @@
 /**
  * Writes to the business word index (business_search_tokens) and its per-word counts
- * (business_search_word_counts), always together and inside the caller's transaction, so the
- * counts prefix searches sum never drift from the words they count.
+ * (business_search_word_counts), both inside the caller's transaction (the caller counts what it
+ * inserted and deleted, last: businesses/business-repository.ts), so the counts prefix searches
+ * sum never drift from the words they count.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { insertRows, runInTransaction, type BuiltStatement } from "../db/one-transaction.ts";
 import { businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
 import { geoRow } from "./geo.ts";
 import { tokenize } from "./text.ts";
@@ -47,35 +49,55 @@ export function withLcpPrev(words: string[]): Array<{ token: string; lcpPrev: nu
   });
 }
 
-/** Adds `rows` to the word index and its counts. */
-export async function addWords(tx: Tx, rows: WordRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 5000) await tx.insert(businessSearchTokens).values(rows.slice(i, i + 5000));
-  await adjustCounts(tx, rows, 1);
+/**
+ * The INSERTs adding `rows` to the word index (the caller counts them: wordCountStatements). A
+ * row's business id may be an `sql` expression (a business inserted in the same transaction).
+ */
+export function wordInsertStatements(rows: ReadonlyArray<WordRow | (Omit<WordRow, "businessId"> & { businessId: SQL })>): BuiltStatement[] {
+  const statements = [];
+  for (let i = 0; i < rows.length; i += 5000) statements.push(insertRows(businessSearchTokens, rows.slice(i, i + 5000)));
+  return statements;
 }
 
-/** Removes every word of business `businessId` from the index and its counts. */
-export async function removeWords(tx: Tx, businessId: number): Promise<void> {
+/** Adds `rows` to the word index; the caller counts them (countWords) in the same transaction. */
+export async function insertWords(tx: Tx, rows: readonly WordRow[]): Promise<void> {
+  for (const statement of wordInsertStatements(rows)) await runInTransaction(tx, statement);
+}
+
+/**
+ * Removes every word of business `businessId` from the word index.
+ * @returns the words removed, for the caller to count (countWords) in the same transaction
+ */
+export async function deleteWords(tx: Tx, businessId: number): Promise<WordRow[]> {
   const rows = await tx.select().from(businessSearchTokens).where(eq(businessSearchTokens.businessId, businessId)).for("update");
-  if (rows.length === 0) return;
-  await tx.delete(businessSearchTokens).where(eq(businessSearchTokens.businessId, businessId));
-  await adjustCounts(tx, rows, -1);
+  if (rows.length > 0) await tx.delete(businessSearchTokens).where(eq(businessSearchTokens.businessId, businessId));
+  return rows;
 }
 
-// Keys are summed first and written in one sorted statement: a fixed lock order, so concurrent
-// writers of the same words queue instead of deadlocking.
-async function adjustCounts(tx: Tx, rows: WordRow[], sign: 1 | -1): Promise<void> {
+/**
+ * The statements applying removed and added words to the per-word counts (one, unless thousands
+ * of words change). Run them last in the write's transaction: the count rows of common words are
+ * shared by every writer, so their locks should be held only until the commit that follows. Keys
+ * are summed first and written sorted: a fixed lock order, so concurrent writers of the same words
+ * queue instead of deadlocking.
+ */
+export function wordCountStatements(removed: readonly WordRow[], added: readonly WordRow[]): BuiltStatement[] {
   const counts = new Map<string, { chainId: number; field: number; token: string; lcpPrev: number; n: number }>();
-  for (const r of rows) {
+  const count = (r: WordRow, sign: 1 | -1) => {
     const key = `${r.chainId}\u0000${r.field}\u0000${r.token}\u0000${r.lcpPrev}`;
     const c = counts.get(key) ?? { chainId: r.chainId, field: r.field, token: r.token, lcpPrev: r.lcpPrev ?? 0, n: 0 };
     c.n += sign;
     counts.set(key, c);
-  }
-  const values = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  for (let i = 0; i < values.length; i += 5000) {
-    await tx
-      .insert(businessSearchWordCounts)
-      .values(values.slice(i, i + 5000))
-      .onDuplicateKeyUpdate({ set: { n: sql`${businessSearchWordCounts.n} + VALUES(${businessSearchWordCounts.n})` } });
-  }
+  };
+  for (const r of removed) count(r, -1);
+  for (const r of added) count(r, 1);
+  const values = [...counts.entries()].filter(([, v]) => v.n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  const statements = [];
+  for (let i = 0; i < values.length; i += 5000) statements.push(insertRows(businessSearchWordCounts, values.slice(i, i + 5000), { addOnDuplicateKey: "n" }));
+  return statements;
+}
+
+/** Runs wordCountStatements in `tx` (see there: last in the transaction). */
+export async function countWords(tx: Tx, removed: readonly WordRow[], added: readonly WordRow[]): Promise<void> {
+  for (const statement of wordCountStatements(removed, added)) await runInTransaction(tx, statement);
 }

@@ -20,7 +20,7 @@ import { CALL_ACCESS, mayAttempt, verdictOf, type AccessRule } from "../auth/acc
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { ChainGrant } from "../auth/identity.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
-import type { ChainRow } from "../chains/chain-repository.ts";
+import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { activeNeedsEnable, findLiveCampaign, type CampaignRow } from "./campaign-repository.ts";
@@ -75,7 +75,7 @@ async function campaignGrant(
   auth: RequestAuth,
   campaignId: number,
   call: CampaignCall,
-): Promise<{ campaign: CampaignRow; grant: ChainGrant & { chain: ChainRow } }> {
+): Promise<{ campaign: CampaignRow; grant: ChainGrant & { chain: ChainHead } }> {
   requireSession(auth);
   const row = CALL_ACCESS[call];
   const campaign = await findLiveCampaign(db, campaignId);

@@ -31,20 +31,53 @@ export const chainColumns = resourceColumns(chainResource, chains, {
   select: REFERRED,
   exceptions: {
     allowed_ip_ranges: addedByRecordBuilder("the chain's live ranges, from their own table, read only when the level shows them"),
-    app: { read: (row) => (row.appId === null ? null : { id: row.appId }), note: "the chain's first app (lowest id)" },
+    app: { read: (row) => (row.appId === null ? null : { id: row.appId }), keys: ["appId"], note: "the chain's first app (lowest id)" },
     authentication_point: {
       read: (row) => authenticationPointRecord(row.authenticationPoint),
+      keys: ["authenticationPoint"],
       note: "the chain's authentication point (authentication_points) with its identity-source client; the integration token is never read",
     },
     currency: {
       key: "currencyId",
       column: chains.currencyId,
       read: (row) => (row.currencyId === null ? null : { id: row.currencyId, code: row.currencyCode, name: row.currencyName }),
+      keys: ["currencyId", "currencyCode", "currencyName"],
       write: (value) => ({ currencyId: (value as { id: number }).id }),
       note: "rendered {id, code, name} from the currencies table, written as {id}",
     },
   },
 });
+
+/** The chain's properties up to this level are in its head: what a resource nesting it at the default response level shows. */
+export const HEAD_LEVEL = 1;
+/** The settings access checks and writes read from the request's chain, besides its level-1 properties. */
+const HEAD_SETTINGS = [
+  "ipWhitelistSuperUserExemption",
+  "restrictCampaignEnable",
+  "dummyEmailDomain",
+  "requireUniquePhoneNumber",
+  "firstTransactionSetsHomeAndSignupStore",
+  "verifyPhoneNumbers",
+] as const;
+const HEAD_KEYS = ["id", "name", "deleted", "appId", ...HEAD_SETTINGS] as const;
+
+/**
+ * The chain as every authentication reads it (issue 12: the whole row and its currency were read
+ * with every request): its properties up to HEAD_LEVEL and HEAD_SETTINGS. A nested chain at a
+ * deeper level, or the chain resource itself, is read in full (chains/nested-record.ts).
+ */
+export type ChainHead = Pick<ChainRow, (typeof HEAD_KEYS)[number]>;
+
+/** What a query selects for a ChainHead (checked against the declaration when this module loads). */
+export const chainHeadSelection = chainColumns.headSelection(HEAD_LEVEL, HEAD_KEYS, HEAD_SETTINGS) as Pick<
+  typeof chainColumns.selection,
+  (typeof HEAD_KEYS)[number]
+>;
+
+/** A chain head as the record of a chain nested at HEAD_LEVEL or below. */
+export function chainHeadRecord(head: ChainHead): ResourceRecord {
+  return chainColumns.toRecord(head as ChainRow, HEAD_LEVEL);
+}
 
 /** Level from which `allowed_ip_ranges` is rendered: below it the ranges are not read. */
 export const RANGES_LEVEL = chainResource.properties.get("allowed_ip_ranges")!.level;

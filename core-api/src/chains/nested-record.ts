@@ -7,8 +7,8 @@
 import type { CoreDb } from "../db/client.ts";
 import type { ResourceRecord } from "../db/resource-columns.ts";
 import { liveIpRanges } from "../ip-ranges/ip-range-repository.ts";
-import { chainRecord, RANGES_LEVEL } from "./chain-columns.ts";
-import { findChain, type ChainRow } from "./chain-repository.ts";
+import { chainHeadRecord, chainRecord, HEAD_LEVEL, RANGES_LEVEL, type ChainHead } from "./chain-columns.ts";
+import { findChain } from "./chain-repository.ts";
 
 /**
  * The record of chain `chainId` for rendering at `level`: one query, plus one for its allowed IP
@@ -32,14 +32,14 @@ export async function readChainRecord(
 /**
  * The chain record to nest in a resource rendered at `level` (the chain itself is rendered at
  * level - 1).
- * @param known the chain's row when the caller has it already (a request's scope reads it with
- *   the authentication): no query then
+ * @param known the chain's head when the caller has it already (a request's scope reads it with
+ *   the authentication): no query when the chain is rendered at HEAD_LEVEL or below
  * @returns `{id}` alone when the chain will be rendered as a bare reference (level <= 1), so no
  *   query is made; otherwise the chain record for level - 1 (deleted or not)
  */
-export async function loadChainRecord(db: CoreDb, chainId: number, level: number, known?: ChainRow): Promise<ResourceRecord> {
+export async function loadChainRecord(db: CoreDb, chainId: number, level: number, known?: ChainHead): Promise<ResourceRecord> {
   if (level <= 1) return { id: chainId };
-  // The request's scope read the chain with the authentication: no query unless its ranges show.
-  if (known?.id === chainId && level - 1 < RANGES_LEVEL) return chainRecord(known);
+  // The request's scope read the chain's head with the authentication: no query at the default level.
+  if (known?.id === chainId && level - 1 <= HEAD_LEVEL && HEAD_LEVEL < RANGES_LEVEL) return chainHeadRecord(known);
   return (await readChainRecord(db, chainId, level - 1, { includeDeleted: true })) ?? { id: chainId };
 }

@@ -30,7 +30,7 @@ export async function seedToken(
   const secret = newSecret();
   const row = await insertAccessToken(
     db,
-    { id: crypto.randomUUID(), chainId, serviceClientId: clientId, scope, secretHash: await sha256Hex(secret), lastUpdatedBy: null },
+    { id: crypto.randomUUID(), chainId, serviceClientId: clientId, scope, secretHash: sha256Hex(secret), lastUpdatedBy: null },
     now,
   );
   return { row, secret };

@@ -23,7 +23,7 @@ async function issue(scope = `chain:${core.chainId}`) {
   const id = crypto.randomUUID();
   await insertAccessToken(
     core.db,
-    { id, chainId: core.chainId, serviceClientId: client.id, scope, secretHash: await sha256Hex(secret), lastUpdatedBy: null },
+    { id, chainId: core.chainId, serviceClientId: client.id, scope, secretHash: sha256Hex(secret), lastUpdatedBy: null },
     now,
   );
   return { id, secret, clientId: client.id };

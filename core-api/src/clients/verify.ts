@@ -9,9 +9,10 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
-import type { ChainRow } from "../chains/chain-repository.ts";
 import type { CoreDb } from "../db/client.ts";
-import { chainColumns } from "../chains/chain-columns.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
+import { perTargetJoin, type TargetJoin, type TargetRequest } from "../auth/target-join.ts";
+import { chainHeadSelection, type ChainHead } from "../chains/chain-columns.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
 import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
 
@@ -23,7 +24,9 @@ export type TokenVerification =
       chainId: number;
       scopes: ScopeField[];
       /** only when a chain was asked for: that chain's row when it exists and is live, else null */
-      chain?: ChainRow | null;
+      chain?: ChainHead | null;
+      /** the target row read with the token, when one was asked for (auth/target-join.ts); null: none */
+      target?: Record<string, unknown> | null;
     }
   | { valid: false; code: "access_token_invalid" };
 
@@ -32,24 +35,27 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NO_HASH = "0".repeat(64);
 const INVALID = { valid: false, code: "access_token_invalid" } as const;
 
+/** A row of the token statement. */
+type TokenRow = {
+  id: string;
+  chainId: number;
+  scope: string;
+  secretHash: string;
+  active: boolean;
+  deleted: boolean;
+  clientId: number;
+  clientEnabled: boolean;
+  clientDeleted: boolean;
+  chain: ChainHead | null;
+  target?: Record<string, unknown> | null;
+};
+
 /**
- * Checks token `tokenId` and its `secret`.
- * @param tokenId the access token's UUID (any letter case)
- * @param secret the token_secret as handed out at creation
- * @param chainId a chain the request needs, read in the same query (auth/privileged.ts); its
- *   row is returned as `chain` (null when missing or deleted)
- * @returns valid with the token, its client, its chain and its scope fields; or
- *   `{valid: false, code: "access_token_invalid"}` (266, HTTP 401 when raised) for an unknown,
- *   inactive or deleted token, a disabled or deleted client, or a wrong secret (compared in
- *   constant time on the SHA-256 hashes)
- * @example
- *   const v = await verifyAccessToken(db, id, secret);
- *   if (!v.valid) throw new ServiceError(v.code);
+ * The token, its client and the chain asked for (a null chainId joins none), compiled once per
+ * target join (db/compiled-select.ts, auth/target-join.ts).
  */
-export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: string, chainId?: number): Promise<TokenVerification> {
-  const presented = await sha256Hex(secret);
-  if (!UUID.test(tokenId)) return INVALID;
-  const [row] = await db
+const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
     .select({
       id: accessTokens.id,
       chainId: accessTokens.chainId,
@@ -60,20 +66,53 @@ export async function verifyAccessToken(db: CoreDb, tokenId: string, secret: str
       clientId: serviceClients.id,
       clientEnabled: serviceClients.enabled,
       clientDeleted: serviceClients.deleted,
-      // the chain as its resource reads it (with app and currency), so a nested chain needs no query
-      chain: chainColumns.selection,
+      // the chain's head: what access checks read and a chain nested at the default level shows
+      chain: chainHeadSelection,
+      ...(join ? { target: join.selection } : {}),
     })
     .from(accessTokens)
     .innerJoin(
       serviceClients,
       and(eq(serviceClients.id, accessTokens.serviceClientId), eq(serviceClients.chainId, accessTokens.chainId)),
     )
-    .leftJoin(chains, chainId === undefined ? sql`false` : and(eq(chains.id, chainId), eq(chains.deleted, false)))
-    .where(eq(accessTokens.id, tokenId.toLowerCase()))
-    .limit(1);
+    .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
+    .$dynamic();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(eq(accessTokens.id, sql.placeholder("tokenId"))).limit(1), [
+    "tokenId", "chainId", ...(join ? ["target" as const] : []),
+  ]);
+});
+
+/**
+ * Checks token `tokenId` and its `secret`.
+ * @param tokenId the access token's UUID (any letter case)
+ * @param secret the token_secret as handed out at creation
+ * @param chainId a chain the request needs, read in the same query (auth/privileged.ts); its
+ *   row is returned as `chain` (null when missing or deleted)
+ * @param target a row the handler will read in that chain, read in the same query
+ *   (auth/target-join.ts); returned as `target`
+ * @returns valid with the token, its client, its chain and its scope fields; or
+ *   `{valid: false, code: "access_token_invalid"}` (266, HTTP 401 when raised) for an unknown,
+ *   inactive or deleted token, a disabled or deleted client, or a wrong secret (compared in
+ *   constant time on the SHA-256 hashes)
+ * @example
+ *   const v = await verifyAccessToken(db, id, secret);
+ *   if (!v.valid) throw new ServiceError(v.code);
+ */
+export async function verifyAccessToken(
+  db: CoreDb,
+  tokenId: string,
+  secret: string,
+  chainId?: number,
+  target?: TargetRequest,
+): Promise<TokenVerification> {
+  const presented = sha256Hex(secret);
+  if (!UUID.test(tokenId)) return INVALID;
+  const values = { tokenId: tokenId.toLowerCase(), chainId: chainId ?? null, ...(target ? { target: target.value } : {}) };
+  const [row] = (await tokenWithChain(target?.join).run(db, values)) as Array<TokenRow | undefined>;
   const secretMatches = timingSafeEqualString(presented, row?.secretHash ?? NO_HASH);
   if (!row || !secretMatches || !row.active || row.deleted || !row.clientEnabled || row.clientDeleted) return INVALID;
   const scopes = parseScopeFields(row.scope);
   const verified = { valid: true as const, tokenId: row.id, serviceClientId: row.clientId, chainId: row.chainId, scopes };
-  return chainId === undefined ? verified : { ...verified, chain: row.chain };
+  const withChain = chainId === undefined ? verified : { ...verified, chain: row.chain };
+  return target ? { ...withChain, target: row.target ?? null } : withChain;
 }

@@ -6,11 +6,18 @@ import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@se
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
-export type CoreDb = MySql2Database<typeof schema>;
+/**
+ * The drizzle client of the core database. `$client` is its mysql2 pool (db/compiled-select.ts
+ * runs on it); `$writes` a pool of its own for writes sent as one transaction in one round trip
+ * (db/one-transaction.ts): only its connections accept several statements in one text.
+ */
+export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool; $writes: mysql.Pool };
 
 export interface CoreDatabase {
   db: CoreDb;
   pool: mysql.Pool;
+  /** the pool of db/one-transaction.ts (its connections open when first used) */
+  writePool: mysql.Pool;
   close(): Promise<void>;
 }
 
@@ -19,7 +26,7 @@ export interface CoreDatabase {
  * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
- * @param options.connectionLimit pool size (default 10)
+ * @param options.connectionLimit pool size (default 10), also of the pool of one-round-trip writes
  * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
  *   example no query timeout for migrations
  */
@@ -31,7 +38,7 @@ export function openCoreDatabase(
   const url = new URL(databaseUrl);
   url.pathname = `/${databaseName}`;
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
-  const pool = mysql.createPool({
+  const settings = {
     uri: url.toString(),
     timezone: "Z",
     dateStrings: false,
@@ -40,8 +47,11 @@ export function openCoreDatabase(
     connectionLimit: options.connectionLimit ?? 10,
     charset: "utf8mb4_unicode_ci",
     connectTimeout: timeouts.connectTimeoutMs || undefined,
-  });
-  guardPool(pool, timeouts);
-  const db = drizzle(pool, { schema, mode: "default" });
-  return { db, pool, close: () => pool.end() };
+  } as const;
+  const pool = guardPool(mysql.createPool(settings), timeouts);
+  // Several statements per text only here: this pool runs nothing but db/one-transaction.ts, whose
+  // statements drizzle builds with every value bound, as on the main pool.
+  const writePool = guardPool(mysql.createPool({ ...settings, multipleStatements: true }), timeouts);
+  const db = Object.assign(drizzle(pool, { schema, mode: "default" }), { $writes: writePool }) as CoreDb;
+  return { db, pool, writePool, close: async () => void (await Promise.all([pool.end(), writePool.end()])) };
 }

@@ -54,6 +54,8 @@ export interface PropertyStorage<Row> {
   column?: MySqlColumn | SQL;
   /** stored row -> record value; absent: the record builder of the resource adds the value */
   read?: (row: Row) => unknown;
+  /** the row keys `read` uses, when it has no `key` (a value computed from other selections) */
+  keys?: readonly string[];
   /** validated write value -> the column values to store */
   write?: (value: unknown) => Record<string, unknown>;
   /** a filter value in the form the column holds (for example a normalised cidr) */
@@ -84,8 +86,20 @@ export interface ResourceColumns<T extends MySqlTable, Row, Extra extends Record
   selection: T["_"]["columns"] & Extra;
   /** storage of every declared property, by property name */
   properties: ReadonlyMap<string, PropertyStorage<Row>>;
-  /** the record of a stored row: every property with a `read`; the others are the caller's */
-  toRecord(row: Row): ResourceRecord;
+  /**
+   * the record of a stored row: every property with a `read`; the others are the caller's
+   * @param upToLevel only the properties of this level and below (a row read with `headSelection`)
+   */
+  toRecord(row: Row, upToLevel?: number): ResourceRecord;
+  /**
+   * The part of `selection` a record up to `level` needs, plus `extra` row keys: what a query
+   * reading the resource to nest it at that level selects (resources nest at level - 1, so the
+   * default response level 2 renders a nested record at level 1).
+   * @param keys the row keys the caller types the part as: checked to be exactly those
+   * @throws Error when a property up to `level` reads a key outside `keys`, or `keys` names one
+   *   neither such a property nor `extra` reads (the caller's type and the declaration disagree)
+   */
+  headSelection(level: number, keys: readonly string[], extra?: readonly string[]): Partial<T["_"]["columns"] & Extra>;
   /** validated write values (API names) as column values; properties without `write` are skipped */
   toColumns(values: Readonly<Record<string, unknown>>): Partial<T["$inferInsert"]>;
   /** the list's filters as SQL conditions (AND them) */
@@ -160,10 +174,29 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
     table,
     selection: { ...columns, ...options.select } as T["_"]["columns"] & Extra,
     properties,
-    toRecord(row) {
+    toRecord(row, upToLevel = Infinity) {
       const record: ResourceRecord = {};
-      for (const [name, storage] of properties) if (storage.read) record[name] = storage.read(row);
+      for (const [name, storage] of properties) {
+        if (storage.read && decl.properties.get(name)!.level <= upToLevel) record[name] = storage.read(row);
+      }
       return record;
+    },
+    headSelection(level, keys, extra = []) {
+      const needed = new Set(extra);
+      for (const [name, storage] of properties) {
+        if (!storage.read || decl.properties.get(name)!.level > level) continue;
+        const read = storage.key ? [storage.key] : storage.keys;
+        if (!read) throw fail(name, `read at level ${level} but its exception names no row keys (keys)`);
+        for (const k of read) needed.add(k);
+      }
+      const wanted = new Set(keys);
+      const missing = [...needed].filter((k) => !wanted.has(k));
+      const spare = [...wanted].filter((k) => !needed.has(k));
+      if (missing.length || spare.length) {
+        throw new Error(`${decl.name}: a head up to level ${level} reads ${[...needed].join(", ")}; declared ${keys.join(", ")}`);
+      }
+      const all = { ...columns, ...options.select } as Record<string, unknown>;
+      return Object.fromEntries(keys.map((k) => [k, all[k]])) as Partial<T["_"]["columns"] & Extra>;
     },
     toColumns(values) {
       const out: Record<string, unknown> = {};

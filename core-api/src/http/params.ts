@@ -29,12 +29,15 @@ export function queryParams(c: Context): Params {
 /**
  * Body parameters by content type.
  * @returns the JSON object as sent, or the form fields nested from bracket keys; an empty map
- *   when there is no body
+ *   when there is no body (always for GET and HEAD)
  * @throws ServiceError parameter_invalid (419) when the body cannot be parsed as its content
  *   type, is not a JSON object, nests deeper than MAX_PARAM_DEPTH, carries a file, or has an
  *   unsupported content type; also when the body stream fails before its end (http/body-read.ts)
  */
 export async function bodyParams(c: Context): Promise<Params> {
+  // A GET or HEAD request has no body (fetch's Request refuses one); asking would only build the
+  // full Request object on Node (@hono/node-server keeps a light one until something asks).
+  if (c.req.method === "GET" || c.req.method === "HEAD") return {};
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   if (type.startsWith("application/json")) {
     const text = await readBodyText(c);
@@ -54,7 +57,11 @@ export async function bodyParams(c: Context): Promise<Params> {
     }
     return json as Params;
   }
-  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    // The WHATWG urlencoded parser, as FormData's, without building a Response to run it (issue 12).
+    return nestBracketKeys(new URLSearchParams(await readBodyText(c)));
+  }
+  if (type.startsWith("multipart/form-data")) {
     let form: Record<string, string | File | (string | File)[]>;
     try {
       form = await c.req.parseBody({ all: true });

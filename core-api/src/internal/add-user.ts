@@ -22,6 +22,7 @@
  * outbox, in the same transaction, unless the chain's identity-source client (the webshop) made
  * the call (authentication-points/webshop-sync.ts).
  */
+import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
 import { okBody } from "@service/shared";
 import { addUserCall, PERMISSION_PARAMS, type AddUserResults, type PermissionParam } from "@service/shared/internal/add-user";
 import type { Context } from "hono";
@@ -75,7 +76,8 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
   const refs = await resolveUserReferences(db, chainId, changes, null);
   const phone = await phoneVerificationStep(ctx, chain, changes);
   const webshopSync = webshopSyncHook({
-    authenticationPoint: chain.authenticationPoint,
+    // read here, not with every request's chain (auth/session-grant.ts reads the chain's head only)
+    authenticationPoint: await findAuthenticationPoint(db, chainId),
     fromAuthenticationPoint: source.by === "identity_source",
     secretBox: ctx.secretBox,
     now,

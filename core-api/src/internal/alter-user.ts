@@ -18,6 +18,7 @@
  * outbox, in the same transaction, unless the webshop (the chain's identity-source client) made
  * the call (authentication-points/webshop-sync.ts).
  */
+import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
 import { okBody } from "@service/shared";
 import { alterUserCall, type AlterUserResults } from "@service/shared/internal/alter-user";
 import { STAFF_ONLY_USER_FIELDS } from "@service/shared/internal/user-params";
@@ -70,7 +71,8 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
   const phone = await phoneVerificationStep(ctx, chain, changes);
   const caller = await auth.identity();
   const webshopSync = webshopSyncHook({
-    authenticationPoint: chain.authenticationPoint,
+    // read here, not with every request's chain (auth/session-grant.ts reads the chain's head only)
+    authenticationPoint: await findAuthenticationPoint(db, chainId),
     fromAuthenticationPoint: caller.kind === "privileged" && (await isIdentitySourceClient(db, caller.serviceClientId)),
     secretBox: c.var.ctx.secretBox,
     now,

@@ -69,7 +69,11 @@ export function renderAlteredBusiness(row: BusinessRow, version: ApiVersion): Al
  * the search has a location.
  */
 export function renderListedBusiness(hit: BusinessHit, version: ApiVersion): ListedBusiness {
-  const record: ListedBusiness = { ...renderBusiness(hit.row, version), latitude: hit.row.latitude, longitude: hit.row.longitude };
+  // The add-business record with the coordinates as numbers, changed in place (a page renders
+  // hundreds of these: one object each, not two).
+  const record = renderBusiness(hit.row, version) as unknown as ListedBusiness;
+  record.latitude = hit.row.latitude;
+  record.longitude = hit.row.longitude;
   if (hit.distanceKm !== null) record.business_distance_km = hit.distanceKm;
   return record;
 }

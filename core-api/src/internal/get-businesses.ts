@@ -29,7 +29,8 @@ export async function getBusinesses(c: Context<AppEnv>): Promise<Response> {
   // A read_businesses token may use this call too (spec, "AccessToken": Scope).
   await requireCallAccess(auth, "get-businesses", chainId);
   const query = readBusinessQuery(params, chainId);
-  const hits = query ? (await searchBusinesses(db, query)).hits : [];
+  // get-businesses answers no total: the search does not count one.
+  const hits = query ? (await searchBusinesses(db, query, { total: false })).hits : [];
   const results: GetBusinessesResults = {
     businesses: hits.map((hit) => renderListedBusiness(hit, version)),
     result_type: "get-businesses",

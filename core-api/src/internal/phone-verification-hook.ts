@@ -5,6 +5,9 @@
  * the SMS leaves at once.
  */
 import type { ChainRow } from "../chains/chain-repository.ts";
+
+/** What the step reads of the chain (the head every request reads has it). */
+type VerifyingChain = Pick<ChainRow, "verifyPhoneNumbers">;
 import type { RequestContext } from "../http/request-context.ts";
 import { afterPhoneWrite } from "../users/phone-verification.ts";
 import type { UserWrite } from "../users/save-user.ts";
@@ -22,7 +25,7 @@ export interface PhoneVerificationStep {
  * no phone_number.
  * @throws Error when the service runs without SERVICE_SECRET_KEY (only tests can) and a code is due
  */
-export async function phoneVerificationStep(ctx: RequestContext, chain: ChainRow, changes: UserChanges): Promise<PhoneVerificationStep> {
+export async function phoneVerificationStep(ctx: RequestContext, chain: VerifyingChain, changes: UserChanges): Promise<PhoneVerificationStep> {
   if (!chain.verifyPhoneNumbers || changes.phoneNumber === undefined) return { onSaved: undefined, afterCommit() {} };
   const secretBox = await ctx.secretBox();
   const env = { secretKey: ctx.deps.config.secretKey!, secretBox, now: ctx.now, warn: (f: object, m: string) => ctx.deps.logger?.warn(f, m) };

@@ -21,6 +21,7 @@
  * row), unless the webshop (the chain's identity-source client) made the call; the outbox worker is
  * woken once it committed. A refused code, or the right code again, sends nothing.
  */
+import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
 import { okBody } from "@service/shared";
 import { verifyPhoneNumberCall, type VerifyPhoneNumberResults } from "@service/shared/internal/verify-phone-number";
 import type { Context } from "hono";
@@ -63,7 +64,8 @@ export async function verifyPhoneNumber(c: Context<AppEnv>): Promise<Response> {
   if (!secretKey) throw new Error("verify-phone-number: SERVICE_SECRET_KEY is not set");
   const caller = await auth.identity();
   const webshopSync = webshopSyncHook({
-    authenticationPoint: chain.authenticationPoint,
+    // read here, not with every request's chain (auth/session-grant.ts reads the chain's head only)
+    authenticationPoint: await findAuthenticationPoint(db, chainId),
     fromAuthenticationPoint: caller.kind === "privileged" && (await isIdentitySourceClient(db, caller.serviceClientId)),
     secretBox: c.var.ctx.secretBox,
     now,

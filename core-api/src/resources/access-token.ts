@@ -65,7 +65,7 @@ export const accessTokenAdapter: ResourceAdapter = {
         id: crypto.randomUUID(),
         chainId: scope.chainId,
         scope: tokenScope,
-        secretHash: await sha256Hex(secret),
+        secretHash: sha256Hex(secret),
         lastUpdatedBy: scope.actorAdminId,
       },
       scope.now,

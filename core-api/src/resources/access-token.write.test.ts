@@ -51,7 +51,7 @@ describe("POST /resources/access_token", () => {
     });
     const row = (await tokenRow(w.core.db, t.id))!;
     expect(row).toMatchObject({ chainId: chain, serviceClientId: client, scope: `chain:${chain}`, active: true, deleted: false, lastUpdatedBy: w.admin.id });
-    expect(row.secretHash).toBe(await sha256Hex(t.token_secret));
+    expect(row.secretHash).toBe(sha256Hex(t.token_secret));
     expect(JSON.stringify(row)).not.toContain(t.token_secret);
     // the issued credential works
     expect(await verifyAccessToken(w.core.db, t.id, t.token_secret)).toMatchObject({ valid: true, serviceClientId: client, chainId: chain });

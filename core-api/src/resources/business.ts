@@ -10,6 +10,8 @@ import { businessResource } from "@service/shared/resources/business";
 import { and, eq } from "drizzle-orm";
 import { businessColumns, businessRecord } from "../businesses/business-columns.ts";
 import {
+  BUSINESS_BY_ID_JOIN,
+  BUSINESS_BY_OWNER_CODE_JOIN,
   deleteBusiness,
   findBusinessById,
   findBusinessByOwnerCode,
@@ -36,11 +38,20 @@ export const businessAdapter: ResourceAdapter = {
     return row ? businessRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
   },
 
+  targetJoin: {
+    join: (by) =>
+      by.property === "id" ? { join: BUSINESS_BY_ID_JOIN, value: by.value }
+      : by.property === "owner_code" ? { join: BUSINESS_BY_OWNER_CODE_JOIN, value: String(by.value) }
+      : undefined,
+    record: async (scope, row) =>
+      row ? businessRecord(row as BusinessRow, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null,
+  },
+
   async list(scope, q) {
     // The chain filter can only name the header chain: every business listed belongs to it.
     const chainFilter = q.filters.chain;
     if (chainFilter !== undefined && chainFilter !== scope.chainId) return { records: [], total: 0 };
-    const { hits, total } = await searchBusinesses(scope.db, toSearch(scope.chainId, q));
+    const { hits, total = 0 } = await searchBusinesses(scope.db, toSearch(scope.chainId, q));
     const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
     const records = hits.map((h) => ({
       ...businessRecord(h.row, chain),

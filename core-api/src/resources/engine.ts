@@ -22,6 +22,7 @@ import { okBody } from "@service/shared";
 import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/resource-registry";
 import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
+import type { TargetRequest } from "../auth/target-join.ts";
 import { bodyParams, queryParams, type Params } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -63,6 +64,15 @@ export interface ResourceAdapter {
   impliedTarget?(scope: ResourceScope): Identifier;
   /** PUT changes only the properties sent, like PATCH, instead of replacing (Chain: a settings resource) */
   putIsPatch?: boolean;
+  /**
+   * A GET whose target is read with the caller's check, in its one query (auth/target-join.ts):
+   * the join for an identifier (undefined: none for that identifier, findOne reads it), and the
+   * record of the row it read (null: no such resource in the chain). Absent: findOne reads it.
+   */
+  targetJoin?: {
+    join(by: Identifier): TargetRequest | undefined;
+    record(scope: ResourceScope, row: Record<string, unknown> | null): Promise<ResourceRecord | null>;
+  };
 }
 
 /**
@@ -74,8 +84,18 @@ export interface ResourceAdapter {
 export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter, pathId?: string): Promise<Response> {
   const method = c.req.method.toUpperCase();
   if (method === "GET") {
-    const scope = await scopeFor(c, adapter, "get");
-    const target = await findTarget(scope, adapter, targetOf(adapter, scope, pathId, queryParams(c)));
+    // The target, when the request names it well, is read with the caller's check; its errors
+    // still come in their order, after the check (identifierOf again, below).
+    const named = adapter.targetJoin ? namedTarget(adapter.declaration, pathId, queryParams(c)) : undefined;
+    const joined = named && adapter.targetJoin?.join(named);
+    const scope = await scopeFor(c, adapter, "get", joined);
+    const by = targetOf(adapter, scope, pathId, queryParams(c));
+    const read = scope.target;
+    const target = read && joined && read.join === joined.join && read.value === by.value && named?.property === by.property
+      ? await adapter.targetJoin!.record(scope, read.row)
+      : await adapter.findOne(scope, by);
+    // The catalogue's description, never the value asked for (tenant isolation; see findTarget).
+    if (!target) throw new ServiceError("resource_not_found");
     return c.json(okBody(render(adapter, scope, target)));
   }
   if (method === "POST" && pathId === undefined && adapter.create) {
@@ -156,6 +176,15 @@ export function identifierOf(decl: ResourceDeclaration, pathId: string | undefin
   return { property, value };
 }
 
+/** The identifier a request names by path or query, or undefined when identifierOf would refuse it. */
+function namedTarget(decl: ResourceDeclaration, pathId: string | undefined, query: Params): Identifier | undefined {
+  try {
+    return identifierOf(decl, pathId, query);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The request's target: the adapter's implied one when the request names none, else `identifierOf`. */
 function targetOf(adapter: ResourceAdapter, scope: ResourceScope, pathId: string | undefined, query: Params): Identifier {
   if (pathId === undefined && adapter.impliedTarget && Object.keys(query).length === 0) return adapter.impliedTarget(scope);
@@ -172,13 +201,14 @@ function identifierValue(decl: ResourceDeclaration, property: string, raw: strin
   return raw;
 }
 
-async function scopeFor(c: Context<AppEnv>, adapter: ResourceAdapter, op: EngineOperation): Promise<ResourceScope> {
+async function scopeFor(c: Context<AppEnv>, adapter: ResourceAdapter, op: EngineOperation, target?: TargetRequest): Promise<ResourceScope> {
   // The access table is consulted inside, before any parameter or body is read.
   return resolveScope(c.get("ctx"), {
     resource: adapter.declaration.name,
     operation: op,
     chainHeader: c.req.header("x-service-chain-id"),
     recursionLevel: parseRecursionLevel(c.req.header("x-service-response-recursion-level")),
+    ...(target ? { target } : {}),
   });
 }
 

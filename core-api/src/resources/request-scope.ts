@@ -21,7 +21,8 @@ import { resolvesNothing, type TargetPolicy } from "../webhooks/target-url.ts";
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
-import type { ChainRow } from "../chains/chain-repository.ts";
+import type { TargetRead, TargetRequest } from "../auth/target-join.ts";
+import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
 import type { ApiVersion } from "../http/api-version.ts";
@@ -39,7 +40,7 @@ export interface ResourceScope {
   /** the chain every read and write is confined to */
   chainId: number;
   /** that chain's row, read with the authentication (a nested chain needs no query of its own) */
-  chain: ChainRow;
+  chain: ChainHead;
   /** admin user id recorded as last_updated_by / deleted_by; null when the caller is not an admin */
   actorAdminId: number | null;
   /** the end-user's users.id; null for admins and privileged callers */
@@ -52,6 +53,8 @@ export interface ResourceScope {
   secretBox: () => Promise<SecretBox>;
   /** where outbound targets may point: WEBHOOK_ALLOW_PRIVATE and the host resolver (webhooks/target-url.ts) */
   targets: TargetPolicy;
+  /** the target row read with the check, when the request asked for one and it could be (auth/target-join.ts) */
+  target?: TargetRead;
 }
 
 /** What the request attempts, and the headers that say where and how deep. */
@@ -63,6 +66,8 @@ export interface ScopeRequest {
   chainHeader: string | undefined;
   /** the response recursion level, already parsed */
   recursionLevel: number;
+  /** a row the operation will read in the chain, to read with the check (auth/target-join.ts) */
+  target?: TargetRequest;
 }
 
 /**
@@ -92,7 +97,7 @@ export async function resolveScope(
   } else {
     chainId = parseChainHeader(chainHeader);
   }
-  const grant = await requireAccess(auth, rule, chainId, "resource_not_found");
+  const grant = await requireAccess(auth, rule, chainId, "resource_not_found", request.target);
   const caller = grant.auth;
   return {
     db: base.db,
@@ -107,6 +112,7 @@ export async function resolveScope(
     writingAdmin: caller.kind === "admin" ? { clientIp: caller.clientIp ?? null, superUser: grant.levels?.super_user === true } : null,
     secretBox: base.secretBox,
     targets: { allowPrivate: base.deps.config.allowPrivateWebhooks, resolveHost: base.deps.resolveHost ?? resolvesNothing },
+    ...(grant.target ? { target: grant.target } : {}),
   };
 }
 

@@ -1,0 +1,192 @@
+/**
+ * SELECTs of the hot paths (issue 12: a by-id read spent a third of its time in drizzle building
+ * the same SQL text again and reading every row through `is()` checks): written with drizzle's
+ * query builder as everywhere else, so the tables, the resource column maps and their selections
+ * stay the one declaration of what is read, but turned into SQL text ONCE, when the module
+ * declaring them loads, and run as a server-side prepared statement (mysql2 `execute`: the
+ * server parses it once per connection) with rows read by position through decoders chosen once
+ * per column.
+ *
+ * Values are read as drizzle reads them: a column's own `mapFromDriverValue` (booleans from 0/1,
+ * JSON text as text ...), except that DATETIME / TIMESTAMP / DATE columns arrive as the Date the
+ * binary protocol already built (in UTC: the pool runs with timezone "Z"); an `sql<T>` field
+ * through its decoder (`.mapWith()`); a nested object whose every value is NULL (a LEFT JOIN that
+ * found no row) is null. Columns read as text in string mode (`date(..., {mode: "string"})`) are
+ * refused when the statement is compiled: the binary protocol would hand them over as a Date.
+ *
+ * Runs on Node and Deno alike (mysql2 only). A compiled select runs on the pool (each statement
+ * on a connection of its own, with the pool's timeouts: shared/src/db-timeouts.ts), never inside
+ * a transaction.
+ *
+ * @example
+ *   const byId = compileSelect(qb.select().from(businesses).where(eq(businesses.id, sql.placeholder("id"))));
+ *   const [row] = await byId.run(db, { id: 7 });
+ */
+import { Column, getTableColumns, is, Placeholder, SQL, Table } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/mysql-core";
+import type { CoreDb } from "./client.ts";
+
+/** The query builder compiled selects are written with (no database needed to build SQL text). */
+export const qb = new QueryBuilder();
+
+/** What compileSelect takes: a select built with `qb`, placeholders for the values of each run. */
+interface BuiltSelect<Result> {
+  readonly _: { readonly result: Result; readonly selectedFields: unknown };
+  toSQL(): { sql: string; params: unknown[] };
+}
+
+/** One compiled SELECT. */
+export interface CompiledSelect<Row, Names extends string> {
+  /** the SQL text sent, with `?` for every value */
+  readonly sql: string;
+  /**
+   * Runs the statement with the placeholders' values (a Date for a DATETIME, an integer, a text).
+   * @returns the rows, shaped and typed as drizzle's own select returns them
+   * @throws Error naming a placeholder given no value (undefined); the driver's errors as they are
+   */
+  run(db: CoreDb, values: Readonly<Record<Names, unknown>>): Promise<Row[]>;
+}
+
+/** How one selected value is read: where it goes, and its decoder. */
+interface FieldReader {
+  path: readonly string[];
+  decode: (value: unknown) => unknown;
+}
+
+type Decoder = { mapFromDriverValue(value: unknown): unknown };
+
+const AS_IS = (value: unknown) => value;
+/** Column types the binary protocol hands over as a Date, as their mode "date" reads them. */
+const DATE_COLUMNS = new Set(["MySqlDateTime", "MySqlTimestamp", "MySqlDate"]);
+/** Column types whose text form drizzle keeps (mode "string"): not readable from the binary protocol. */
+const DATE_TEXT_COLUMNS = new Set(["MySqlDateTimeString", "MySqlTimestampString", "MySqlDateString"]);
+
+/**
+ * Compiles `query` (built with `qb`, values as `sql.placeholder(name)`) into SQL text and a row
+ * reader, once.
+ * @param names the placeholders `query` uses (checked: each must occur, and only those)
+ * @throws Error when `query` selects a date column in string mode, or its placeholders differ
+ *   from `names`
+ */
+export function compileSelect<Result extends unknown[], Names extends string>(
+  query: BuiltSelect<Result>,
+  names: readonly Names[],
+): CompiledSelect<Result[number], Names> {
+  const { sql: text, params } = query.toSQL();
+  const readers = fieldReaders(query._.selectedFields as Record<string, unknown>, []);
+  const used = new Set<string>();
+  // Each value of a run: a placeholder's value, or a constant of the query (false -> 0: what the
+  // text protocol sent for drizzle, and what the binary protocol can carry for a TINYINT).
+  const slots = params.map((p): { name: Names } | { value: unknown } => {
+    if (is(p, Placeholder)) {
+      used.add(p.name);
+      return { name: p.name as Names };
+    }
+    return { value: typeof p === "boolean" ? Number(p) : p };
+  });
+  const unknown = [...used].filter((n) => !names.includes(n as Names));
+  const unused = names.filter((n) => !used.has(n));
+  if (unknown.length || unused.length) {
+    throw new Error(`compileSelect: placeholders ${[...used].join(", ")} used, ${names.join(", ")} declared`);
+  }
+  const plan = rowPlan(readers);
+  const statement = { sql: text, rowsAsArray: true };
+  return {
+    sql: text,
+    async run(db, values) {
+      const bound = new Array<unknown>(slots.length);
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        if (!("name" in slot)) bound[i] = slot.value;
+        else if ((bound[i] = values[slot.name]) === undefined) throw new Error(`compileSelect: no value for placeholder ${slot.name}`);
+      }
+      const [rows] = (await db.$client.execute(statement, bound as never)) as unknown as [unknown[][]];
+      return rows.map((row) => readRow(row, plan)) as Result[number][];
+    },
+  };
+}
+
+/** The readers of a selection, in the order drizzle writes its select list. */
+function fieldReaders(fields: Record<string, unknown>, prefix: readonly string[]): FieldReader[] {
+  const out: FieldReader[] = [];
+  for (const [name, field] of Object.entries(fields)) {
+    const path = [...prefix, name];
+    if (is(field, Column)) out.push({ path, decode: columnDecoder(field) });
+    else if (is(field, SQL)) out.push({ path, decode: decoderOf(field) });
+    else if (is(field, SQL.Aliased)) out.push({ path, decode: decoderOf(field.sql) });
+    else if (is(field, Table)) out.push(...fieldReaders(getTableColumns(field), path));
+    else if (field && typeof field === "object") out.push(...fieldReaders(field as Record<string, unknown>, path));
+    else throw new Error(`compileSelect: cannot read ${path.join(".")}`);
+  }
+  return out;
+}
+
+function columnDecoder(column: Column): (value: unknown) => unknown {
+  if (DATE_TEXT_COLUMNS.has(column.columnType)) {
+    throw new Error(`compileSelect: ${column.name} is read as text (mode "string"), which the binary protocol does not give`);
+  }
+  const own = (v: unknown) => column.mapFromDriverValue(v);
+  if (DATE_COLUMNS.has(column.columnType)) return (v) => (v instanceof Date ? v : own(v));
+  return own;
+}
+
+/** The decoder `.mapWith()` gave an `sql` field (drizzle keeps it on the SQL object, untyped). */
+function decoderOf(field: SQL): (value: unknown) => unknown {
+  const decoder = (field as unknown as { decoder?: Decoder }).decoder;
+  if (!decoder || decoder.mapFromDriverValue === undefined) return AS_IS;
+  return (v) => decoder.mapFromDriverValue(v);
+}
+
+/** How a row array becomes the result object: top-level fields, and nested objects one level deep. */
+type RowPlan = Array<
+  | { key: string; index: number; decode: (value: unknown) => unknown }
+  | { key: string; fields: Array<{ key: string; index: number; decode: (value: unknown) => unknown }> }
+>;
+
+/**
+ * The plan of `readers`, in their order.
+ * @throws Error for a selection nested deeper than one level (none is; drizzle's own reading of
+ *   LEFT JOINs knows one level only)
+ */
+function rowPlan(readers: readonly FieldReader[]): RowPlan {
+  const plan: RowPlan = [];
+  const groups = new Map<string, Array<{ key: string; index: number; decode: (value: unknown) => unknown }>>();
+  readers.forEach(({ path, decode }, index) => {
+    if (path.length > 2) throw new Error(`compileSelect: ${path.join(".")} nests deeper than one level`);
+    if (path.length === 1) {
+      plan.push({ key: path[0]!, index, decode });
+      return;
+    }
+    let fields = groups.get(path[0]!);
+    if (!fields) {
+      groups.set(path[0]!, (fields = []));
+      plan.push({ key: path[0]!, fields });
+    }
+    fields.push({ key: path[1]!, index, decode });
+  });
+  return plan;
+}
+
+/** A row array as the result object; a nested object whose every value is NULL is null. */
+function readRow(row: readonly unknown[], plan: RowPlan): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const entry of plan) {
+    if ("index" in entry) {
+      const raw = row[entry.index];
+      out[entry.key] = raw === null || raw === undefined ? null : entry.decode(raw);
+      continue;
+    }
+    const nested: Record<string, unknown> = {};
+    let found = false;
+    for (const field of entry.fields) {
+      const raw = row[field.index];
+      if (raw === null || raw === undefined) nested[field.key] = null;
+      else {
+        nested[field.key] = field.decode(raw);
+        found = true;
+      }
+    }
+    out[entry.key] = found ? nested : null;
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCore, type TestCore } from "../../../test/helpers/core.ts";
+import { businesses } from "./schema.ts";
+import { insertRows, statementText, writeInOneTransaction } from "./one-transaction.ts";
+
+let core: TestCore;
+beforeAll(async () => {
+  core = await startCore();
+});
+afterAll(() => core.close());
+
+const NOW = new Date("2026-11-21T10:00:00Z");
+const business = (name: string, ownerCode: string | null = null) =>
+  core.db.insert(businesses).values({ chainId: core.chainId, name, ownerCode, createdDate: NOW, lastModifiedDate: NOW });
+const names = async () => (await core.db.select({ name: businesses.name }).from(businesses).where(eq(businesses.chainId, core.chainId))).map((r) => r.name).sort();
+
+describe("writeInOneTransaction", () => {
+  it("runs the statements in order in one round trip; a later one sees what an earlier one did", async () => {
+    core.statements.reset();
+    const results = await writeInOneTransaction(core.db, [
+      business("Eerste"),
+      core.db.update(businesses).set({ towncity: "Delft" }).where(eq(businesses.id, sql`LAST_INSERT_ID()`)),
+    ]);
+    expect(core.statements.count).toBe(1);
+    expect(results).toHaveLength(2);
+    expect(results[0]!.insertId).toBeGreaterThan(0);
+    expect(results[1]!.affectedRows).toBe(1);
+    const [row] = await core.db.select().from(businesses).where(eq(businesses.id, results[0]!.insertId));
+    expect(row).toMatchObject({ name: "Eerste", towncity: "Delft" });
+  });
+
+  it("writes nothing when a statement fails, throws the driver's error, and leaves the connection usable", async () => {
+    await writeInOneTransaction(core.db, [business("Bezet", "TAKEN-1")]);
+    const before = await names();
+    const failure = await writeInOneTransaction(core.db, [business("Nooit"), business("Dubbel", "TAKEN-1"), business("Ook nooit")]).catch((e: unknown) => e);
+    expect((failure as { code?: string }).code).toBe("ER_DUP_ENTRY");
+    expect(await names()).toEqual(before);
+    // every connection of the pool is still fit for the next write (none left inside a transaction)
+    for (let i = 0; i < 12; i++) await writeInOneTransaction(core.db, [business(`Daarna ${i}`)]);
+    expect((await names()).filter((n) => n.startsWith("Daarna"))).toHaveLength(12);
+    expect(await names()).not.toContain("Nooit");
+  });
+
+  it("splits a long text into several round trips of the same transaction, all or nothing", async () => {
+    core.statements.reset();
+    const many = Array.from({ length: 6 }, (_, i) => business(`Deel ${i}`, `DEEL-${i}`));
+    expect(await writeInOneTransaction(core.db, many, { maxTextBytes: 300 })).toHaveLength(6);
+    expect(core.statements.count).toBeGreaterThan(2);
+    expect((await names()).filter((n) => n.startsWith("Deel"))).toHaveLength(6);
+
+    const failing = [...Array.from({ length: 4 }, (_, i) => business(`Half ${i}`, `HALF-${i}`)), business("Botsing", "DEEL-0")];
+    const failure = await writeInOneTransaction(core.db, failing, { maxTextBytes: 300 }).catch((e: unknown) => e);
+    expect((failure as { code?: string }).code).toBe("ER_DUP_ENTRY");
+    expect((await names()).filter((n) => n.startsWith("Half"))).toEqual([]);
+  });
+});
+
+describe("insertRows", () => {
+  it("writes the columns any row gives, DEFAULT where a row gives none, values encoded and escaped", () => {
+    const at = new Date("2026-11-21T10:00:00Z");
+    const text = statementText(insertRows(businesses, [
+      { chainId: 1, name: "O'Brien", createdDate: at, isShutDown: true },
+      { chainId: 1, name: "Plain", ownerCode: null, latitude: 52.5 },
+    ]));
+    expect(text).toBe(
+      "insert into `businesses` (`chain_id`, `name`, `owner_code`, `latitude`, `is_shut_down`, `created_date`) values " +
+        "(1, 'O\\'Brien', default, default, true, '2026-11-21 10:00:00.000'), (1, 'Plain', NULL, 52.5, default, default)",
+    );
+  });
+
+  it("adds on a duplicate key when asked, renders sql expressions, and refuses keys that are no column", async () => {
+    expect(statementText(insertRows(businesses, [{ chainId: 1, name: "x", deletedBy: sql`LAST_INSERT_ID() + ${2}` }], { addOnDuplicateKey: "deletedBy" })))
+      .toBe("insert into `businesses` (`chain_id`, `name`, `deleted_by`) values (1, 'x', LAST_INSERT_ID() + 2) on duplicate key update `deleted_by` = `deleted_by` + VALUES(`deleted_by`)");
+    expect(() => insertRows(businesses, [{ chainId: 1, nme: "typo" }])).toThrow(/nme is no column of businesses/);
+    expect(() => insertRows(businesses, [{ chainId: 1 }], { addOnDuplicateKey: "count" })).toThrow(/count is no column/);
+  });
+});
+

@@ -1,0 +1,153 @@
+/**
+ * WEB_CONCURRENCY for the Node entries (issue 12: one process used one core): the entry's primary
+ * process does what must happen once (check the configuration, migrate, seed), then forks that
+ * many workers (node:cluster) which run the same script and only serve. The workers share the
+ * listening ports (the primary hands them the connections); each has its own database pool.
+ *
+ * - The primary prints nothing a worker prints twice: each worker reports to it that its services
+ *   listen (with their URLs) or why they could not start (one line, for example a port in use),
+ *   and the primary answers for all of them.
+ * - SIGTERM / SIGINT to the primary reach every worker; each lets its requests in flight finish
+ *   and closes its pools; the primary exits 0 once all have exited 0. A worker that dies on its
+ *   own after start-up is replaced, with one line on stderr.
+ *
+ * Node only (node:cluster, node:os): the Deno entry serves in one process.
+ */
+import cluster, { type Worker } from "node:cluster";
+import { availableParallelism } from "node:os";
+
+/** A service a worker runs. */
+export interface WorkerService {
+  /** for example `core-api` */
+  name: string;
+  /** where it listens, for example http://127.0.0.1:8080 */
+  url: string;
+  /** stops accepting, lets requests in flight finish, closes the pools */
+  close(): Promise<void>;
+}
+
+/** What a worker tells the primary. */
+type WorkerReport =
+  | { kind: "ready"; services: Array<{ name: string; url: string }> }
+  | { kind: "failed"; message: string; code?: string };
+
+/** The workers WEB_CONCURRENCY asks for: its value, else the machine's core count. */
+export function workerCount(webConcurrency: number | undefined): number {
+  return webConcurrency ?? availableParallelism();
+}
+
+/** Whether this process is a worker forked by forkWorkers (it serves, and does nothing once-only). */
+export function isWorkerProcess(): boolean {
+  return cluster.isWorker;
+}
+
+/**
+ * In a worker: starts its services, reports them to the primary, and closes them on SIGTERM /
+ * SIGINT, then exits 0 (1 when closing failed). A start-up failure is reported and exits 1.
+ * @param start starts the services (it throws an Error with a one-line message, and maybe a
+ *   `code` such as EADDRINUSE, when it cannot)
+ */
+export async function serveInWorker(start: () => Promise<WorkerService[]>): Promise<void> {
+  let services: WorkerService[];
+  try {
+    services = await start();
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    report({ kind: "failed", message: e.message, ...(e.code ? { code: e.code } : {}) });
+    // let the report leave before the channel closes
+    setImmediate(() => process.exit(1));
+    return;
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void Promise.allSettled(services.map((s) => s.close())).then((results) =>
+      process.exit(results.some((r) => r.status === "rejected") ? 1 : 0),
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  // The primary gone (killed without passing the signal on): a worker must not serve alone.
+  process.on("disconnect", stop);
+  report({ kind: "ready", services: services.map(({ name, url }) => ({ name, url })) });
+}
+
+function report(message: WorkerReport): void {
+  process.send?.(message);
+}
+
+/** The primary's handle on its workers. */
+export interface Workers {
+  /** the services each worker runs, with their URLs (all workers share them) */
+  services: Array<{ name: string; url: string }>;
+  /**
+   * Passes `signal` to every worker and resolves when all have exited.
+   * @returns whether every worker exited 0
+   */
+  stop(signal: NodeJS.Signals): Promise<boolean>;
+}
+
+/**
+ * In the primary: forks `count` workers running this same script (they call serveInWorker) and
+ * waits until each reports its services listening.
+ * @param options.onReplaced called with one line when a worker that died on its own was replaced
+ * @returns the workers
+ * @throws Error with the first failing worker's one-line message (and its `code`); the other
+ *   workers are stopped first
+ */
+export async function forkWorkers(count: number, options: { onReplaced?: (line: string) => void } = {}): Promise<Workers> {
+  const live = new Set<Worker>();
+  let stopping = false;
+  let services: Array<{ name: string; url: string }> = [];
+
+  const fork = (): Promise<Worker> =>
+    new Promise((resolve, reject) => {
+      const worker = cluster.fork();
+      live.add(worker);
+      let ready = false;
+      worker.on("message", (message: WorkerReport) => {
+        if (message.kind === "ready") {
+          ready = true;
+          services = message.services;
+          resolve(worker);
+        } else if (message.kind === "failed") {
+          reject(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
+        }
+      });
+      worker.on("exit", (code, signal) => {
+        live.delete(worker);
+        if (!ready) {
+          reject(new Error(`a worker exited during start-up (${signal ?? `status ${code}`})`));
+          return;
+        }
+        if (stopping) return;
+        options.onReplaced?.(`worker ${worker.process.pid} exited (${signal ?? `status ${code}`}): starting another`);
+        fork().catch((err: Error) => options.onReplaced?.(`the replacement worker could not start: ${err.message}`));
+      });
+    });
+
+  const stop = (signal: NodeJS.Signals): Promise<boolean> => {
+    stopping = true;
+    let clean = true;
+    const exits = [...live].map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          worker.once("exit", (code) => {
+            if (code !== 0) clean = false;
+            resolve();
+          });
+          worker.process.kill(signal);
+        }),
+    );
+    return Promise.all(exits).then(() => clean);
+  };
+
+  try {
+    await Promise.all(Array.from({ length: count }, () => fork()));
+  } catch (err) {
+    await stop("SIGTERM");
+    throw err;
+  }
+  return { services, stop };
+}
