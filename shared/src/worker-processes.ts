@@ -36,6 +36,20 @@ export function workerCount(webConcurrency: number | undefined): number {
   return webConcurrency ?? availableParallelism();
 }
 
+/** libuv's thread pool size when UV_THREADPOOL_SIZE is not set (Node's default). */
+const DEFAULT_THREAD_POOL = 4;
+
+/**
+ * The environment a worker gets besides this process's: unless UV_THREADPOOL_SIZE is set, each
+ * worker's libuv thread pool (where argon2 hashes run: @node-rs/argon2) is Node's default of 4
+ * shared out among the workers (at least 2 each), so that N workers do not run 4 x N hashes of
+ * 64 MiB at once on the same cores and thrash their caches.
+ */
+function workerEnv(count: number): Record<string, string> {
+  if (process.env.UV_THREADPOOL_SIZE) return {};
+  return { UV_THREADPOOL_SIZE: String(Math.max(2, Math.ceil(DEFAULT_THREAD_POOL / count))) };
+}
+
 /** Whether this process is a worker forked by forkWorkers (it serves, and does nothing once-only). */
 export function isWorkerProcess(): boolean {
   return cluster.isWorker;
@@ -103,7 +117,7 @@ export async function forkWorkers(count: number, options: { onReplaced?: (line: 
 
   const fork = (): Promise<Worker> =>
     new Promise((resolve, reject) => {
-      const worker = cluster.fork();
+      const worker = cluster.fork(workerEnv(count));
       live.add(worker);
       let ready = false;
       worker.on("message", (message: WorkerReport) => {
