@@ -22,7 +22,6 @@
  * outbox, in the same transaction, unless the chain's identity-source client (the webshop) made
  * the call (authentication-points/webshop-sync.ts).
  */
-import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
 import { okBody } from "@service/shared";
 import { addUserCall, PERMISSION_PARAMS, type AddUserResults, type PermissionParam } from "@service/shared/internal/add-user";
 import type { Context } from "hono";
@@ -31,11 +30,11 @@ import { readAppHostname } from "../auth/apps.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { AccessLevels } from "../auth/permissions.ts";
+import { webshopSyncStep } from "./webshop-sync-step.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams, type Params } from "../http/params.ts";
 import type { AppEnv, RequestContext } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { webshopSyncHook } from "../authentication-points/webshop-sync.ts";
 import { adminUserInfoOf, saveAdminUser } from "../users/admin-user.ts";
 import { allOnSaved, saveAddedUser } from "../users/save-user.ts";
 import { findSignupApp } from "../users/signup-app.ts";
@@ -75,14 +74,7 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
 
   const refs = await resolveUserReferences(db, chainId, changes, null);
   const phone = await phoneVerificationStep(ctx, chain, changes);
-  const webshopSync = webshopSyncHook({
-    // read here, not with every request's chain (auth/session-grant.ts reads the chain's head only)
-    authenticationPoint: await findAuthenticationPoint(db, chainId),
-    fromAuthenticationPoint: source.by === "identity_source",
-    secretBox: ctx.secretBox,
-    now,
-    password: changes.password,
-  });
+  const webshopSync = await webshopSyncStep(ctx, chainId, { fromAuthenticationPoint: source.by === "identity_source", password: changes.password });
   const { user, created } = await saveAddedUser(db, {
     chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
     changes,

@@ -18,14 +18,14 @@
  * outbox, in the same transaction, unless the webshop (the chain's identity-source client) made
  * the call (authentication-points/webshop-sync.ts).
  */
-import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
 import { okBody } from "@service/shared";
 import { alterUserCall, type AlterUserResults } from "@service/shared/internal/alter-user";
 import { STAFF_ONLY_USER_FIELDS } from "@service/shared/internal/user-params";
 import type { Context } from "hono";
 import { CALL_ACCESS } from "../auth/access-table.ts";
-import { isIdentitySourceClient, webshopSyncHook } from "../authentication-points/webshop-sync.ts";
-import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
+import { requireAccess, requireSession } from "../auth/context.ts";
+import { userActedOn } from "./user-acted-on.ts";
+import { webshopSyncStep } from "./webshop-sync-step.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
@@ -34,7 +34,6 @@ import { allOnSaved, saveAlteredUser } from "../users/save-user.ts";
 import { readUserChanges } from "../users/user-changes.ts";
 import { userInfoOf } from "../users/user-info-record.ts";
 import { resolveUserReferences } from "../users/user-references.ts";
-import { findUserById } from "../users/user-repository.ts";
 import { userVersionRules } from "../users/version-rules.ts";
 import { phoneVerificationStep } from "./phone-verification-hook.ts";
 
@@ -49,19 +48,10 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
   const { user_id: userIdParam } = readCallParams(alterUserCall, params, ["user_id"]);
   const row = CALL_ACCESS["alter-user"];
 
-  let userId: number;
-  let chainId: number;
-  const me = await shopperOf(auth);
-  if (me) {
-    if (userIdParam !== undefined && userIdParam !== me.userId) throw new ServiceError(DENIED);
-    [userId, chainId] = [me.userId, me.chainId];
+  const { userId, chainId, byShopper } = await userActedOn(auth, db, userIdParam);
+  if (byShopper) {
     const staffOnly = STAFF_ONLY_USER_FIELDS.filter((name) => params[name] !== undefined);
     if (staffOnly.length > 0) throw new ServiceError(DENIED, `A shopper cannot change ${staffOnly.join(", ")}.`);
-  } else {
-    if (userIdParam === undefined) throw new ServiceError("parameter_missing", "user_id is required.");
-    const target = await findUserById(db, userIdParam);
-    if (!target) throw new ServiceError(DENIED);
-    [userId, chainId] = [target.id, target.chainId];
   }
   const { chain } = await requireAccess(auth, row, chainId, DENIED);
 
@@ -69,15 +59,7 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
   const changes = readUserChanges(alterUserCall, params, rules, now);
   const refs = await resolveUserReferences(db, chainId, changes, userId);
   const phone = await phoneVerificationStep(ctx, chain, changes);
-  const caller = await auth.identity();
-  const webshopSync = webshopSyncHook({
-    // read here, not with every request's chain (auth/session-grant.ts reads the chain's head only)
-    authenticationPoint: await findAuthenticationPoint(db, chainId),
-    fromAuthenticationPoint: caller.kind === "privileged" && (await isIdentitySourceClient(db, caller.serviceClientId)),
-    secretBox: c.var.ctx.secretBox,
-    now,
-    password: changes.password,
-  });
+  const webshopSync = await webshopSyncStep(ctx, chainId, { password: changes.password });
   const user = await saveAlteredUser(db, {
     chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
     changes,

@@ -5,13 +5,13 @@
  * the SMS leaves at once.
  */
 import type { ChainRow } from "../chains/chain-repository.ts";
-
-/** What the step reads of the chain (the head every request reads has it). */
-type VerifyingChain = Pick<ChainRow, "verifyPhoneNumbers">;
 import type { RequestContext } from "../http/request-context.ts";
 import { afterPhoneWrite } from "../users/phone-verification.ts";
 import type { UserWrite } from "../users/save-user.ts";
 import type { UserChanges } from "../users/user-changes.ts";
+
+/** What the step reads of the chain (the head every request reads has it). */
+type VerifyingChain = Pick<ChainRow, "verifyPhoneNumbers">;
 
 /** The hook to pass as UserWrite.onSaved, and what to call after the write committed. */
 export interface PhoneVerificationStep {

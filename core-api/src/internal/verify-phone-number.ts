@@ -21,13 +21,13 @@
  * row), unless the webshop (the chain's identity-source client) made the call; the outbox worker is
  * woken once it committed. A refused code, or the right code again, sends nothing.
  */
-import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
 import { okBody } from "@service/shared";
 import { verifyPhoneNumberCall, type VerifyPhoneNumberResults } from "@service/shared/internal/verify-phone-number";
 import type { Context } from "hono";
 import { CALL_ACCESS } from "../auth/access-table.ts";
-import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
-import { isIdentitySourceClient, webshopSyncHook } from "../authentication-points/webshop-sync.ts";
+import { requireAccess, requireSession } from "../auth/context.ts";
+import { userActedOn } from "./user-acted-on.ts";
+import { webshopSyncStep } from "./webshop-sync-step.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
@@ -35,7 +35,7 @@ import { ServiceError } from "../http/service-error.ts";
 import { verifyPhoneCode } from "../users/phone-verification.ts";
 import { userInfoOf } from "../users/user-info-record.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
-import { findUserById, type UserRow } from "../users/user-repository.ts";
+import type { UserRow } from "../users/user-repository.ts";
 
 const DENIED = "permission_denied_or_non_existent";
 
@@ -46,30 +46,12 @@ export async function verifyPhoneNumber(c: Context<AppEnv>): Promise<Response> {
   const { user_id: userIdParam, code } = readCallParams(verifyPhoneNumberCall, await allParams(c));
   const row = CALL_ACCESS["verify-phone-number"];
 
-  let userId: number;
-  let chainId: number;
-  const me = await shopperOf(auth);
-  if (me) {
-    if (userIdParam !== undefined && userIdParam !== me.userId) throw new ServiceError(DENIED);
-    [userId, chainId] = [me.userId, me.chainId];
-  } else {
-    if (userIdParam === undefined) throw new ServiceError("parameter_missing", "user_id is required.");
-    const target = await findUserById(db, userIdParam);
-    if (!target) throw new ServiceError(DENIED);
-    [userId, chainId] = [target.id, target.chainId];
-  }
-  const { chain } = await requireAccess(auth, row, chainId, DENIED);
+  const { userId, chainId } = await userActedOn(auth, db, userIdParam);
+  await requireAccess(auth, row, chainId, DENIED);
 
   const secretKey = deps.config.secretKey;
   if (!secretKey) throw new Error("verify-phone-number: SERVICE_SECRET_KEY is not set");
-  const caller = await auth.identity();
-  const webshopSync = webshopSyncHook({
-    // read here, not with every request's chain (auth/session-grant.ts reads the chain's head only)
-    authenticationPoint: await findAuthenticationPoint(db, chainId),
-    fromAuthenticationPoint: caller.kind === "privileged" && (await isIdentitySourceClient(db, caller.serviceClientId)),
-    secretBox: c.var.ctx.secretBox,
-    now,
-  });
+  const webshopSync = await webshopSyncStep(c.var.ctx, chainId);
   let enqueued = false;
   const onVerified = webshopSync && (async (tx: CoreTx, user: UserRow) => {
     await webshopSync(tx, user);
