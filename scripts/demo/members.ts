@@ -16,9 +16,32 @@ export const DEMO_MEMBERS = [
 /** The range the demo creates when the chain has no generated one. */
 const DEMO_RANGE = { kind: "generated", first: "100000", last: "199999" } as const;
 
+/** A chain's generated member-number range, and whether this run created it. */
+export interface DemoRange {
+  id: number;
+  first: string;
+  last: string;
+  created: boolean;
+}
+
+/**
+ * Makes sure the admin's chain hands out member numbers: its first generated range, else a new one
+ * (100000-199999, POST /resources/member_number_range). Steps 4 and 6 both call it, so either runs
+ * first (a member added while the chain has no range keeps no member number).
+ * @param core logged in as a super-user admin of the chain
+ * @throws ServiceCallError when a call fails
+ */
+export async function ensureMemberNumberRange(core: CoreApiClient): Promise<DemoRange> {
+  const ranges = await core.get("/resources/member_number_ranges", { kind: "generated" });
+  const existing = (ranges.resources as Array<{ id: number; first: string; last: string }>)[0];
+  return existing
+    ? { id: existing.id, first: existing.first, last: existing.last, created: false }
+    : await core.sendForm("POST", "/resources/member_number_range", DEMO_RANGE).then((r) => ({ id: r.id, first: r.first, last: r.last, created: true }));
+}
+
 export interface MembersDemo {
   /** the generated range used, and whether this run created it */
-  range: { id: number; first: string; last: string; created: boolean };
+  range: DemoRange;
   members: Array<{ username: string; userId: number; memberNumber: string | null; phone: string | null; userType: string; readBack: boolean }>;
   problems: string[];
 }
@@ -29,11 +52,7 @@ export interface MembersDemo {
  */
 export async function demoMembers(core: CoreApiClient, chainId: number): Promise<MembersDemo> {
   const problems: string[] = [];
-  const ranges = await core.get("/resources/member_number_ranges", { kind: "generated" });
-  const existing = (ranges.resources as Array<{ id: number; first: string; last: string }>)[0];
-  const range = existing
-    ? { id: existing.id, first: existing.first, last: existing.last, created: false }
-    : await core.sendForm("POST", "/resources/member_number_range", DEMO_RANGE).then((r) => ({ id: r.id, first: r.first, last: r.last, created: true }));
+  const range = await ensureMemberNumberRange(core);
 
   const members: MembersDemo["members"] = [];
   for (const m of DEMO_MEMBERS) {

@@ -6,7 +6,9 @@
  *      default billing and shipping address, written straight into the webshop's own tables (the
  *      one thing the demo does in a database: it is the shop's side; everything else is HTTP);
  *   b. one reconcile pass, the one `npm run sync` and the connector's SYNC_CRON run
- *      (connector/src/sync/reconcile.ts runReconcile), which sends them to the platform's add-user;
+ *      (connector/src/sync/reconcile.ts runReconcile), which sends them to the platform's add-user
+ *      (the chain's generated member-number range made sure of first, as step 4 does, so they get
+ *      member numbers whichever step runs first: `npm run demo -- --steps 6` on a fresh start);
  *   c. each read back as a member through the core API (get-user by
  *      authentication_point_identifier = the webshop customer id, admin session);
  *   d. one member changed through the core API (alter-user), and its Magento row read until the
@@ -24,6 +26,7 @@ import { hashMagentoPassword } from "../../connector/src/customers/magento-passw
 import { readPlatformLinks } from "../../connector/src/sync/platform-link.ts";
 import { runReconcile, type ChainReport, type ReconcileReport } from "../../connector/src/sync/reconcile.ts";
 import { fetchJson, type CoreApiClient } from "../lib/http-client.ts";
+import { ensureMemberNumberRange, type DemoRange } from "./members.ts";
 
 /** The customers the demo registers in the shop (their password: {@link SHOP_PASSWORD}). */
 export const SHOP_CUSTOMERS = [
@@ -58,6 +61,8 @@ export interface ShopAccess {
 export interface WebshopSyncDemo {
   /** the chain's platform link as the connector holds it (null: the chain's webshop is not linked) */
   link: { coreApiUrl: string; appHostname: string } | null;
+  /** the chain's generated member-number range the new members are numbered from */
+  range: DemoRange | null;
   customers: Array<{ email: string; customerId: number; registered: boolean; userId: number | null; memberNumber: string | null; signupChannel: string | null }>;
   /** the chain's line of the reconcile pass, and of a second pass after the app-side change */
   firstPass: ChainReport | null;
@@ -80,7 +85,7 @@ export interface WebshopSyncDemo {
  *   failed check; an unreachable service or database does throw)
  */
 export async function demoWebshopSync(core: CoreApiClient, shop: ShopAccess, chainId: number): Promise<WebshopSyncDemo> {
-  const out: WebshopSyncDemo = { link: null, customers: [], firstPass: null, secondPass: null, sentFirst: [], sentSecond: [], change: null, login: null, problems: [] };
+  const out: WebshopSyncDemo = { link: null, range: null, customers: [], firstPass: null, secondPass: null, sentFirst: [], sentSecond: [], change: null, login: null, problems: [] };
   const [link] = await readPlatformLinks(shop.database.db, shop.box, [chainId]);
   if (!link) {
     out.problems.push(`the webshop of chain ${chainId} is not linked to the platform (npm start links the demo chain; else npm run admin -- link-platform)`);
@@ -101,7 +106,8 @@ export async function demoWebshopSync(core: CoreApiClient, shop: ShopAccess, cha
     out.customers.push({ email: c.email, customerId, registered: !existing, userId: null, memberNumber: null, signupChannel: null });
   }
 
-  // b. One reconcile pass: the new customers go to add-user.
+  // b. One reconcile pass: the new customers go to add-user (numbered from the chain's range).
+  out.range = await ensureMemberNumberRange(core);
   const ours = new Set(out.customers.map((c) => c.customerId));
   const first = await reconcileChain(shop, chainId);
   out.firstPass = first.report.chains[0] ?? null;

@@ -58,6 +58,31 @@ export function booleanOption(flags: Flags, flag: string): boolean {
   return v === true || v === "true" || v === "1";
 }
 
+/**
+ * Which of `count` numbered steps to run: `--<flag> 6`, `--<flag> 4,6` or `--<flag> 3-6` (lists
+ * and ranges mixed, e.g. `1,4-6`); every step 1..count when the flag is absent.
+ * @returns the step numbers, each in 1..count
+ * @throws Error naming the flag when a part is not a step number or a range of them in 1..count,
+ *   or the flag is given without a value
+ */
+export function stepsOption(flags: Flags, flag: string, count: number): Set<number> {
+  const raw = flags.get(flag);
+  const all = new Set(Array.from({ length: count }, (_, i) => i + 1));
+  if (raw === undefined) return all;
+  const bad = () => new Error(`--${flag} must list steps 1-${count}, for example 6, 4,6 or 3-6 (got ${raw === true ? "no value" : raw})`);
+  if (raw === true) throw bad();
+  const steps = new Set<number>();
+  for (const part of raw.split(",")) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) throw bad();
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (from < 1 || to > count || from > to) throw bad();
+    for (let s = from; s <= to; s++) steps.add(s);
+  }
+  return steps;
+}
+
 /** Base URLs of the running services, without a trailing slash. */
 export function serviceUrls(flags: Flags): { coreApiUrl: string; connectorUrl: string } {
   const trim = (u: string) => u.replace(/\/+$/, "");
