@@ -6,7 +6,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONNECTOR_VARIABLES } from "../connector/src/config.ts";
+import { BlockList } from "node:net";
+import { CONNECTOR_VARIABLES, parseConnectorConfig } from "../connector/src/config.ts";
+import { isTrustedProxy, parseTrustedProxies } from "../connector/src/http/trusted-proxies.ts";
 import { CORE_VARIABLES } from "../core-api/src/config.ts";
 import { DEMO_SEED_VARIABLES } from "../scripts/lib/demo-seed.ts";
 import { DEMO_WIRING_VARIABLES } from "../scripts/lib/demo-wiring.ts";
@@ -87,6 +89,7 @@ describe("docker/compose.yml", () => {
     const envStart = block.indexOf("    environment:");
     const env: string[] = [];
     for (const l of block.slice(envStart + 1)) {
+      if (/^ {6}#/.test(l)) continue; // a comment between variables
       const m = /^ {6}([A-Z0-9_]+):/.exec(l);
       if (!m) break;
       env.push(m[1]!);
@@ -102,5 +105,36 @@ describe("docker/compose.yml", () => {
     expect(s.env.length).toBeGreaterThan(0);
     expect(s.env.filter((v) => !read.includes(v))).toEqual([]);
     expect(s.block.join("\n")).toContain("stop_grace_period: 10s");
+  });
+
+  it("makes core-api, and only core-api, the connector's trusted proxy: its fixed address on the compose network", () => {
+    const text = lines.join("\n");
+    const subnet = /^networks:\n {2}default:\n(?: {4,}.*\n)*? {8}- subnet: (\S+)$/m.exec(text)?.[1];
+    expect(subnet, "a default network with a fixed subnet").toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    const coreAddress = /ipv4_address:\s*([\d.]+)/.exec(service("core-api").block.join("\n"))?.[1];
+    expect(coreAddress, "core-api's fixed address").toBeDefined();
+    const connector = service("connector");
+    expect(connector.env).toContain("TRUSTED_PROXIES");
+    const trusted = /^ {6}TRUSTED_PROXIES:\s*(.*)$/m.exec(connector.block.join("\n"))![1]!.trim();
+    expect(trusted).toBe(coreAddress);
+    expect(/ipv4_address/.test(connector.block.join("\n"))).toBe(false); // the connector's own address is Docker's choice
+
+    // The connector reads it as a trusted proxy; the network's gateway (published-port clients
+    // arrive through it) and every other address on the network are not trusted.
+    const config = parseConnectorConfig({ DATABASE_URL: "mysql://root@mysql:3306", SERVICE_SECRET_KEY: "docker-test-secret-key-of-32-characters", TRUSTED_PROXIES: trusted });
+    expect(config.ok).toBe(true);
+    if (!config.ok) return;
+    expect(config.config.trustedProxies).toEqual([coreAddress]);
+    const [network, bits] = subnet!.split("/");
+    const inSubnet = new BlockList();
+    inSubnet.addSubnet(network!, Number(bits), "ipv4");
+    expect(inSubnet.check(coreAddress!, "ipv4")).toBe(true);
+    const proxies = parseTrustedProxies(config.config.trustedProxies);
+    const host = (n: number) => network!.replace(/\.\d+$/, `.${n}`);
+    expect(isTrustedProxy(proxies, coreAddress)).toBe(true);
+    expect(isTrustedProxy(proxies, `::ffff:${coreAddress}`)).toBe(true); // as a dual-stack socket reports it
+    expect(coreAddress).not.toBe(host(1));
+    expect(isTrustedProxy(proxies, host(1))).toBe(false); // the gateway
+    expect(isTrustedProxy(proxies, host(Number(coreAddress!.split(".")[3]) + 1))).toBe(false);
   });
 });
