@@ -12,6 +12,7 @@ import { requireIntegrationToken } from "./http/auth.ts";
 import { connectorMetrics } from "./http/connector-metrics.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { httpLog } from "./http/http-log.ts";
+import { loggablePath } from "./http/loggable-path.ts";
 import { parseTrustedProxies } from "./http/trusted-proxies.ts";
 import { isDatabaseUnavailable, sendDatabaseUnavailable } from "./http/unavailable.ts";
 import { healthRoutes } from "./health/health-routes.ts";
@@ -79,7 +80,7 @@ const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next
   } else if (typeof (err as { status?: unknown }).status === "number" && (err as { status: number }).status < 500) {
     res.status((err as { status: number }).status).json({ message: String((err as Error).message) });
   } else {
-    log.error({ err, requestId: req.id, method: req.method, path: req.path }, "connector: unexpected error");
+    log.error({ err, requestId: req.id, method: req.method, path: loggablePath(req.originalUrl ?? req.url) }, "connector: unexpected error");
     res.status(500).json({ message: "Internal Error. Details are available in the connector log." });
   }
 };

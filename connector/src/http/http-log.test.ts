@@ -92,6 +92,15 @@ describe("the request line", () => {
     expect(health.lines).toEqual([expect.objectContaining({ route: "/health", status: 200 })]);
   });
 
+  it("redacts the email of a path no route took", async () => {
+    const { res, lines } = await strict.send(`${PREFIX}/user_info_by_email/1/stray@example.com/extra`, { headers: auth });
+    expect(res.status).toBe(404);
+    expect(lines).toEqual([expect.objectContaining({ route: null, path: `${PREFIX}/user_info_by_email/[redacted]`, status: 404 })]);
+    const other = await strict.send("/somewhere/else/stray%40example.com", { headers: auth });
+    expect(other.lines).toEqual([expect.objectContaining({ route: null, path: "/somewhere/else/[redacted]" })]);
+    expect(strict.log.lines.map((l) => l.text).join("")).not.toMatch(/stray/);
+  });
+
   it("is written once, marked aborted, for a client that goes away before the response", async () => {
     strict.log.clear();
     const { port } = new URL(strict.base);
@@ -172,6 +181,44 @@ describe("the request id", () => {
 });
 
 describe("secrets", () => {
+  it("the unexpected-error line of a read by email names the path without the email", async () => {
+    const log = captureLog();
+    const broken = new Proxy({}, { get: () => () => { throw new Error("database unreachable"); } }) as never;
+    const app = createApp({ db: broken, config: { bodyLimitBytes: 1024 }, logger: log.logger });
+    const served = await listen(app);
+    try {
+      const res = await fetch(`${served.base}${PREFIX}/user_info_by_email/1/broken.read@example.com`, { headers: auth });
+      expect(res.status).toBe(500);
+      await vi.waitFor(() => expect(log.lines.filter((l) => l.message === "request")).toHaveLength(1));
+      expect(log.lines.find((l) => l.level === "error")!.fields).toMatchObject({ method: "GET", path: `${PREFIX}/user_info_by_email/[redacted]` });
+      expect(log.lines.map((l) => l.text).join("")).not.toContain("broken.read");
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("a request a handler logs through req.log has the email out of its url and params", async () => {
+    const log = captureLog();
+    const app = express();
+    app.use(httpLog({ logger: log.logger, trustedProxies: parseTrustedProxies([]) }));
+    app.get(`${PREFIX}/user_info_by_email/:serviceChainId/:customerEmail`, (req, res) => {
+      req.log.info({ req }, "handler saw");
+      res.status(204).end();
+    });
+    const served = await listen(app);
+    try {
+      const res = await fetch(`${served.base}${PREFIX}/user_info_by_email/3/handler.logged@example.com?q=1`);
+      expect(res.status).toBe(204);
+      await vi.waitFor(() => expect(log.lines.map((l) => l.message)).toContain("request"));
+      expect(log.lines.find((l) => l.message === "handler saw")!.fields).toMatchObject({
+        req: { method: "GET", url: `${PREFIX}/user_info_by_email/[redacted]`, params: { serviceChainId: "3", customerEmail: "[redacted]" } },
+      });
+      expect(log.lines.map((l) => l.text).join("")).not.toContain("handler.logged");
+    } finally {
+      await served.close();
+    }
+  });
+
   it("an authenticate request's log lines hold neither the password nor the integration token", async () => {
     const { res, text } = await strict.send(`${PREFIX}/authenticate`, {
       method: "POST",

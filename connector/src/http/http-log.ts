@@ -12,10 +12,11 @@
  * UUID. It is echoed in the response's `X-Request-Id` and is `req.id`.
  *
  * Only the route's pattern is logged, never the URL: customer emails travel in the paths
- * (`/user_info_by_email/:customerEmail`). A path is logged only when no route matched. No header,
- * query string or body is logged; should a handler log the request or response object
- * (`req.log.info({ req, res })`), the logger's redaction (logger.ts) censors the Authorization
- * header, cookies and passwords.
+ * (`/user_info_by_email/:customerEmail`). A path is logged only when no route matched, and then
+ * with emails redacted (http/loggable-path.ts). No header, query string or body is logged; should a
+ * handler log the request or response object (`req.log.info({ req, res })`), the logger's
+ * redaction (logger.ts) censors the Authorization header, cookies and passwords, and the request's
+ * `url` and `params` have emails redacted as the path is.
  */
 import { randomUUID } from "node:crypto";
 import type { BlockList } from "node:net";
@@ -23,6 +24,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { Logger as PinoLogger } from "pino";
 import { pinoHttp } from "pino-http";
 import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from "@service/shared/logging";
+import { loggableParams, loggablePath } from "./loggable-path.ts";
 import { watchMatchedRoute } from "./matched-route.ts";
 import { isTrustedProxy } from "./trusted-proxies.ts";
 
@@ -34,7 +36,7 @@ export interface RequestLogLine {
   method: string;
   /** the route pattern that answered, mount path included; null when none matched */
   route: string | null;
-  /** the URL path without the query string, only when no route matched */
+  /** the URL path without the query string, emails redacted (loggablePath), only when no route matched */
   path?: string;
   /** the status sent; for a client that went away before the response, the status set so far */
   status: number;
@@ -69,7 +71,7 @@ export function httpLog(options: HttpLogOptions): RequestHandler {
     return {
       method: req.method,
       route,
-      ...(route === null ? { path: (req.originalUrl ?? req.url).split("?")[0] } : {}),
+      ...(route === null ? { path: loggablePath(req.originalUrl ?? req.url) } : {}),
       status: res.statusCode,
       durationMs: responseTime,
       ...(res.writableFinished ? {} : { aborted: true as const }),
@@ -84,6 +86,8 @@ export function httpLog(options: HttpLogOptions): RequestHandler {
       res.setHeader(REQUEST_ID_HEADER, id);
       return id;
     },
+    // pino's request serializer, then the emails out of the URL and the route's parameters
+    serializers: { req: redactRequest },
     quietReqLogger: true,
     quietResLogger: true,
     customAttributeKeys: { reqId: "requestId" },
@@ -97,4 +101,11 @@ export function httpLog(options: HttpLogOptions): RequestHandler {
     watchMatchedRoute(req); // from the start: the routers note their pattern as they take the request
     log(req, res, next);
   };
+}
+
+/** pino's serialized request (pino-std-serializers) with emails redacted from `url` and `params`. */
+function redactRequest(serialized: { url?: unknown; params?: unknown }): unknown {
+  if (typeof serialized.url === "string") serialized.url = loggablePath(serialized.url);
+  if (serialized.params && typeof serialized.params === "object") serialized.params = loggableParams(serialized.params as Record<string, unknown>);
+  return serialized;
 }

@@ -58,7 +58,11 @@ async function serve(databaseUrl: string) {
     });
     return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json(), ms: performance.now() - started };
   };
-  return { lines: log.lines, authenticate };
+  const get = async (path: string) => {
+    const res = await fetch(url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+    return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() };
+  };
+  return { lines: log.lines, authenticate, get };
 }
 
 function expectUnavailable(answer: { status: number; retryAfter: string | null; body: unknown }) {
@@ -88,5 +92,14 @@ describe("the connector and its database", () => {
     const connector = await serve(await downDatabaseUrl());
     expectUnavailable(await connector.authenticate());
     expect(connector.lines.map((l) => [l.message, l.fields.code])).toEqual([["database unavailable", "ECONNREFUSED"]]);
+  });
+
+  it("logs the path of a failed read by email without the email", async () => {
+    const connector = await serve(await downDatabaseUrl());
+    expectUnavailable(await connector.get(`/rest/V1/service/customer/user_info_by_email/${TEST_CHAIN_ID}/ann.unavailable@example.com`));
+    expect(connector.lines.map((l) => [l.message, l.fields.method, l.fields.path])).toEqual([
+      ["database unavailable", "GET", "/rest/V1/service/customer/user_info_by_email/[redacted]"],
+    ]);
+    expect(connector.lines[0]!.text).not.toMatch(/ann\.unavailable/);
   });
 });

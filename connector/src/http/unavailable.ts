@@ -1,11 +1,13 @@
 /**
  * The connector's answer when its database is unavailable (issue 11): 503 with `Retry-After` in
  * Magento's error shape, and one log line without a stack trace per failed request (a frozen or
- * unreachable database is an operating condition, not a bug).
+ * unreachable database is an operating condition, not a bug). The line's path has emails redacted
+ * (http/loggable-path.ts).
  */
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@service/shared/db-timeouts";
 import type { Request, Response } from "express";
 import type { Logger } from "../logger.ts";
+import { loggablePath } from "./loggable-path.ts";
 
 export { isDatabaseUnavailable };
 
@@ -17,7 +19,7 @@ export function sendDatabaseUnavailable(err: unknown, req: Request, res: Respons
   const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | null;
   // drizzle's own message names the whole statement, parameters included: the driver's is logged.
   log.error(
-    { code: e?.cause?.code ?? e?.code, reason: e?.cause?.message ?? e?.message, method: req.method, path: req.path },
+    { code: e?.cause?.code ?? e?.code, reason: e?.cause?.message ?? e?.message, method: req.method, path: loggablePath(req.originalUrl ?? req.url) },
     "database unavailable",
   );
   res.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
