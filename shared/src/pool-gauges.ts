@@ -1,6 +1,7 @@
 /**
- * The database pool's use as metrics gauges, for both services' `GET /metrics` (issue 11,
- * "Metrics"). No driver import: it reads the mysql2 pool behind a drizzle client structurally
+ * The database pools' use as metrics gauges, for both services' `GET /metrics` (issue 11,
+ * "Metrics"), one sample per pool by the label `pool` (core-api has two: `main` and `writes`; the
+ * connector one, `main`). No driver import: it reads mysql2 pools structurally
  * (mysql2 keeps these counters only in its internals), so this contracts package stays free of
  * drivers while both services share one implementation, as with db-timeouts.ts.
  */
@@ -22,37 +23,64 @@ interface Mysql2PoolInternals {
   config?: { connectionLimit?: number };
 }
 
+/** A database pool to report, and the `pool` label its samples carry. */
+export interface NamedPool {
+  /** the label value, e.g. `main` (the drizzle client's pool) or `writes` (core-api's one-round-trip writes) */
+  name: string;
+  /** a mysql2 pool: the promise pool (`db.$client`, whose `.pool` is the callback pool) or the callback pool itself */
+  pool: unknown;
+}
+
 /**
- * The gauges of the pool behind `db` (a drizzle mysql2 client: `db.$client.pool`):
- * db_pool_connections{state=total|free|in_use}, db_pool_connection_limit, db_pool_queued_requests.
- * @returns gauges that report no samples when the pool's counters cannot be read
+ * The gauges of `pools`, one sample per pool (label `pool`):
+ * db_pool_connections{pool, state=total|free|in_use}, db_pool_connection_limit{pool},
+ * db_pool_queued_requests{pool}.
+ * @param pools each pool once, by a distinct name
+ * @returns gauges that leave out a pool whose counters cannot be read
  */
-export function poolGauges(db: unknown): ScrapedGauge[] {
+export function poolGauges(pools: readonly NamedPool[]): ScrapedGauge[] {
+  const each = <T>(sample: (use: PoolUse) => T[]): T[] => pools.flatMap(({ name, pool }) => {
+    const use = poolUse(pool);
+    return use ? sample({ ...use, name }) : [];
+  });
   return [
     {
       name: "db_pool_connections",
-      help: "Connections of the database pool: total open, free (idle) and in use.",
-      labelNames: ["state"],
-      read: () => {
-        const use = poolUse(db);
-        return use ? [
-          { labels: { state: "total" }, value: use.total },
-          { labels: { state: "free" }, value: use.free },
-          { labels: { state: "in_use" }, value: use.total - use.free },
-        ] : [];
-      },
+      help: "Connections of each database pool: total open, free (idle) and in use.",
+      labelNames: ["pool", "state"],
+      read: () => each((use) => [
+        { labels: { pool: use.name, state: "total" }, value: use.total },
+        { labels: { pool: use.name, state: "free" }, value: use.free },
+        { labels: { pool: use.name, state: "in_use" }, value: use.total - use.free },
+      ]),
     },
-    { name: "db_pool_connection_limit", help: "Most connections the database pool opens.", read: () => valueOf(poolUse(db)?.limit) },
-    { name: "db_pool_queued_requests", help: "Queries waiting for a free pool connection.", read: () => valueOf(poolUse(db)?.queued) },
+    {
+      name: "db_pool_connection_limit",
+      help: "Most connections each database pool opens.",
+      labelNames: ["pool"],
+      read: () => each((use) => [{ labels: { pool: use.name }, value: use.limit }]),
+    },
+    {
+      name: "db_pool_queued_requests",
+      help: "Queries waiting for a free connection of each database pool.",
+      labelNames: ["pool"],
+      read: () => each((use) => [{ labels: { pool: use.name }, value: use.queued }]),
+    },
   ];
 }
 
-function valueOf(v: number | undefined): Array<{ value: number }> {
-  return v === undefined ? [] : [{ value: v }];
+interface PoolUse {
+  name: string;
+  total: number;
+  free: number;
+  queued: number;
+  limit: number;
 }
 
-function poolUse(db: unknown): { total: number; free: number; queued: number; limit: number } | undefined {
-  const pool = (db as { $client?: { pool?: Mysql2PoolInternals } } | null)?.$client?.pool;
+/** The counters of a mysql2 promise pool (through its `.pool`) or callback pool; undefined when unreadable. */
+function poolUse(given: unknown): Omit<PoolUse, "name"> | undefined {
+  const outer = given as (Mysql2PoolInternals & { pool?: Mysql2PoolInternals }) | null | undefined;
+  const pool = outer?._allConnections ? outer : outer?.pool;
   if (!pool?._allConnections || !pool._freeConnections || !pool._connectionQueue) return undefined;
   return {
     total: pool._allConnections.length,

@@ -59,11 +59,13 @@ describe("GET /metrics", () => {
 
   it("reports the database pool's connections, limit and queue", async () => {
     const text = await (await metrics(h.url)).text();
-    const total = sample(text, "db_pool_connections", { state: "total" });
+    // one pool, labelled as the core API's main pool
+    const total = sample(text, "db_pool_connections", { pool: "main", state: "total" });
     expect(total).toBeGreaterThanOrEqual(1);
-    expect(sample(text, "db_pool_connections", { state: "free" })! + sample(text, "db_pool_connections", { state: "in_use" })!).toBe(total);
-    expect(sample(text, "db_pool_connection_limit", {})).toBe(10);
-    expect(sample(text, "db_pool_queued_requests", {})).toBe(0);
+    expect(sample(text, "db_pool_connections", { pool: "main", state: "free" })! + sample(text, "db_pool_connections", { pool: "main", state: "in_use" })!).toBe(total);
+    expect(sample(text, "db_pool_connection_limit", { pool: "main" })).toBe(10);
+    expect(sample(text, "db_pool_queued_requests", { pool: "main" })).toBe(0);
+    expect(text.match(/^db_pool_connection_limit\{/gm)).toHaveLength(1);
   });
 
   describe("with METRICS_TOKEN set", () => {

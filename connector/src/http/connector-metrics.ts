@@ -7,8 +7,9 @@
  *   (`/rest/V1/service/customer/user_info/:customerId`), never the raw path, so ids and emails do
  *   not explode the series (or leak into them); a request no route took (an unknown path, or one
  *   refused before routing, such as a missing integration token) counts as `unmatched`.
- * - `db_pool_connections{state="total|free|in_use"}`, `db_pool_connection_limit` and
- *   `db_pool_queued_requests`: use of the mysql2 pool behind `db`.
+ * - `db_pool_connections{pool="main",state="total|free|in_use"}`, `db_pool_connection_limit{pool}`
+ *   and `db_pool_queued_requests{pool}`: use of the mysql2 pool behind `db` (the label as the core
+ *   API's, which has a second pool).
  *
  * Who may read it: when METRICS_TOKEN is set, only `Authorization: Bearer <METRICS_TOKEN>`;
  * otherwise anyone who reaches the service port, as a plain Prometheus scrape expects (the port
@@ -91,5 +92,5 @@ export function connectorMetrics(deps: { db: ConnectorDb; metricsToken?: string 
 
 /** The gauges read at scrape time: the database pool (@service/shared/pool-gauges); the outbox depth joins here. */
 export function scrapedGauges(db: ConnectorDb): ScrapedGauge[] {
-  return poolGauges(db);
+  return poolGauges([{ name: "main", pool: db.$client }]);
 }

@@ -4,8 +4,9 @@
  * - `http_requests_total` and `http_request_duration_seconds` (histogram) per method, route and
  *   status. The route is the pattern the request matched (`/resources/business/:id`), never the raw
  *   path, so ids do not explode the series; a path no route serves counts as `unmatched`.
- * - `db_pool_connections{state="total|free|in_use"}`, `db_pool_connection_limit` and
- *   `db_pool_queued_requests`: use of the mysql2 pool behind `deps.db`;
+ * - `db_pool_connections{pool,state="total|free|in_use"}`, `db_pool_connection_limit{pool}` and
+ *   `db_pool_queued_requests{pool}`: use of both mysql2 pools behind `deps.db`, `pool="main"` (the
+ *   drizzle client's, `db.$client`) and `pool="writes"` (db/one-transaction.ts's, `db.$writes`);
  * - `outbox_deliveries{status="pending|failed"}` and `outbox_oldest_pending_age_seconds`: the
  *   outbox's depth (outbox/outbox-gauges.ts).
  *
@@ -40,7 +41,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 /**
  * Mounts the request metrics middleware and `GET /metrics`. Call it first in createApp, so the
  * middleware sees (and times) every request, whatever later middleware answers.
- * @param deps `config.metricsToken` guards the endpoint when set; `db`'s pool is reported
+ * @param deps `config.metricsToken` guards the endpoint when set; `db`'s pools are reported
  * @throws (from the route) ServiceError `no_valid_session` (6, HTTP 401) when METRICS_TOKEN is set
  *   and the request does not carry it as a bearer token
  */
@@ -94,7 +95,7 @@ function matchedRoute(c: Parameters<typeof matchedRoutes>[0]): string {
   return matchedRoutes(c).find((r) => r.path !== "/*" && r.path !== "*")?.path ?? UNMATCHED_ROUTE;
 }
 
-/** The gauges read at scrape time: the database pool (@service/shared/pool-gauges) and the outbox's depth (outbox/outbox-gauges.ts). */
+/** The gauges read at scrape time: both database pools (@service/shared/pool-gauges) and the outbox's depth (outbox/outbox-gauges.ts). */
 export function scrapedGauges(db: CoreDb): ScrapedGauge[] {
-  return [...poolGauges(db), ...outboxGauges(db)];
+  return [...poolGauges([{ name: "main", pool: db.$client }, { name: "writes", pool: db.$writes }]), ...outboxGauges(db)];
 }
