@@ -257,10 +257,10 @@ describe("the database restarted mid-delivery", () => {
       const refused = await addMember(COUNT);
       expect(refused.status).toBe(503);
       expect(((await refused.json()) as any).error.name).toBe("service_unavailable");
-      // Down until the outbox worker failed to claim and a scheduled reconcile pass failed (or
+      // Down until the outbox worker saw it go and a scheduled reconcile pass failed (or
       // waits to free its lease): both must live on.
-      await until(async () => /outbox: claiming due deliveries failed/.test(core.output().slice(logsBefore.core))
-        && /"msg":"reconcile failed"|reconcile: the lease cannot be freed yet/.test(connector.output().slice(logsBefore.connector)));
+      await until(async () => /outbox: the database is unavailable; deliveries wait/.test(core.output().slice(logsBefore.core))
+        && /"msg":"reconcile stopped"|reconcile: the lease cannot be freed yet/.test(connector.output().slice(logsBefore.connector)));
     });
 
     // Back: both ready again by themselves, and the outbox delivers everything.
