@@ -1,10 +1,11 @@
 /**
  * Both services for real, for the sync tests (issue 10): a core API on a throwaway migrated
- * database served over HTTP (startCoreApi on port 0) with a chain, its webshop app, a generated
- * member-number range and the chain's identity-source service client with a privileged token; and
- * a connector store (throwaway, migrated, seeded) linked to that core API (linkPlatform). Shop
- * customers are written straight into the Magento tables with SQL, as Magento does on registration
- * or account edit; members are read back through get-user over HTTP.
+ * database (a copy of the run's template, database-templates.ts) served over HTTP (startCoreApi
+ * on port 0) with a chain, its webshop app, a generated member-number range and the chain's
+ * identity-source service client with a privileged token; and a connector store (throwaway,
+ * migrated the same way, seeded) linked to that core API (linkPlatform). Shop customers are
+ * written straight into the Magento tables with SQL, as Magento does on registration or account
+ * edit; members are read back through get-user over HTTP.
  *
  * The services can also run as processes of their own (startCoreProcess, startConnectorProcess),
  * to be killed or to reach the database through a proxy (database-proxy.ts); close() kills those
@@ -17,18 +18,17 @@ import type { UserInfo } from "@service/shared/user-info";
 import { seedClient, seedToken } from "../../core-api/src/clients/client-test-support.ts";
 import { loadCoreConfig } from "../../core-api/src/config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../../core-api/src/db/client.ts";
-import { migrateCoreDatabase } from "../../core-api/src/db/migrate.node.ts";
 import { apps, memberNumberRanges } from "../../core-api/src/db/schema.ts";
 import { createAppHostname, createChain } from "../../core-api/src/db/seed.ts";
 import { startCoreApi, type RunningService } from "../../core-api/src/main.node.ts";
 import { userInfoObject } from "../../connector/src/customers/mapping.ts";
 import { loadCustomerBundle } from "../../connector/src/customers/repository.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../../connector/src/db/client.ts";
-import { migrateConnectorDatabase } from "../../connector/src/db/migrate.node.ts";
 import { seedConnector } from "../../connector/src/db/seed.ts";
 import { linkPlatform } from "../../connector/src/sync/platform-link.ts";
 import { runReconcile, type ReconcileOptions, type ReconcileReport } from "../../connector/src/sync/reconcile.ts";
 import { TEST_SECRET_KEY } from "./core.ts";
+import { createMigratedDatabase } from "./database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./databases.ts";
 import { scriptEnv, start, type Running } from "./processes.ts";
 
@@ -114,7 +114,7 @@ export async function until(check: () => Promise<boolean>, everyMs = 100): Promi
 /** Builds the world; `close()` it in afterAll. */
 export async function startSyncWorld(prefix: string): Promise<SyncWorld> {
   const coreDbName = throwawayDatabaseName(`${prefix}_core`);
-  await migrateCoreDatabase(TEST_DATABASE_URL, coreDbName);
+  await createMigratedDatabase("core", coreDbName);
   const coreDb = openCoreDatabase(TEST_DATABASE_URL, coreDbName);
   const now = new Date();
   const chainId = await createChain(coreDb.db, "Sync Chain");
@@ -141,7 +141,7 @@ export async function startSyncWorld(prefix: string): Promise<SyncWorld> {
   const corePort = Number(new URL(coreUrl).port);
 
   const shopDbName = throwawayDatabaseName(`${prefix}_shop`);
-  await migrateConnectorDatabase(TEST_DATABASE_URL, shopDbName);
+  await createMigratedDatabase("connector", shopDbName);
   const shop = openConnectorDatabase(TEST_DATABASE_URL, shopDbName);
   await seedConnector(shop.db, { chainId });
   const box = await openSecretBox(TEST_SECRET_KEY);
