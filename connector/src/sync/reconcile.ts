@@ -245,7 +245,7 @@ async function runPass(deps: ReconcileDeps, options: ReconcileOptions, report: R
           if (ok) leaseEnd = renewing + leaseMs;
           else stop.abort("lease_lost");
         },
-        (err: Error) => deps.logger?.warn({ err: err.message }, "reconcile: the lease could not be renewed"),
+        (err: unknown) => deps.logger?.warn({ err: driverReason(err) }, "reconcile: the lease could not be renewed"),
       );
     }, Math.max(50, Math.floor(leaseMs / 3)));
     heartbeat.unref();
@@ -262,8 +262,12 @@ async function runPass(deps: ReconcileDeps, options: ReconcileOptions, report: R
     // Also when the run stopped because the database went away: freed once it is back, unless the
     // lease lapses first.
     if (lease?.taken) {
+      let told = false;
       const released = await releaseLeaseWhenBack(deps.db, lease.lease, leaseEnd, {
-        onRetry: (err) => deps.logger?.warn({ err: driverReason(err) }, "reconcile: the lease cannot be freed yet; trying again while it holds"),
+        onRetry: (err) => {
+          if (!told) deps.logger?.warn({ err: driverReason(err) }, "reconcile: the lease cannot be freed yet; trying again while it holds");
+          told = true;
+        },
       }).catch((err: unknown) => {
         deps.logger?.warn({ err: driverReason(err) }, "reconcile: the lease could not be freed; it lapses by itself");
         return "failed";
