@@ -2,12 +2,13 @@
  * The database restarted in the middle of a sync (issue 10, item 7: "either service, or the
  * database, restarted in the middle of a sync loses no acknowledged change and creates no
  * duplicate member"), both services for real, as processes of their own, reaching MariaDB
- * through a proxy (helpers/database-proxy.ts): restarting the shared server would break every
- * other test file, so "the database restarts" is the proxy cutting every connection at once (the
- * server rolls back their open transactions, as a restart does) and refusing new ones until the
- * test brings it back. The test's own checks read the databases directly.
- * - the reconcile alone losing the shop's database (a proxy of its own; the core API keeps its):
- *   it stops with a one-line StoreUnavailableError holding the report so far, keeps its lease
+ * through proxies (helpers/database-proxy.ts), one for the core API, one for the shop's side
+ * (connector, `npm run sync`): restarting the shared server would break every other test file,
+ * so "the database restarts" is both proxies cutting every connection at once (the server rolls
+ * back their open transactions, as a restart does) and refusing new ones until the test brings
+ * them back, once each side has run into the outage. The test's own checks read the databases
+ * directly.
+ * - the reconcile alone losing the shop's database (the core API keeps its): it stops with a one-line StoreUnavailableError holding the report so far, keeps its lease
  *   while the database is away and frees it once it is back; the next run sends the rest.
  * - webshop -> platform: `npm run sync` is sending many shop registrations to add-user when the
  *   database goes; the run stops with one line and status 1, and frees its lease once the
@@ -31,23 +32,28 @@ import { closedPort, runScript, scriptEnv, type Running } from "./helpers/proces
 import { startSyncWorld, until, type Registration, type SyncWorld } from "./helpers/sync-world.ts";
 
 let w: SyncWorld;
-let proxy: DatabaseProxy;
-/** the core API process, through the proxy, for both tests */
+/** the core API's way to the database */
+let coreProxy: DatabaseProxy;
+/** the shop side's way to the database (connector, npm run sync, the reconcile) */
+let shopProxy: DatabaseProxy;
+/** the core API process, through coreProxy, for every test */
 let core: Running;
 
 beforeAll(async () => {
   w = await startSyncWorld("dbrestart");
   // The world's in-process core API gives way to a process on the same port (the shop's platform
-  // link names that URL) that reaches the database through the proxy.
+  // link names that URL) that reaches the database through its proxy.
   await w.stopCore();
-  proxy = await startDatabaseProxy();
+  coreProxy = await startDatabaseProxy();
+  shopProxy = await startDatabaseProxy();
   // Warnings logged: the test waits for the outbox worker to run into the outage.
-  core = await w.startCoreProcess({ databaseUrl: proxy.url, env: { OUTBOX_POLL_MS: "50", OUTBOX_TIMEOUT_MS: "2000", LOG_LEVEL: "warn" } });
+  core = await w.startCoreProcess({ databaseUrl: coreProxy.url, env: { OUTBOX_POLL_MS: "50", OUTBOX_TIMEOUT_MS: "2000", LOG_LEVEL: "warn" } });
 }, 90_000);
 
 afterAll(async () => {
   await w?.close();
-  await proxy?.close();
+  await coreProxy?.close();
+  await shopProxy?.close();
 });
 
 /** GET /ready's status of the service at `url`. */
@@ -61,21 +67,22 @@ const stored = async (ids: number[]) => (await w.shopSql(
 /** The reconcile lease's holder (null: free). */
 const leaseOwner = async () => (await w.shopSql("SELECT owner FROM service_job_lease WHERE name = 'reconcile'"))[0]?.owner ?? null;
 
-/** `npm run sync` through the proxy, until it exits. */
-const sync = () => runScript("scripts/sync.ts", [], scriptEnv({ DATABASE_URL: proxy.url, WEBSHOP_DB_NAME: w.shopDbName, SERVICE_SECRET_KEY: TEST_SECRET_KEY }), 120_000);
+/** `npm run sync` through the shop's proxy, until it exits. */
+const sync = () => runScript("scripts/sync.ts", [], scriptEnv({ DATABASE_URL: shopProxy.url, WEBSHOP_DB_NAME: w.shopDbName, SERVICE_SECRET_KEY: TEST_SECRET_KEY }), 120_000);
 
 const registration = (n: number): Registration => ({
   email: `dbrestart${n}@example.com`, firstname: `First${n}`, lastname: `Last${n}`, dob: "1990-01-02", gender: n % 2 + 1,
   address: { street: `Kerkstraat\n${n}`, city: "Utrecht", postcode: "3511 AB", countryId: "NL", telephone: "+31612345678" },
 });
 
-/** "The database restarts": every connection is cut, new ones are refused until `back()` resolves. */
+/** "The database restarts": every connection of both sides is cut, new ones are refused until `back()` resolves. */
 async function restartDatabase(back: () => Promise<void>): Promise<void> {
-  await proxy.down();
+  await Promise.all([coreProxy.down(), shopProxy.down()]);
   try {
     await back();
   } finally {
-    await proxy.up();
+    coreProxy.up();
+    shopProxy.up();
   }
 }
 
@@ -85,9 +92,8 @@ describe("the reconcile losing the shop database mid-run", () => {
     const ids: number[] = [];
     for (let n = 0; n < COUNT; n++) ids.push(await w.register(registration(2000 + n)));
     const membersBefore = await w.memberCount();
-    // Only the shop's database goes: the core API (on the other proxy) answers throughout, so
-    // the run can only fail on its own database.
-    const shopProxy = await startDatabaseProxy();
+    // Only the shop's side loses the database: the core API answers throughout, so the run can
+    // only fail on its own database.
     const shop = openConnectorDatabase(shopProxy.url, w.shopDbName);
     const log = captureLog("warn");
     try {
@@ -102,7 +108,7 @@ describe("the reconcile losing the shop database mid-run", () => {
       // The run waits to free its lease while the database is away; the lease is still held.
       await until(async () => log.lines.some((l) => l.message.startsWith("reconcile: the lease cannot be freed yet")), 20);
       expect(await leaseOwner()).not.toBeNull();
-      await shopProxy.up();
+      shopProxy.up();
       const err = await run;
       expect(err).toBeInstanceOf(StoreUnavailableError);
       const failure = err as StoreUnavailableError;
@@ -128,8 +134,8 @@ describe("the reconcile losing the shop database mid-run", () => {
       expect(await w.duplicateMembers()).toEqual([]);
       for (const id of ids) expect((await w.serviceData(id)).last_hash).toBe(await w.currentHash(id));
     } finally {
+      shopProxy.up();
       await shop.close();
-      await shopProxy.close();
     }
   }, 120_000);
 });
@@ -144,10 +150,13 @@ describe("the database restarted mid-reconcile", () => {
     const first = sync();
     await until(async () => (await stored(ids)).length >= 20, 20);
     let atCut: number[] = [];
+    const triedBefore = shopProxy.refused();
     await restartDatabase(async () => {
       atCut = await stored(ids);
-      // Down for the services too: the core API reports itself not ready.
-      await until(async () => (await ready(w.coreUrl)) === 503);
+      // Down until both sides ran into it: the core API reports itself not ready, and the run
+      // tried to reach its database (a statement of its own failed, or it is freeing its lease
+      // after the core API answered 503).
+      await until(async () => (await ready(w.coreUrl)) === 503 && shopProxy.refused() > triedBefore, 20);
     });
     expect(atCut.length).toBeGreaterThanOrEqual(20);
     expect(atCut.length).toBeLessThan(COUNT); // cut mid-run
@@ -212,7 +221,7 @@ describe("the database restarted mid-delivery", () => {
     const adminId = await createAdmin(w.coreDb.db, { username: "dbrestart-admin@example.com", password: "dbrestart-admin-password" });
     await grantAccess(w.coreDb.db, adminId, w.chainId, { super_user: true, read: true, write: true, assign: true });
     // The reconcile schedule runs every second: it must outlive the restart too.
-    const connector = await w.startConnectorProcess({ port, token, databaseUrl: proxy.url, env: { SYNC_CRON: "* * * * * *", LOG_LEVEL: "warn" } });
+    const connector = await w.startConnectorProcess({ port, token, databaseUrl: shopProxy.url, env: { SYNC_CRON: "* * * * * *", LOG_LEVEL: "warn" } });
     const connectorUrl = `http://127.0.0.1:${port}`;
 
     const login = await fetch(`${w.coreUrl}/auth/login`, {

@@ -7,17 +7,19 @@
  * - `down()` / `up()`: a restarted server (issue 10, the database restarted in the middle of a
  *   sync): `down()` cuts every open connection at once, both ways (the server sees its clients go
  *   and rolls back their open transactions, as a restart does; the clients see the connection
- *   lost, possibly after a statement was sent and before its answer came back) and refuses new
- *   connections (the port stops listening: ECONNREFUSED) until `up()`, which listens on the same
- *   port again.
+ *   lost, possibly after a statement was sent and before its answer came back) and refuses every
+ *   new connection until `up()`: accepted and reset at once (the client sees ECONNRESET), and
+ *   counted (`refused()`), so a test can wait until a service has tried to reach the database
+ *   while it was away.
  * Services reach the database through `url` (pass it as their DATABASE_URL, child processes
- * included); the test itself keeps its own connections on TEST_DATABASE_URL for its checks.
+ * included); the test itself keeps its own connections on TEST_DATABASE_URL for its checks. A
+ * proxy per service tells the services' attempts apart; a restart then takes them all down.
  *
  * @example
  *   const proxy = await startDatabaseProxy();
  *   const db = openConnectorDatabase(proxy.url, name);
  *   await proxy.down();   // every connection of `db` is lost, new ones are refused
- *   await proxy.up();     // the database is back
+ *   proxy.up();           // the database is back
  */
 import net, { type AddressInfo } from "node:net";
 import { TEST_DATABASE_URL } from "./databases.ts";
@@ -29,20 +31,19 @@ export interface DatabaseProxy {
   connections(): number;
   /** client connections accepted since the proxy started (reconnects show here) */
   accepted(): number;
+  /** connections refused while down, since the proxy started */
+  refused(): number;
   /** from now on nothing is answered, on open connections and new ones alike */
   freeze(): void;
   /** new connections reach the database again (connections opened while frozen stay dead) */
   thaw(): void;
   /**
-   * The database goes away: every open connection is destroyed at once, on both sides, and the
-   * port refuses connections until up(). Resolves once nothing is open and nothing listens.
+   * The database goes away: every open connection is destroyed at once, on both sides, and new
+   * ones are reset as they come until up(). Resolves once every cut socket is closed.
    */
   down(): Promise<void>;
-  /**
-   * The database is back: the same port accepts and passes connections through again.
-   * @throws Error when the port was taken by something else meanwhile
-   */
-  up(): Promise<void>;
+  /** The database is back: new connections pass through again. */
+  up(): void;
   close(): Promise<void>;
 }
 
@@ -50,13 +51,20 @@ export interface DatabaseProxy {
 export async function startDatabaseProxy(): Promise<DatabaseProxy> {
   const target = new URL(TEST_DATABASE_URL);
   let frozen = false;
+  let isDown = false;
   let accepted = 0;
+  let refused = 0;
   /** client sockets, each with its upstream once connected */
   const pairs = new Map<net.Socket, net.Socket | null>();
   const server = net.createServer((client) => {
+    client.on("error", () => {});
+    if (isDown) {
+      refused++;
+      client.resetAndDestroy();
+      return;
+    }
     accepted++;
     pairs.set(client, null);
-    client.on("error", () => {});
     client.on("close", () => {
       pairs.get(client)?.destroy();
       pairs.delete(client);
@@ -73,18 +81,10 @@ export async function startDatabaseProxy(): Promise<DatabaseProxy> {
       if (!frozen) upstream.write(chunk);
     });
   });
-  const listen = (port: number) => new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  await listen(0);
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = new URL(TEST_DATABASE_URL);
   url.hostname = "127.0.0.1";
-  url.port = String(port);
+  url.port = String((server.address() as AddressInfo).port);
 
   /** Destroys every connection, both sides, and resolves once their sockets are closed. */
   const cutAll = async () => {
@@ -98,15 +98,12 @@ export async function startDatabaseProxy(): Promise<DatabaseProxy> {
     }
     await Promise.all(closing);
   };
-  const stopListening = () => new Promise<void>((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-  });
 
   return {
     url: url.toString().replace(/\/$/, ""),
     connections: () => pairs.size,
     accepted: () => accepted,
+    refused: () => refused,
     freeze: () => {
       frozen = true;
     },
@@ -114,19 +111,14 @@ export async function startDatabaseProxy(): Promise<DatabaseProxy> {
       frozen = false;
     },
     async down() {
-      // Stop accepting first, so no connection slips in between the cut and the refusal.
-      const stopped = stopListening();
+      isDown = true;
       await cutAll();
-      await stopped;
     },
-    async up() {
-      if (server.listening) return;
-      await listen(port).catch((err: NodeJS.ErrnoException) => {
-        throw new Error(`the database proxy cannot listen on port ${port} again: ${err.code ?? err.message}`);
-      });
+    up() {
+      isDown = false;
     },
     async close() {
-      const stopped = stopListening();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       await cutAll();
       await stopped;
     },
