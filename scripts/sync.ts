@@ -2,8 +2,9 @@
  * `npm run sync`: one reconcile pass now (connector/src/sync/reconcile.ts), the same the
  * connector's schedule (SYNC_CRON) runs, with a progress bar. Takes the same lease, so it never
  * runs alongside a scheduled pass of any connector instance.
- * Exit status: 0 every due customer was synced; 1 some failed or a chain stopped (listed); 2 bad
- * command line or configuration; 3 another run holds the lease (nothing was done).
+ * Exit status: 0 every due customer was synced; 1 some failed or a chain stopped (listed), or the
+ * database became unavailable mid-run (one line on stderr; the next run goes on where this one
+ * stopped); 2 bad command line or configuration; 3 another run holds the lease (nothing was done).
  */
 import cliProgress from "cli-progress";
 import { openSecretBox } from "@service/shared/secret-box";
@@ -32,8 +33,9 @@ Options:
   -h, --help       print this text and exit; nothing is touched
 
 Environment: DATABASE_URL, WEBSHOP_DB_NAME, SERVICE_SECRET_KEY, DATABASE_WAIT_SECONDS.
-Exit status: 0 synced, 1 some customers failed or a chain stopped, 2 bad command line or
-configuration, 3 another run holds the lease.`;
+Exit status: 0 synced, 1 some customers failed, a chain stopped or the database became
+unavailable (the next run goes on where this one stopped), 2 bad command line or configuration,
+3 another run holds the lease.`;
 
 const EXIT_FAILURES = 1;
 const EXIT_USAGE = 2;
@@ -125,7 +127,7 @@ async function main(): Promise<number> {
 main().then(
   (status) => process.exit(status),
   (err: Error) => {
-    console.error(["DatabaseUnavailableError", "PlatformLinkError"].includes(err.name) ? err.message : err.stack);
+    console.error(["DatabaseUnavailableError", "StoreUnavailableError", "PlatformLinkError"].includes(err.name) ? err.message : err.stack);
     process.exit(1);
   },
 );

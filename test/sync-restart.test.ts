@@ -20,13 +20,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAuthenticationPoint } from "../core-api/src/authentication-points/authentication-point-repository.ts";
 import { createAdmin, grantAccess } from "../core-api/src/db/seed.ts";
-import { TEST_SECRET_KEY } from "./helpers/core.ts";
-import { TEST_DATABASE_URL } from "./helpers/databases.ts";
-import { closedPort, scriptEnv, start, type Running } from "./helpers/processes.ts";
-import { startSyncWorld, type Registration, type SyncWorld } from "./helpers/sync-world.ts";
+import { closedPort, type Running } from "./helpers/processes.ts";
+import { startSyncWorld, until, type Registration, type SyncWorld } from "./helpers/sync-world.ts";
 
 let w: SyncWorld;
-const processes: Running[] = [];
 
 beforeAll(async () => {
   w = await startSyncWorld("syncrestart");
@@ -35,39 +32,13 @@ beforeAll(async () => {
   await w.stopCore();
 }, 60_000);
 
-afterAll(async () => {
-  for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
-  await w?.close();
-});
+afterAll(() => w?.close());
 
 /** A core-api process on the world's database and port; resolves once it listens. */
-async function coreProcess(): Promise<Running> {
-  // node itself with tsx's loader: SIGKILL must hit the process that serves (the tsx command
-  // would serve from a child of its own, which would live on).
-  const p = start(process.execPath, ["--import", "tsx", "core-api/src/main.node.ts"], scriptEnv({
-    DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: w.coreDbName, CORE_API_PORT: new URL(w.coreUrl).port,
-    SERVICE_SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: "fatal", OUTBOX_POLL_MS: "50", OUTBOX_TIMEOUT_MS: "2000",
-  }));
-  processes.push(p);
-  await p.waitFor(/core-api listening on http:\/\/\S+/, 60_000);
-  return p;
-}
+const coreProcess = () => w.startCoreProcess({ env: { OUTBOX_POLL_MS: "50", OUTBOX_TIMEOUT_MS: "2000" } });
 
 /** A connector process on the world's shop database, port `port`, accepting `token`; resolves once it listens. */
-async function connectorProcess(port: number, token: string): Promise<Running> {
-  const p = start(process.execPath, ["--import", "tsx", "connector/src/main.ts"], scriptEnv({
-    DATABASE_URL: TEST_DATABASE_URL, WEBSHOP_DB_NAME: w.shopDbName, CONNECTOR_PORT: String(port), SERVICE_SECRET_KEY: TEST_SECRET_KEY,
-    SEED_CHAIN_ID: String(w.chainId), SEED_INTEGRATION_TOKEN: token, SYNC_CRON: "off", LOG_LEVEL: "fatal",
-  }));
-  processes.push(p);
-  await p.waitFor(/connector listening on http:\/\/\S+/, 60_000);
-  return p;
-}
-
-/** Polls `check` every 100 ms until it is true (the test's own timeout bounds it). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 100));
-}
+const connectorProcess = (port: number, token: string) => w.startConnectorProcess({ port, token });
 
 /** Kills `p` with SIGKILL and waits for it to be gone. */
 async function kill(p: Running): Promise<void> {
@@ -79,15 +50,6 @@ const registration = (n: number): Registration => ({
   email: `restart${n}@example.com`, firstname: `First${n}`, lastname: `Last${n}`, dob: "1990-01-02", gender: n % 2 + 1,
   address: { street: `Kerkstraat\n${n}`, city: "Utrecht", postcode: "3511 AB", countryId: "NL", telephone: "+31612345678" },
 });
-
-/** authentication_point_identifier values with more than one user in the chain. */
-async function duplicateMembers(): Promise<unknown[]> {
-  const [rows] = await w.coreDb.pool.query(
-    "SELECT authentication_point_identifier AS id, COUNT(*) AS n FROM users WHERE chain_id = ? AND authentication_point_identifier IS NOT NULL GROUP BY authentication_point_identifier HAVING COUNT(*) > 1",
-    [w.chainId],
-  );
-  return rows as unknown[];
-}
 
 describe("the core API killed mid-reconcile", () => {
   it("the next pass after its restart makes every customer a member exactly once; acknowledged ones keep their last_hash and are not sent again", async () => {
@@ -130,7 +92,7 @@ describe("the core API killed mid-reconcile", () => {
     // Some members were committed without their answer reaching the shop (in flight at the kill),
     // or none: either way no customer has two.
     expect(await w.memberCount() - membersBefore).toBeGreaterThanOrEqual(acknowledged.length);
-    expect(await duplicateMembers()).toEqual([]);
+    expect(await w.duplicateMembers()).toEqual([]);
 
     core = await coreProcess();
     const resent: number[] = [];
@@ -144,7 +106,7 @@ describe("the core API killed mid-reconcile", () => {
 
     // Every customer is one member: one user per authentication_point_identifier, linked both ways.
     expect(await w.memberCount()).toBe(membersBefore + COUNT);
-    expect(await duplicateMembers()).toEqual([]);
+    expect(await w.duplicateMembers()).toEqual([]);
     for (const id of ids) {
       const data = await w.serviceData(id);
       expect(data.last_hash).toBe(await w.currentHash(id));
@@ -214,7 +176,7 @@ describe("the connector killed mid-delivery", () => {
     const sent: number[] = [];
     await w.reconcile({ onSent: (item) => sent.push(item.customerId) });
     expect(sent).toEqual([]);
-    expect(await duplicateMembers()).toEqual([]);
+    expect(await w.duplicateMembers()).toEqual([]);
     connector.child.kill("SIGKILL");
     core.child.kill("SIGKILL");
     await Promise.all([connector.exited(), core.exited()]);

@@ -1,10 +1,15 @@
 /**
  * Both services for real, for the sync tests (issue 10): a core API on a throwaway migrated
- * database served over HTTP (startCoreApi on port 0) with a chain, its webshop app, a generated
- * member-number range and the chain's identity-source service client with a privileged token; and
- * a connector store (throwaway, migrated, seeded) linked to that core API (linkPlatform). Shop
- * customers are written straight into the Magento tables with SQL, as Magento does on registration
- * or account edit; members are read back through get-user over HTTP.
+ * database (a copy of the run's template, database-templates.ts) served over HTTP (startCoreApi
+ * on port 0) with a chain, its webshop app, a generated member-number range and the chain's
+ * identity-source service client with a privileged token; and a connector store (throwaway,
+ * migrated the same way, seeded) linked to that core API (linkPlatform). Shop customers are
+ * written straight into the Magento tables with SQL, as Magento does on registration or account
+ * edit; members are read back through get-user over HTTP.
+ *
+ * The services can also run as processes of their own (startCoreProcess, startConnectorProcess),
+ * to be killed or to reach the database through a proxy (database-proxy.ts); close() kills those
+ * still running.
  */
 import { eq } from "drizzle-orm";
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
@@ -13,19 +18,19 @@ import type { UserInfo } from "@service/shared/user-info";
 import { seedClient, seedToken } from "../../core-api/src/clients/client-test-support.ts";
 import { loadCoreConfig } from "../../core-api/src/config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../../core-api/src/db/client.ts";
-import { migrateCoreDatabase } from "../../core-api/src/db/migrate.node.ts";
 import { apps, memberNumberRanges } from "../../core-api/src/db/schema.ts";
 import { createAppHostname, createChain } from "../../core-api/src/db/seed.ts";
 import { startCoreApi, type RunningService } from "../../core-api/src/main.node.ts";
 import { userInfoObject } from "../../connector/src/customers/mapping.ts";
 import { loadCustomerBundle } from "../../connector/src/customers/repository.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../../connector/src/db/client.ts";
-import { migrateConnectorDatabase } from "../../connector/src/db/migrate.node.ts";
 import { seedConnector } from "../../connector/src/db/seed.ts";
 import { linkPlatform } from "../../connector/src/sync/platform-link.ts";
 import { runReconcile, type ReconcileOptions, type ReconcileReport } from "../../connector/src/sync/reconcile.ts";
 import { TEST_SECRET_KEY } from "./core.ts";
+import { createMigratedDatabase } from "./database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./databases.ts";
+import { scriptEnv, start, type Running } from "./processes.ts";
 
 /** The webshop app's hostname in every sync world. */
 export const SHOP_HOSTNAME = "shop.sync.example.test";
@@ -69,6 +74,8 @@ export interface SyncWorld {
   memberCount(): Promise<number>;
   /** a privileged internal call over HTTP, e.g. alter-user (add-user names the webshop app) */
   coreCall(method: string, path: string, body?: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  /** authentication_point_identifier values and member numbers with more than one user in the chain (none: no duplicate member) */
+  duplicateMembers(): Promise<unknown[]>;
   /** the customer's stored service data (last_hash, user_id, member_number) */
   serviceData(customerId: number): Promise<any>;
   /** the hash of the customer's user info as the shop holds it now */
@@ -76,13 +83,38 @@ export interface SyncWorld {
   reconcile(options?: ReconcileOptions, fetchImpl?: typeof fetch): Promise<ReconcileReport>;
   stopCore(): Promise<void>;
   startCore(): Promise<void>;
+  /**
+   * A core-api process (core-api/src/main.node.ts, one serving process, outbox worker included)
+   * on the world's database and port (stopCore() first); resolves once it listens.
+   */
+  startCoreProcess(options?: ProcessOptions): Promise<Running>;
+  /**
+   * A connector process (connector/src/main.ts) on the world's shop database, serving on `port`
+   * and accepting integration token `token` (SEED_INTEGRATION_TOKEN); SYNC_CRON is `off` unless
+   * `env` says otherwise. Resolves once it listens.
+   */
+  startConnectorProcess(options: ProcessOptions & { port: number; token: string }): Promise<Running>;
+  /** kills the processes started above that still run, closes the pools, drops both databases */
   close(): Promise<void>;
+}
+
+/** How a service process of the world is started. */
+export interface ProcessOptions {
+  /** the database server it reaches, e.g. a proxy's url (default TEST_DATABASE_URL) */
+  databaseUrl?: string;
+  /** more environment variables (LOG_LEVEL is `fatal` unless given) */
+  env?: Record<string, string>;
+}
+
+/** Polls `check` every `everyMs` (default 100) until it is true; the test's own timeout bounds it. */
+export async function until(check: () => Promise<boolean>, everyMs = 100): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, everyMs));
 }
 
 /** Builds the world; `close()` it in afterAll. */
 export async function startSyncWorld(prefix: string): Promise<SyncWorld> {
   const coreDbName = throwawayDatabaseName(`${prefix}_core`);
-  await migrateCoreDatabase(TEST_DATABASE_URL, coreDbName);
+  await createMigratedDatabase("core", coreDbName);
   const coreDb = openCoreDatabase(TEST_DATABASE_URL, coreDbName);
   const now = new Date();
   const chainId = await createChain(coreDb.db, "Sync Chain");
@@ -97,11 +129,19 @@ export async function startSyncWorld(prefix: string): Promise<SyncWorld> {
     DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: coreDbName, CORE_API_PORT: String(port), LOG_LEVEL: "warn", SERVICE_SECRET_KEY: TEST_SECRET_KEY,
   });
   let core: RunningService | null = await startCoreApi(coreConfig(0));
+  const processes: Running[] = [];
+  /** `node --import tsx <entry>`: node itself serves, so a SIGKILL hits the serving process (the tsx command would serve from a child of its own). */
+  const service = async (entry: string, env: Record<string, string>, listening: RegExp) => {
+    const p = start(process.execPath, ["--import", "tsx", entry], scriptEnv({ LOG_LEVEL: "fatal", ...env }));
+    processes.push(p);
+    await p.waitFor(listening, 60_000);
+    return p;
+  };
   const coreUrl = core.url;
   const corePort = Number(new URL(coreUrl).port);
 
   const shopDbName = throwawayDatabaseName(`${prefix}_shop`);
-  await migrateConnectorDatabase(TEST_DATABASE_URL, shopDbName);
+  await createMigratedDatabase("connector", shopDbName);
   const shop = openConnectorDatabase(TEST_DATABASE_URL, shopDbName);
   await seedConnector(shop.db, { chainId });
   const box = await openSecretBox(TEST_SECRET_KEY);
@@ -160,6 +200,17 @@ export async function startSyncWorld(prefix: string): Promise<SyncWorld> {
       });
       return { status: res.status, body: await res.json() };
     },
+    async duplicateMembers() {
+      const [rows] = await coreDb.pool.query(
+        `SELECT 'authentication_point_identifier' AS by_key, authentication_point_identifier AS value, COUNT(*) AS n FROM users
+           WHERE chain_id = ? AND authentication_point_identifier IS NOT NULL GROUP BY authentication_point_identifier HAVING COUNT(*) > 1
+         UNION ALL
+         SELECT 'member_number', member_number, COUNT(*) FROM users
+           WHERE chain_id = ? AND member_number IS NOT NULL GROUP BY member_number HAVING COUNT(*) > 1`,
+        [chainId, chainId],
+      );
+      return rows as unknown[];
+    },
     async serviceData(customerId) {
       const [row] = await shopSql("SELECT * FROM service_customer_data WHERE customer_id = ?", [customerId]);
       return row ?? null;
@@ -177,7 +228,22 @@ export async function startSyncWorld(prefix: string): Promise<SyncWorld> {
     async startCore() {
       core ??= await startCoreApi(coreConfig(corePort));
     },
+    startCoreProcess(options = {}) {
+      return service("core-api/src/main.node.ts", {
+        DATABASE_URL: options.databaseUrl ?? TEST_DATABASE_URL, CORE_DB_NAME: coreDbName, CORE_API_PORT: String(corePort),
+        SERVICE_SECRET_KEY: TEST_SECRET_KEY, ...options.env,
+      }, /core-api listening on http:\/\/\S+/);
+    },
+    startConnectorProcess(options) {
+      return service("connector/src/main.ts", {
+        DATABASE_URL: options.databaseUrl ?? TEST_DATABASE_URL, WEBSHOP_DB_NAME: shopDbName, CONNECTOR_PORT: String(options.port),
+        SERVICE_SECRET_KEY: TEST_SECRET_KEY, SEED_CHAIN_ID: String(chainId), SEED_INTEGRATION_TOKEN: options.token, SYNC_CRON: "off",
+        ...options.env,
+      }, /connector listening on http:\/\/\S+/);
+    },
     async close() {
+      for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+      await Promise.all(processes.map((p) => p.exited()));
       await core?.close();
       await coreDb.close();
       await shop.close();

@@ -1,9 +1,13 @@
-/** The MySQL job lease (job-lease.ts) on a real database: one holder at a time, lapse, renewal, release. */
+/**
+ * The MySQL job lease (job-lease.ts) on a real database: one holder at a time, lapse, renewal,
+ * release, and release once a restarted database is back (through helpers/database-proxy.ts).
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDatabaseProxy } from "../../../test/helpers/database-proxy.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
 import { migrateConnectorDatabase } from "../db/migrate.node.ts";
-import { releaseLease, renewLease, takeLease } from "./job-lease.ts";
+import { releaseLease, releaseLeaseWhenBack, renewLease, takeLease } from "./job-lease.ts";
 
 let dbName = "";
 let database: ConnectorDatabase;
@@ -65,5 +69,68 @@ describe("job lease", () => {
     expect(await renewLease(database.db, lease.lease, 3_600_000)).toBe(true);
     const [[after]] = await database.pool.query("SELECT expires_at, UTC_TIMESTAMP(3) AS now FROM service_job_lease WHERE name = 'job-renew'") as any;
     expect(after.expires_at.getTime() - after.now.getTime()).toBeGreaterThan(3_000_000);
+  });
+});
+
+describe("releaseLeaseWhenBack", () => {
+  const owner = async (job: string) => (await database.pool.query("SELECT owner FROM service_job_lease WHERE name = ?", [job]))[0] as any[];
+
+  it("frees the lease once the database is back from a restart, so the next run need not wait for the lapse", async () => {
+    const proxy = await startDatabaseProxy();
+    const through = openConnectorDatabase(proxy.url, dbName);
+    try {
+      const lease = await takeLease(through.db, "job-restart", 60_000);
+      if (!lease.taken) throw new Error("not taken");
+      await proxy.down(); // the pool's connection is cut, new ones are refused
+      const failures: unknown[] = [];
+      const releasing = releaseLeaseWhenBack(through.db, lease.lease, Date.now() + 60_000, { onRetry: (err) => failures.push(err) });
+      while (failures.length < 2) await new Promise((r) => setTimeout(r, 20));
+      expect(await owner("job-restart")).toEqual([{ owner: lease.lease.owner }]);
+      proxy.up();
+      expect(await releasing).toBe("released");
+      expect(await owner("job-restart")).toEqual([{ owner: null }]);
+      expect((await takeLease(other.db, "job-restart", 60_000)).taken).toBe(true);
+    } finally {
+      await through.close();
+      await proxy.close();
+    }
+  });
+
+  it("gives up when the lease lapses with the database still away; the lapsed lease is free for the next taker", async () => {
+    const proxy = await startDatabaseProxy();
+    const through = openConnectorDatabase(proxy.url, dbName);
+    try {
+      const lease = await takeLease(through.db, "job-gone", 300);
+      if (!lease.taken) throw new Error("not taken");
+      await proxy.down();
+      let attempts = 0;
+      expect(await releaseLeaseWhenBack(through.db, lease.lease, Date.now() + 300, { onRetry: () => attempts++ })).toBe("lapsed");
+      expect(attempts).toBeGreaterThanOrEqual(2);
+      let next = await takeLease(other.db, "job-gone", 60_000);
+      while (!next.taken) {
+        await new Promise((r) => setTimeout(r, 50));
+        next = await takeLease(other.db, "job-gone", 60_000);
+      }
+    } finally {
+      await through.close();
+      await proxy.close();
+    }
+  });
+
+  it("throws at once what is not the database being away (a statement it refuses), without retrying", async () => {
+    const emptyName = throwawayDatabaseName("lease_empty");
+    const conn = openConnectorDatabase(TEST_DATABASE_URL, "mysql");
+    await conn.pool.query(`CREATE DATABASE \`${emptyName}\``);
+    await conn.close();
+    const empty = openConnectorDatabase(TEST_DATABASE_URL, emptyName);
+    try {
+      let attempts = 0;
+      await expect(releaseLeaseWhenBack(empty.db, { job: "x", owner: "y" }, Date.now() + 60_000, { onRetry: () => attempts++ }))
+        .rejects.toMatchObject({ cause: { code: "ER_NO_SUCH_TABLE" } });
+      expect(attempts).toBe(0);
+    } finally {
+      await empty.close();
+      await dropDatabase(emptyName);
+    }
   });
 });

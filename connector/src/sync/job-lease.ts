@@ -10,9 +10,12 @@
  * - release: the holder frees it when done.
  * A holder that crashes or loses its database connection simply stops renewing and the lease
  * lapses after its duration: unlike GET_LOCK, nothing depends on one connection staying up, and
- * unlike a lock held by an open transaction, no row stays locked meanwhile.
+ * unlike a lock held by an open transaction, no row stays locked meanwhile. A holder that lives on
+ * while the database restarts frees its lease once the database is back (releaseLeaseWhenBack), so
+ * the next run need not wait for the lapse.
  */
 import { randomUUID } from "node:crypto";
+import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
 import { and, eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { serviceJobLease } from "../db/schema.ts";
@@ -78,4 +81,50 @@ export async function renewLease(db: ConnectorQueryable, lease: HeldLease, durat
 export async function releaseLease(db: ConnectorQueryable, lease: HeldLease): Promise<void> {
   await db.update(serviceJobLease).set({ owner: null, expiresAt: null, acquiredAt: null })
     .where(and(eq(serviceJobLease.name, lease.job), eq(serviceJobLease.owner, lease.owner)));
+}
+
+/** First pause of releaseLeaseWhenBack between attempts; it doubles up to RELEASE_MAX_PAUSE_MS. */
+export const RELEASE_FIRST_PAUSE_MS = 100;
+/** Longest pause of releaseLeaseWhenBack between attempts. */
+export const RELEASE_MAX_PAUSE_MS = 2_000;
+
+/** Optional settings of releaseLeaseWhenBack (tests). */
+export interface ReleaseWhenBackOptions {
+  /** the current time in epoch milliseconds (default Date.now) */
+  now?: () => number;
+  /** pauses between attempts (default a timer) */
+  sleep?: (ms: number) => Promise<void>;
+  /** told once per failed attempt, with the database's error */
+  onRetry?: (err: unknown) => void;
+}
+
+/**
+ * releaseLease, tried again while the database is unavailable (isDatabaseUnavailable: it is
+ * restarting, or the network to it is down), with back-off from RELEASE_FIRST_PAUSE_MS doubling up
+ * to RELEASE_MAX_PAUSE_MS: a run that stopped because its database went away frees its lease once
+ * the database is back, and the next run can start at once. Gives up at `deadline`, when the lease
+ * lapses by itself anyway (waiting longer would free nothing sooner).
+ * @param deadline when the lease lapses unless renewed, epoch milliseconds on this process's clock
+ *   (the time of the last take or renewal plus its duration)
+ * @returns `released` (also when another run holds it by now), or `lapsed` when the deadline
+ *   passed with the database still unavailable
+ * @throws at once, an error other than the database being unavailable (a statement the database refused)
+ */
+export async function releaseLeaseWhenBack(
+  db: ConnectorQueryable, lease: HeldLease, deadline: number, options: ReleaseWhenBackOptions = {},
+): Promise<"released" | "lapsed"> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (let pause = RELEASE_FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, RELEASE_MAX_PAUSE_MS)) {
+    try {
+      await releaseLease(db, lease);
+      return "released";
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) throw err;
+      options.onRetry?.(err);
+      const left = deadline - now();
+      if (left <= 0) return "lapsed";
+      await sleep(Math.min(pause, left));
+    }
+  }
 }

@@ -25,8 +25,15 @@
  *
  * One run at a time across all connector instances: the `reconcile` lease (job-lease.ts), renewed
  * while the run works; a run that loses it stops.
+ *
+ * The shop's database going away mid-run (a restart, a lost network) stops the run with a
+ * StoreUnavailableError (one line): what the platform acknowledged and was stored stays, a
+ * transaction the restart rolled back is as if never made, and the next run sends whatever is not
+ * stored. The lease is freed as soon as the database is back (releaseLeaseWhenBack), so that next
+ * run need not wait for it to lapse.
  */
 import { updateCustomerRequestSchema, type UserInfoObject } from "@service/shared/connector";
+import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { ConnectorDb } from "../db/client.ts";
 import { lastShopChange, parsePlatformDateTime, userInfoObject } from "../customers/mapping.ts";
@@ -34,7 +41,7 @@ import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
 import { ConnectorError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
 import { countCustomers, loadCustomerPage, type ScannedCustomer } from "./customer-pages.ts";
-import { releaseLease, renewLease, takeLease, type LeaseHolder } from "./job-lease.ts";
+import { releaseLeaseWhenBack, renewLease, takeLease, type LeaseHolder } from "./job-lease.ts";
 import { addUserParamsOf } from "./member-params.ts";
 import { PlatformCallError, platformClient, type PlatformClient } from "./platform-client.ts";
 import { readPlatformLinks, type PlatformLink } from "./platform-link.ts";
@@ -138,6 +145,37 @@ export interface ReconcileOptions {
   onSent?: (item: SendItem) => void;
 }
 
+/**
+ * The shop's database became unavailable during a run (isDatabaseUnavailable: it restarted, is
+ * unreachable or does not answer). The run stopped; customers the platform acknowledged before
+ * are stored (their last_hash), and the next run goes on with the rest. `message` is one line
+ * naming the driver's reason and how many customers were synced; `report` is the run's report up
+ * to the failure.
+ */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+  readonly report: ReconcileReport;
+  constructor(report: ReconcileReport, cause: unknown) {
+    const sent = report.chains.reduce((n, c) => n + c.sent, 0);
+    const pulled = report.chains.reduce((n, c) => n + c.pulled, 0);
+    super(
+      `the shop database became unavailable during the reconcile (${driverReason(cause)}): ` +
+        `${sent} customer(s) sent and ${pulled} taken from the platform before it are kept; the next run goes on where this one stopped`,
+      { cause },
+    );
+    this.report = report;
+  }
+}
+
+/** The driver's own message under drizzle's wrapper (whose message names the whole statement), on one line. */
+function driverReason(err: unknown): string {
+  let e = err as { message?: unknown; code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e?.cause && typeof e.cause === "object" && depth < 5; depth++) e = e.cause as typeof e;
+  const message = typeof e?.message === "string" && e.message ? e.message : String(err);
+  const code = typeof e?.code === "string" && !message.includes(e.code) ? `${e.code}: ` : "";
+  return `${code}${message}`.replace(/\s+/g, " ").trim();
+}
+
 /** A customer found due for sending. */
 interface Due {
   bundle: ScannedCustomer;
@@ -150,14 +188,29 @@ interface Due {
  * Runs one reconcile pass (module comment).
  * @returns the report; never throws for a customer or a chain (they are reported), only when the
  *   database fails or a chain's stored token does not open (PlatformLinkError)
+ * @throws StoreUnavailableError when the shop's database became unavailable (the lease is freed
+ *   first once the database is back, or left to lapse); the database's other errors as they are
  */
 export async function runReconcile(deps: ReconcileDeps, options: ReconcileOptions = {}): Promise<ReconcileReport> {
-  const clock = deps.clock ?? (() => new Date());
   const dryRun = options.dryRun === true;
+  const report: ReconcileReport = { status: "done", dryRun, chains: [], wouldSend: [], failures: [] };
+  try {
+    return await runPass(deps, options, report);
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    const failure = new StoreUnavailableError(report, err);
+    deps.logger?.warn({ err: failure.message }, "reconcile stopped");
+    throw failure;
+  }
+}
+
+/** runReconcile's pass, filling `report` as it goes (runReconcile reports it when the database fails). */
+async function runPass(deps: ReconcileDeps, options: ReconcileOptions, report: ReconcileReport): Promise<ReconcileReport> {
+  const clock = deps.clock ?? (() => new Date());
+  const dryRun = report.dryRun;
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
   const leaseMs = Math.max(100, options.leaseMs ?? DEFAULT_LEASE_MS);
-  const report: ReconcileReport = { status: "done", dryRun, chains: [], wouldSend: [], failures: [] };
   const links = await readPlatformLinks(deps.db, deps.box, options.chainIds);
   if (links.length === 0) return report;
 
@@ -169,17 +222,30 @@ export async function runReconcile(deps: ReconcileDeps, options: ReconcileOption
 
   let heartbeat: NodeJS.Timeout | undefined;
   let lease: Awaited<ReturnType<typeof takeLease>> | undefined;
+  /** when the lease lapses unless renewed (this process's clock, a little after the database's) */
+  let leaseEnd = 0;
   if (!dryRun) {
-    lease = await takeLease(deps.db, RECONCILE_JOB, leaseMs);
+    const asked = Date.now();
+    lease = await takeLease(deps.db, RECONCILE_JOB, leaseMs).catch((err: unknown) => {
+      options.signal?.removeEventListener("abort", onAbort);
+      throw err;
+    });
     if (!lease.taken) {
       options.signal?.removeEventListener("abort", onAbort);
-      return { ...report, status: "lease_held", holder: lease.holder };
+      report.status = "lease_held";
+      report.holder = lease.holder;
+      return report;
     }
+    leaseEnd = asked + leaseMs;
     const held = lease.lease;
     heartbeat = setInterval(() => {
+      const renewing = Date.now();
       renewLease(deps.db, held, leaseMs).then(
-        (ok) => { if (!ok) stop.abort("lease_lost"); },
-        (err: Error) => deps.logger?.warn({ err: err.message }, "reconcile: the lease could not be renewed"),
+        (ok) => {
+          if (ok) leaseEnd = renewing + leaseMs;
+          else stop.abort("lease_lost");
+        },
+        (err: unknown) => deps.logger?.warn({ err: driverReason(err) }, "reconcile: the lease could not be renewed"),
       );
     }, Math.max(50, Math.floor(leaseMs / 3)));
     heartbeat.unref();
@@ -188,12 +254,26 @@ export async function runReconcile(deps: ReconcileDeps, options: ReconcileOption
   try {
     for (const link of links) {
       if (stop.signal.aborted) break;
-      report.chains.push(await reconcileChain(deps, clock, link, { ...options, dryRun, batchSize, concurrency }, stop.signal, report));
+      await reconcileChain(deps, clock, link, { ...options, dryRun, batchSize, concurrency }, stop.signal, report);
     }
   } finally {
     clearInterval(heartbeat);
     options.signal?.removeEventListener("abort", onAbort);
-    if (lease?.taken) await releaseLease(deps.db, lease.lease).catch(() => undefined);
+    // Also when the run stopped because the database went away: freed once it is back, unless the
+    // lease lapses first.
+    if (lease?.taken) {
+      let told = false;
+      const released = await releaseLeaseWhenBack(deps.db, lease.lease, leaseEnd, {
+        onRetry: (err) => {
+          if (!told) deps.logger?.warn({ err: driverReason(err) }, "reconcile: the lease cannot be freed yet; trying again while it holds");
+          told = true;
+        },
+      }).catch((err: unknown) => {
+        deps.logger?.warn({ err: driverReason(err) }, "reconcile: the lease could not be freed; it lapses by itself");
+        return "failed";
+      });
+      if (released === "lapsed") deps.logger?.warn({}, "reconcile: the database stayed unavailable until the lease lapsed");
+    }
   }
   if (stop.signal.aborted) report.status = stop.signal.reason === "lease_lost" ? "lease_lost" : "aborted";
   deps.logger?.info({
@@ -203,7 +283,7 @@ export async function runReconcile(deps: ReconcileDeps, options: ReconcileOption
   return report;
 }
 
-/** One chain's pass: pages of customers, the due ones sent `concurrency` at a time. */
+/** One chain's pass: pages of customers, the due ones sent `concurrency` at a time; its report is in `report.chains` from the start. */
 async function reconcileChain(
   deps: ReconcileDeps,
   clock: () => Date,
@@ -213,6 +293,7 @@ async function reconcileChain(
   report: ReconcileReport,
 ): Promise<ChainReport> {
   const chain: ChainReport = { chainId: link.chainId, scanned: 0, due: 0, sent: 0, pulled: 0, failed: 0, stopped: null };
+  report.chains.push(chain);
   const total = await countCustomers(deps.db, link.websiteIds);
   const client = platformClient(link, { fetch: deps.fetch });
   const progress = () => options.onProgress?.({ chainId: link.chainId, scanned: chain.scanned, total, sent: chain.sent, pulled: chain.pulled, failed: chain.failed });

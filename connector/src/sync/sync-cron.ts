@@ -6,7 +6,7 @@
  */
 import cron from "node-cron";
 import type { Logger } from "../logger.ts";
-import { runReconcile, type ReconcileDeps, type ReconcileReport } from "./reconcile.ts";
+import { runReconcile, StoreUnavailableError, type ReconcileDeps, type ReconcileReport } from "./reconcile.ts";
 
 /** SYNC_CRON's default: every 5 minutes. */
 export const DEFAULT_SYNC_CRON = "*/5 * * * *";
@@ -32,7 +32,8 @@ export interface SyncCron {
 /**
  * Schedules the reconcile.
  * @param expression a cron expression (isSyncCronExpression; not `off`)
- * @param deps.logger gets one line per pass that did something, and every failure
+ * @param deps.logger gets one line per pass that did something, and every failure (a pass the
+ *   database's going away stopped: the one warning runReconcile writes; the next tick runs as usual)
  * @param onReport called with each pass's report (tests)
  * @throws Error when the expression is not valid
  */
@@ -53,7 +54,8 @@ export function startSyncCron(
         onReport?.(report);
         return report;
       }, (err: Error) => {
-        deps.logger.error({ err: err.message }, "reconcile failed");
+        // The database going away is an operating condition, told once by runReconcile itself.
+        if (!(err instanceof StoreUnavailableError)) deps.logger.error({ err: err.message }, "reconcile failed");
         return null;
       })
       .finally(() => { running = null; });

@@ -1,7 +1,8 @@
 /**
  * The outbox worker against msw receivers (handbook, "Events"): signed at-least-once delivery,
  * one idempotency key per delivery, back-off with jitter, failures kept, nothing sent for a
- * rolled-back change, two workers never sending one row, a stop mid-flight giving rows back.
+ * rolled-back change, two workers never sending one row, a stop mid-flight giving rows back, a
+ * database restart ridden out (through helpers/database-proxy.ts).
  * The clock and the randomness are fakes; no test waits for a back-off in real time.
  */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
@@ -11,12 +12,13 @@ import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startCore, TEST_SECRET_KEY, type TestCore } from "../../../test/helpers/core.ts";
+import { startDatabaseProxy } from "../../../test/helpers/database-proxy.ts";
 import { TEST_DATABASE_URL } from "../../../test/helpers/databases.ts";
 import { openCoreDatabase } from "../db/client.ts";
 import { outbox } from "../db/schema.ts";
 import type { DestinationKind, DestinationKinds } from "./destination.ts";
 import { enqueue, type Delivery } from "./enqueue.ts";
-import { OutboxWorker, type OutboxWorkerOptions } from "./outbox-worker.ts";
+import { OutboxWorker, realSleep, type OutboxWorkerOptions } from "./outbox-worker.ts";
 import { DEFAULT_RETRY_POLICY } from "./retry-delay.ts";
 
 const RECEIVER = "https://receiver.example.test/hook";
@@ -287,6 +289,42 @@ describe("several workers", () => {
     expect(await worker().tick()).toBe(1);
     expect(processed.size).toBe(1);
     await dead.stop(0);
+  });
+});
+
+describe("a database restart", () => {
+  it("keeps polling while the database is away, saying so once without a stack; says when it answers again, then delivers", async () => {
+    const { deliveryId } = await add(delivery(1));
+    const proxy = await startDatabaseProxy();
+    const through = openCoreDatabase(proxy.url, core.dbName);
+    const lines: Array<{ level: string; fields: object; message: string }> = [];
+    const logger = {
+      error: (fields: object, message: string) => void lines.push({ level: "error", fields, message }),
+      warn: (fields: object, message: string) => void lines.push({ level: "warn", fields, message }),
+      info: (fields: object, message: string) => void lines.push({ level: "info", fields, message }),
+    };
+    let rounds = 0;
+    const w = worker({ db: through.db, pollMs: 10, logger, sleep: (ms, signal) => (rounds++, realSleep(ms, signal)) });
+    try {
+      await proxy.down();
+      w.start();
+      while (rounds < 5) await new Promise((r) => setTimeout(r, 5));
+      expect(lines).toEqual([{
+        level: "warn", fields: { code: "ECONNRESET", reason: expect.stringContaining("ECONNRESET") },
+        message: "outbox: the database is unavailable; deliveries wait until it answers again",
+      }]);
+      expect(seen).toEqual([]);
+      proxy.up();
+      while (processed.size === 0) await new Promise((r) => setTimeout(r, 5));
+      await w.stop();
+      expect([...processed]).toEqual([deliveryId]);
+      expect(lines.slice(1)).toEqual([{ level: "info", fields: {}, message: "outbox: the database answers again; delivering" }]);
+      expect(await rows()).toEqual([]);
+    } finally {
+      await w.stop();
+      await through.close();
+      await proxy.close();
+    }
   });
 });
 

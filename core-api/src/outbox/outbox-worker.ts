@@ -25,9 +25,15 @@
  * write a `DestinationKind` in its own module, add it to `DESTINATION_KINDS` under the name the
  * producers pass to `enqueue({ kind })`; the worker does not change.
  *
+ * The database going away (a restart, a lost network: isDatabaseUnavailable) stops nothing: the
+ * loop keeps polling, says so once (a warning without a stack, however long it lasts) and once
+ * more when a claim succeeds again. Sends whose settling failed meanwhile are sent again when
+ * their lease ends (at least once; the Idempotency-Key lets the receiver tell).
+ *
  * Everything outside is injected (`OutboxWorkerOptions`): database, secret box, fetch, clock,
  * sleep, randomness, host resolver, log; tests drive `tick()` directly.
  */
+import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { Logger } from "@service/shared/logging";
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signPayload } from "@service/shared/webhook-signature";
@@ -104,6 +110,8 @@ export class OutboxWorker {
   #stopping = false;
   /** ends the current idle wait early (wake(), a finished send, stop()) */
   #nudge: AbortController = new AbortController();
+  /** the last claim failed because the database is unavailable (said once, until a claim succeeds) */
+  #databaseAway = false;
 
   constructor(options: OutboxWorkerOptions) {
     const plainFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -181,7 +189,12 @@ export class OutboxWorker {
       try {
         started = await this.#fill();
       } catch (err) {
-        this.#o.logger.warn({ err }, "outbox: claiming due deliveries failed; trying again later");
+        if (!isDatabaseUnavailable(err)) {
+          this.#o.logger.warn({ err }, "outbox: claiming due deliveries failed; trying again later");
+        } else if (!this.#databaseAway) {
+          this.#databaseAway = true;
+          this.#o.logger.warn(driverFailure(err), "outbox: the database is unavailable; deliveries wait until it answers again");
+        }
       }
       if (this.#stopping) break;
       // Busy: go on at once while there is room; otherwise wait for a slot, a wake() or the poll.
@@ -196,6 +209,10 @@ export class OutboxWorker {
     if (free <= 0 || this.#stopping) return [];
     const now = this.#o.clock();
     const rows = await claimDue(this.#o.db, { now, leaseEnd: new Date(now.getTime() + this.#o.leaseMs), limit: free, token: leaseToken() });
+    if (this.#databaseAway) {
+      this.#databaseAway = false;
+      this.#o.logger.info({}, "outbox: the database answers again; delivering");
+    }
     return rows.map((row) => {
       const p = this.#deliver(row).finally(() => {
         this.#inFlight.delete(p);
@@ -228,7 +245,7 @@ export class OutboxWorker {
         return;
       }
       // The database failed while settling: the lease ends and another round takes the row again.
-      logger.warn({ err, deliveryId: row.deliveryId }, "outbox: settling a delivery failed; it is retried when its lease ends");
+      logger.warn({ ...(isDatabaseUnavailable(err) ? driverFailure(err) : { err }), deliveryId: row.deliveryId }, "outbox: settling a delivery failed; it is retried when its lease ends");
     }
   }
 
@@ -292,6 +309,14 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/** The driver's code and message of a database failure, for a log line without a stack (drizzle's own message names the whole statement). */
+function driverFailure(err: unknown): { code?: string; reason: string } {
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | null;
+  const code = e?.cause?.code ?? e?.code;
+  const reason = e?.cause?.message ?? e?.message;
+  return { ...(typeof code === "string" && { code }), reason: typeof reason === "string" ? reason : String(err) };
 }
 
 function leaseToken(): string {
