@@ -27,7 +27,18 @@ export interface Delivery {
   payload: unknown;
   /** after this the delivery is not sent any more (it becomes failed); absent: never */
   expiresAt?: Date | null;
+  /**
+   * deliveries with the same key are sent one at a time, in the order they were enqueued
+   * (outbox-repository.ts `claimDue`), at most ORDERING_KEY_LENGTH characters; null or absent:
+   * no order (webhooks). The order is that of the row ids, which is the commit order only when
+   * the producers of one key serialise their transactions before they enqueue (a row lock they
+   * all take, as the user writes take the user's row): see `claimDue`.
+   */
+  orderingKey?: string | null;
 }
+
+/** Longest ordering key (the column's length). */
+export const ORDERING_KEY_LENGTH = 128;
 
 /** What enqueue needs besides the transaction. */
 export interface EnqueueEnv {
@@ -41,12 +52,14 @@ export interface EnqueueEnv {
  * (it may carry a one-time code); the delivery id is a fresh UUID, the Idempotency-Key of every
  * attempt.
  * @returns the row id and the delivery id
- * @throws Error for a kind or event type that is empty or longer than the columns (a programming
- *   error), or the database's error (the caller's transaction then rolls back)
+ * @throws Error for a kind, event type or ordering key that is empty or longer than the columns (a
+ *   programming error), or the database's error (the caller's transaction then rolls back)
  */
 export async function enqueue(tx: OutboxWriter, delivery: Delivery, env: EnqueueEnv): Promise<{ id: number; deliveryId: string }> {
   if (!delivery.kind || delivery.kind.length > 32) throw new Error(`outbox: bad destination kind ${JSON.stringify(delivery.kind)}`);
   if (!delivery.eventType || delivery.eventType.length > 64) throw new Error(`outbox: bad event type ${JSON.stringify(delivery.eventType)}`);
+  const orderingKey = delivery.orderingKey ?? null;
+  if (orderingKey !== null && (!orderingKey || orderingKey.length > ORDERING_KEY_LENGTH)) throw new Error(`outbox: bad ordering key ${JSON.stringify(orderingKey)}`);
   const deliveryId = crypto.randomUUID();
   const payload = await env.secretBox.seal(JSON.stringify(delivery.payload ?? null), PAYLOAD_PURPOSE);
   const [res] = await tx.insert(outbox).values({
@@ -54,6 +67,7 @@ export async function enqueue(tx: OutboxWriter, delivery: Delivery, env: Enqueue
     chainId: delivery.chainId,
     kind: delivery.kind,
     targetId: delivery.targetId ?? null,
+    orderingKey,
     eventType: delivery.eventType,
     payload,
     status: "pending",

@@ -6,8 +6,11 @@
  * lease ends no other worker sees the row as due; a worker that dies mid-send leaves the row to
  * be claimed again when its lease ends, so nothing is lost. Every later write of the claiming
  * worker names its lease token: a worker whose lease ran out can no longer change the row.
+ *
+ * Rows with an ordering key are sent one at a time per key, in id order (see `claimDue`).
  */
-import { and, asc, count, eq, inArray, lte, min, sql } from "drizzle-orm";
+import { and, asc, count, eq, exists, inArray, isNull, lt, lte, min, notExists, or, sql, type SQLWrapper } from "drizzle-orm";
+import { alias } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { outbox } from "../db/schema.ts";
 import type { OutboxRow } from "./destination.ts";
@@ -23,6 +26,29 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 /**
  * Claims up to `limit` rows due at `now` (pending, `next_attempt_at` <= now), oldest due first;
  * a deadlock with another worker's claim is retried (up to 3 claims), then thrown.
+ *
+ * Order per key: a row with an `ordering_key` is not claimed while an earlier row (smaller id) of
+ * the same key is still `pending`, whether it is being sent now (claimed) or waiting for its next
+ * attempt; a `failed` earlier row no longer holds it back, and rows without a key are never held.
+ * So the rows of one key are sent one at a time, each only after the one before it was delivered
+ * (deleted) or given up (failed), and a retry of an earlier row with back-off keeps the later ones
+ * waiting. The check is one range of index `outbox_ordering` (ordering_key, status, id) per
+ * candidate.
+ *
+ * The order is that of the ids, which MariaDB hands out at insert. It is the commit order when
+ * the transactions that enqueue for one key are serialised before they insert: the user writes
+ * (add-user, alter-user, verify-phone-number, a webshop login's member) update or create the
+ * user's row before they enqueue its `authentication_point` delivery, so a second write of the
+ * same user waits on that row lock until the first one committed, and only then inserts its row.
+ * An earlier row of a key is therefore committed before a later one exists. A second, plain read
+ * after the locking one checks the candidates again: the candidate is locked (so committed) by
+ * then, so this read sees every earlier row of its key, even one committed while the first
+ * statement ran (its subquery reads an older snapshot than its locking read).
+ *
+ * An admin's retry of a failed row (event-delivery-repository.ts) puts it back in line at its own
+ * id: later rows of its key not claimed yet wait for it; one being sent at that moment is not
+ * waited for.
+ *
  * @param token this claim's lease token (32 characters)
  * @param leaseEnd when the lease ends: the rows are due again then if the claim is not settled
  * @returns the claimed rows as stored after the claim
@@ -52,20 +78,42 @@ function isLockConflict(err: unknown): boolean {
 async function claimOnce(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: number; token: string }): Promise<OutboxRow[]> {
   return db.transaction(async (tx) => {
     const due = await tx
-      .select({ id: outbox.id })
+      .select({ id: outbox.id, orderingKey: outbox.orderingKey })
       .from(outbox)
-      .where(and(eq(outbox.status, "pending"), lte(outbox.nextAttemptAt, opts.now)))
+      .where(and(eq(outbox.status, "pending"), lte(outbox.nextAttemptAt, opts.now), or(isNull(outbox.orderingKey), notExists(earlierPending(tx)))))
       .orderBy(asc(outbox.nextAttemptAt))
       .limit(opts.limit)
       .for("update", { skipLocked: true });
-    if (due.length === 0) return [];
-    const ids = due.map((r) => r.id);
+    let ids = due.map((r) => r.id);
+    const keyed = due.filter((r) => r.orderingKey !== null).map((r) => r.id);
+    if (keyed.length > 0) {
+      // READ COMMITTED: a fresh snapshot, taken after the candidates were locked (see claimDue).
+      const held = await tx.select({ id: outbox.id }).from(outbox).where(and(inArray(outbox.id, keyed), exists(earlierPending(tx))));
+      const heldIds = new Set(held.map((r) => r.id));
+      ids = ids.filter((id) => !heldIds.has(id));
+    }
+    if (ids.length === 0) return [];
     await tx
       .update(outbox)
       .set({ leaseToken: opts.token, nextAttemptAt: opts.leaseEnd, attempts: sql`${outbox.attempts} + 1`, lastAttemptDate: opts.now, lastModifiedDate: opts.now })
       .where(inArray(outbox.id, ids));
     return tx.select().from(outbox).where(inArray(outbox.id, ids));
   }, { isolationLevel: "read committed" });
+}
+
+/** The other name of the outbox in the correlated subquery below. */
+const earlier = alias(outbox, "earlier");
+
+/**
+ * The subquery "an earlier row of this row's ordering key is still pending" for a statement over
+ * `outbox`: one range of index outbox_ordering. A plain read, never a locking one (MariaDB does
+ * not carry the outer FOR UPDATE SKIP LOCKED into it: a row another claim holds still counts).
+ */
+function earlierPending(tx: Pick<CoreDb, "select">): SQLWrapper {
+  return tx
+    .select({ one: sql`1` })
+    .from(earlier)
+    .where(and(eq(earlier.orderingKey, outbox.orderingKey), eq(earlier.status, "pending"), lt(earlier.id, outbox.id)));
 }
 
 /**

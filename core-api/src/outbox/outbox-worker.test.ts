@@ -2,7 +2,8 @@
  * The outbox worker against msw receivers (handbook, "Events"): signed at-least-once delivery,
  * one idempotency key per delivery, back-off with jitter, failures kept, nothing sent for a
  * rolled-back change, two workers never sending one row, a stop mid-flight giving rows back, a
- * database restart ridden out (through helpers/database-proxy.ts).
+ * database restart ridden out (through helpers/database-proxy.ts), and the rows of one ordering
+ * key sent one at a time in id order (issue 10), by one worker or two racing.
  * The clock and the randomness are fakes; no test waits for a back-off in real time.
  */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
@@ -40,8 +41,15 @@ interface Seen {
 }
 let seen: Seen[] = [];
 const processed = new Set<string>();
+/** the bodies the receiver answered 2xx, in the order it answered */
+let acknowledged: string[] = [];
 /** the receiver's answer to the next requests, in order (then 200) */
 let answers: Array<"500" | "hang" | "down" | "302" | "slow"> = [];
+/** ordering key (the test payload's `key`) -> requests of it the receiver is handling now, and the most at once */
+let keyInFlight = new Map<string, number>();
+let keyMostAtOnce = new Map<string, number>();
+/** how long the receiver takes over a request with a payload key, so that sends of one key could overlap */
+let keyedAnswerMs = 0;
 
 const server = setupServer(
   http.post(RECEIVER, async ({ request }) => {
@@ -55,11 +63,22 @@ const server = setupServer(
       body,
       signatureValid: await verifySignature(request.headers.get("x-service-signature"), body, SECRET, { now: clock.now }),
     });
-    if (answer === "hang") await delay("infinite");
-    if (answer === "slow") await delay(150);
+    const orderingKey = (JSON.parse(body) as { data?: { key?: string } }).data?.key;
+    if (orderingKey !== undefined) {
+      keyInFlight.set(orderingKey, (keyInFlight.get(orderingKey) ?? 0) + 1);
+      keyMostAtOnce.set(orderingKey, Math.max(keyMostAtOnce.get(orderingKey) ?? 0, keyInFlight.get(orderingKey)!));
+    }
+    try {
+      if (answer === "hang") await delay("infinite");
+      if (answer === "slow") await delay(150);
+      if (orderingKey !== undefined && keyedAnswerMs > 0) await delay(keyedAnswerMs);
+    } finally {
+      if (orderingKey !== undefined) keyInFlight.set(orderingKey, keyInFlight.get(orderingKey)! - 1);
+    }
     if (answer === "500") return HttpResponse.text("receiver broke", { status: 500 });
     if (answer === "302") return new HttpResponse(null, { status: 302, headers: { location: "http://127.0.0.1/internal" } });
     processed.add(key);
+    acknowledged.push(body);
     return HttpResponse.json({ ok: true });
   }),
 );
@@ -82,6 +101,10 @@ beforeEach(async () => {
   seen = [];
   processed.clear();
   answers = [];
+  acknowledged = [];
+  keyInFlight = new Map();
+  keyMostAtOnce = new Map();
+  keyedAnswerMs = 0;
   await core.db.delete(outbox);
 });
 afterEach(() => server.resetHandlers());
@@ -289,6 +312,141 @@ describe("several workers", () => {
     expect(await worker().tick()).toBe(1);
     expect(processed.size).toBe(1);
     await dead.stop(0);
+  });
+});
+
+describe("order per ordering key", () => {
+  /** delivery `n` of ordering key `key`; the payload names both, so the receiver can tell them apart */
+  const keyed = (key: string, n: number) => delivery(n, { orderingKey: key, payload: { key, n } });
+  /** what the receiver was sent, in the order it came */
+  const sent = () => seen.map((s) => (JSON.parse(s.body) as { data: { key?: string; n: number } }).data);
+  /** what the receiver answered 2xx for, in the order it answered */
+  const delivered = () => acknowledged.map((body) => (JSON.parse(body) as { data: { key?: string; n: number } }).data);
+  const rowsInOrder = () => core.db.select().from(outbox).orderBy(outbox.id);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("claims the second row of a key only once the first was delivered, though both are due", async () => {
+    await add(keyed("user:1", 1));
+    await add(keyed("user:1", 2));
+    // One round with room for eight claims only the first.
+    expect(await worker().tick()).toBe(1);
+    expect(sent()).toEqual([{ key: "user:1", n: 1 }]);
+    expect(await rowsInOrder()).toMatchObject([{ orderingKey: "user:1", attempts: 0 }]);
+    expect(await worker().tick()).toBe(1);
+    expect(delivered()).toEqual([{ key: "user:1", n: 1 }, { key: "user:1", n: 2 }]);
+    expect(await rowsInOrder()).toEqual([]);
+  });
+
+  it("while the first is being sent, no worker claims the second; a first given back unsent still goes first", async () => {
+    await add(keyed("user:1", 1));
+    await add(keyed("user:1", 2));
+    answers = ["hang"];
+    const sending = worker({ timeoutMs: 60_000 });
+    void sending.tick();
+    while (seen.length === 0) await sleep(5);
+    expect(await worker().tick()).toBe(0);
+    advance(60_000); // still within the first one's lease (2 x 60 s + 2 s)
+    expect(await worker().tick()).toBe(0);
+    await sending.stop(0); // cut: the first is given back, due at once
+    expect(await worker().tick()).toBe(1);
+    expect(await worker().tick()).toBe(1);
+    expect(delivered()).toEqual([{ key: "user:1", n: 1 }, { key: "user:1", n: 2 }]);
+  });
+
+  it("a first that fails for a while keeps the second waiting through its back-off; then both arrive, in order", async () => {
+    await add(keyed("user:1", 1));
+    await add(keyed("user:1", 2));
+    answers = ["500", "down", "500"];
+    const w = worker();
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect(await w.tick()).toBe(1);
+      const [first, second] = await rowsInOrder();
+      expect(first).toMatchObject({ status: "pending", attempts: attempt });
+      expect(second).toMatchObject({ status: "pending", attempts: 0 });
+      // The second is due, the first is not yet: nothing goes.
+      expect(second!.nextAttemptAt.getTime()).toBeLessThanOrEqual(clock.now.getTime());
+      expect(await w.tick()).toBe(0);
+      clock.now = first!.nextAttemptAt;
+    }
+    expect(await w.tick()).toBe(1);
+    expect(await w.tick()).toBe(1);
+    expect(sent().map((d) => d.n)).toEqual([1, 1, 1, 2]); // the "down" attempt never reached the receiver
+    expect(delivered()).toEqual([{ key: "user:1", n: 1 }, { key: "user:1", n: 2 }]);
+    expect(await rowsInOrder()).toEqual([]);
+  });
+
+  it("a first that failed for good no longer holds the second back", async () => {
+    await add(keyed("user:1", 1));
+    await add(keyed("user:1", 2));
+    await add(keyed("user:1", 3));
+    answers = ["500", "500"];
+    const w = worker({ retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 2 } });
+    expect(await w.tick()).toBe(1);
+    clock.now = (await rowsInOrder())[0]!.nextAttemptAt;
+    expect(await w.tick()).toBe(1);
+    expect((await rowsInOrder())[0]).toMatchObject({ status: "failed", attempts: 2 });
+    expect(await w.tick()).toBe(1);
+    expect(await w.tick()).toBe(1);
+    expect(delivered()).toEqual([{ key: "user:1", n: 2 }, { key: "user:1", n: 3 }]);
+    expect(await rowsInOrder()).toMatchObject([{ status: "failed", payload: expect.any(String) }]);
+  });
+
+  it("rows of other keys, and rows without a key, are claimed together in one round", async () => {
+    await add(keyed("user:1", 1));
+    await add(keyed("user:2", 1));
+    await add(keyed("user:1", 2));
+    await add(delivery(100));
+    await add(keyed("user:2", 2));
+    await add(delivery(101));
+    const w = worker();
+    expect(await w.tick()).toBe(4);
+    expect(sent().filter((d) => d.key !== undefined).sort((a, b) => a.key!.localeCompare(b.key!))).toEqual([{ key: "user:1", n: 1 }, { key: "user:2", n: 1 }]);
+    expect(sent().filter((d) => d.key === undefined).map((d) => d.n).sort()).toEqual([100, 101]);
+    expect(await w.tick()).toBe(2);
+    expect(await w.tick()).toBe(0);
+    expect(processed.size).toBe(6);
+  });
+
+  it("two workers on their own pools racing over four keys keep each key's order, one send of a key at a time", async () => {
+    const keys = ["user:1", "user:2", "user:3", "user:4"];
+    for (let n = 1; n <= 5; n++) {
+      for (const key of keys) await add(keyed(key, n));
+      await add(delivery(100 + n));
+    }
+    keyedAnswerMs = 10; // long enough for a second send of a key to overlap, were one started
+    const other = openCoreDatabase(TEST_DATABASE_URL, core.dbName);
+    try {
+      const a = worker({ concurrency: 5 });
+      const b = worker({ db: other.db, concurrency: 5 });
+      const claimed = new Map<OutboxWorker, number>([[a, 0], [b, 0]]);
+      // A round finds nothing while the other worker holds the rows its keys wait for: go on until the outbox is empty.
+      const drain = async (w: OutboxWorker) => {
+        while ((await rows()).length > 0) {
+          const n = await w.tick();
+          claimed.set(w, claimed.get(w)! + n);
+          if (n === 0) await sleep(2);
+        }
+      };
+      await Promise.all([drain(a), drain(b), drain(a), drain(b)]);
+      expect(claimed.get(a)).toBeGreaterThan(0);
+      expect(claimed.get(b)).toBeGreaterThan(0);
+      expect(claimed.get(a)! + claimed.get(b)!).toBe(25);
+    } finally {
+      await other.close();
+    }
+    for (const key of keys) {
+      expect(sent().filter((d) => d.key === key).map((d) => d.n), key).toEqual([1, 2, 3, 4, 5]);
+      expect(keyMostAtOnce.get(key), key).toBe(1);
+    }
+    expect(seen).toHaveLength(25);
+    expect(await rows()).toEqual([]);
+  });
+
+  it("enqueue refuses an empty or over-long ordering key", async () => {
+    await expect(add(delivery(1, { orderingKey: "" }))).rejects.toThrow("bad ordering key");
+    await expect(add(delivery(1, { orderingKey: "k".repeat(129) }))).rejects.toThrow("bad ordering key");
+    await add(delivery(1, { orderingKey: "k".repeat(128) }));
+    expect(await rows()).toHaveLength(1);
   });
 });
 

@@ -12,6 +12,11 @@
  *   (outbox/outbox-repository.ts), so any number of workers (processes, machines) share the
  *   table and never send one row at the same time; a worker that dies mid-send leaves its rows to
  *   be claimed again when the lease ends (`leaseMs`: twice the send timeout plus 2 s);
+ * - in order per key: rows that share an ordering key (enqueue's `orderingKey`, for example one
+ *   member's changes to the webshop) are sent one at a time, in the order they were enqueued; a
+ *   row waits while an earlier one of its key is pending (being sent, or waiting for a retry) and
+ *   goes once that one was delivered or failed for good (outbox-repository.ts `claimDue`). Rows of
+ *   other keys, and rows without one (webhooks), go on in parallel meanwhile;
  * - receivers can de-duplicate: every attempt of a delivery carries the same `Idempotency-Key`
  *   (the row's delivery id), and is signed `X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of
  *   "<t>.<body>">` with the destination's signing secret (@service/shared/webhook-signature);

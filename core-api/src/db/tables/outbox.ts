@@ -11,6 +11,8 @@ import { timestamps } from "./columns.ts";
  * A delivery. `pending` rows are due at `next_attempt_at`; a worker claims one by moving
  * `next_attempt_at` to the end of its lease and writing its `lease_token`, so no other worker
  * sends it meanwhile. A delivered row is deleted; after the last attempt it stays as `failed`.
+ * Rows with the same `ordering_key` go one after another, in id order (outbox/outbox-repository.ts
+ * `claimDue`): a row is not claimed while an earlier one of its key is still `pending`.
  */
 export const outbox = mysqlTable(
   "outbox",
@@ -23,6 +25,12 @@ export const outbox = mysqlTable(
     kind: varchar("kind", { length: 32 }).notNull(),
     /** what the kind delivers to: webhooks.id for `webhook`; null when the kind needs none */
     targetId: int("target_id"),
+    /**
+     * deliveries with the same key are sent one at a time, in the order of their ids (the order
+     * their changes committed), for example `authentication_point:<chainId>:user:<userId>`;
+     * null: no order (webhooks)
+     */
+    orderingKey: varchar("ordering_key", { length: 128 }),
     /** the event, for example `phone_number_verification` */
     eventType: varchar("event_type", { length: 64 }).notNull(),
     /** the event's JSON payload, sealed with the secret box (purpose `outbox.payload`): it may carry one-time codes */
@@ -48,5 +56,7 @@ export const outbox = mysqlTable(
     uniqueIndex("outbox_unique_delivery_id").on(t.deliveryId),
     index("outbox_due").on(t.status, t.nextAttemptAt),
     index("outbox_by_chain").on(t.chainId, t.status, t.id),
+    /** the claim's check for an earlier pending row of the same key: one range of this index */
+    index("outbox_ordering").on(t.orderingKey, t.status, t.id),
   ],
 );
