@@ -4,23 +4,35 @@
  * real connector write an outbox row in their transaction; the outbox worker (driven by tick())
  * sends the user info to the connector's `update` over HTTP; the connector stores it and its
  * last_hash. Changes made by the webshop itself (its identity-source client) are not sent back.
+ * One member's deliveries go one at a time in the order the changes committed (issue 10): many
+ * quick changes while the connector's database is away (database-proxy.ts) end with the shop
+ * holding the last one, its password included.
  */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
+import { userInfoHash } from "@service/shared/user-info-hash";
+import { IDEMPOTENCY_HEADER } from "@service/shared/webhook-signature";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setAuthenticationPoint } from "../core-api/src/authentication-points/authentication-point-repository.ts";
 import { ensureIdentitySourceClient } from "../core-api/src/authentication-points/identity-source-client.ts";
-import { AUTHENTICATION_POINT_KIND, USER_CHANGED_EVENT } from "../core-api/src/authentication-points/webshop-sync.ts";
+import { AUTHENTICATION_POINT_KIND, USER_CHANGED_EVENT, userOrderingKey } from "../core-api/src/authentication-points/webshop-sync.ts";
 import { createAppHostname } from "../core-api/src/db/seed.ts";
 import { apps, chains, memberNumberRanges, outbox, phoneVerifications, users } from "../core-api/src/db/schema.ts";
 import { OutboxWorker } from "../core-api/src/outbox/outbox-worker.ts";
 import { hashVerificationCode } from "../core-api/src/users/phone-verification.ts";
+import { verifyMagentoPassword } from "../connector/src/customers/magento-password.ts";
+import { userInfoObject } from "../connector/src/customers/mapping.ts";
+import { loadCustomerBundle } from "../connector/src/customers/repository.ts";
 import { startCore, TEST_SECRET_KEY, type TestAdmin, type TestCore } from "./helpers/core.ts";
+import { startDatabaseProxy, type DatabaseProxy } from "./helpers/database-proxy.ts";
 import { closedPort } from "./helpers/processes.ts";
+import { until } from "./helpers/sync-world.ts";
 import { startWebshop, type TestWebshop } from "./helpers/webshop.ts";
 
 const HOST = "webshop.sync.example.test";
 let core: TestCore;
+/** the connector reaches its database through this proxy (down() takes the database away) */
+let shopDatabase: DatabaseProxy;
 let shop: TestWebshop;
 let box: SecretBox;
 let admin: TestAdmin;
@@ -31,7 +43,8 @@ let wakes = 0;
 
 beforeAll(async () => {
   core = await startCore({ outboxWake: () => void wakes++ });
-  shop = await startWebshop(core.chainId);
+  shopDatabase = await startDatabaseProxy();
+  shop = await startWebshop(core.chainId, { databaseUrl: shopDatabase.url });
   box = await openSecretBox(TEST_SECRET_KEY);
   const app = await createAppHostname(core.db, core.chainId, HOST);
   await core.db.update(apps).set({ kind: "webshop" }).where(eq(apps.id, app));
@@ -44,6 +57,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await shop?.close();
+  await shopDatabase?.close();
   await core?.close();
 });
 beforeEach(async () => {
@@ -76,7 +90,10 @@ describe("platform -> webshop", () => {
     const user = added.body.results.user;
     const rows = await rowsOf();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ chainId: core.chainId, kind: AUTHENTICATION_POINT_KIND, targetId: user.id, eventType: USER_CHANGED_EVENT, status: "pending" });
+    expect(rows[0]).toMatchObject({
+      chainId: core.chainId, kind: AUTHENTICATION_POINT_KIND, targetId: user.id, eventType: USER_CHANGED_EVENT, status: "pending",
+      orderingKey: `authentication_point:${core.chainId}:user:${user.id}`,
+    });
     // the password travels sealed, never in clear
     expect(rows[0]!.payload).not.toContain("Nina-pass-2026");
 
@@ -99,7 +116,7 @@ describe("platform -> webshop", () => {
     expect(member!.authenticationPointIdentifier).toBe(String(customer.entity_id));
   });
 
-  it("alter-user sends the change; a delivery sent again changes nothing; rows sent out of order still leave the latest state", async () => {
+  it("alter-user sends the change; a delivery sent again changes nothing; two changes go one after the other, the latest last", async () => {
     const added = await call("POST", "/internal/add-user", asAdmin(), { chain_id: core.chainId, username: "otto@example.com", first_name: "Otto" });
     const userId = added.body.results.user.id;
     await worker.tick();
@@ -122,12 +139,75 @@ describe("platform -> webshop", () => {
     expect(await customerByEmail("otto@example.com")).toEqual(after);
     expect(await shop.rows("SELECT COUNT(*) AS n FROM customer_entity WHERE email = 'otto@example.com'")).toEqual([{ n: 1 }]);
 
-    // Two changes, both rows sent at once in either order: the shop ends on the latest.
+    // Two changes: their rows share the member's ordering key, so a round sends only the first;
+    // the second goes once the first was delivered, and the shop ends on the latest.
     await call("PUT", "/internal/alter-user", admin.headers, { user_id: userId, last_name: "First" });
     await call("PUT", "/internal/alter-user", admin.headers, { user_id: userId, last_name: "Latest" });
-    expect(await rowsOf()).toHaveLength(2);
-    await worker.tick();
+    const [first, second] = await rowsOf();
+    expect([first!.orderingKey, second!.orderingKey]).toEqual([userOrderingKey(core.chainId, userId), userOrderingKey(core.chainId, userId)]);
+    expect(await worker.tick()).toBe(1);
+    expect((await rowsOf()).map((r) => r.id)).toEqual([second!.id]);
+    expect(await worker.tick()).toBe(1);
+    expect(await rowsOf()).toEqual([]);
     expect((await customerByEmail("otto@example.com")).lastname).toBe("Latest");
+  });
+
+  it("many quick changes of one member while the connector's database is away arrive one at a time, in order: the shop ends on the last, its password and last_hash included", async () => {
+    const added = await call("POST", "/internal/add-user", asAdmin(), { chain_id: core.chainId, username: "olga@example.com", password: "Olga-pass-0000", last_name: "Start" });
+    const userId: number = added.body.results.user.id;
+    await worker.tick();
+    const customerId: number = (await customerByEmail("olga@example.com")).entity_id;
+
+    /** every answer the connector gave, in order: the delivery (Idempotency-Key) and the status */
+    const answers: Array<{ deliveryId: string; status: number }> = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      answers.push({ deliveryId: new Headers(init?.headers).get(IDEMPOTENCY_HEADER)!, status: res.status });
+      return res;
+    };
+    const background = new OutboxWorker({
+      db: core.db, secretBox: box, fetch: recording, pollMs: 10, retry: { baseMs: 20, capMs: 200, maxAttempts: 1_000 },
+    });
+    const CHANGES = 6;
+    await shopDatabase.down();
+    try {
+      background.start();
+      for (let i = 1; i <= CHANGES; i++) {
+        const altered = await call("PUT", "/internal/alter-user", admin.headers, { user_id: userId, last_name: `Step ${i}`, password: `Olga-pass-${i}${i}${i}${i}` });
+        expect(altered.status).toBe(200);
+      }
+      const rows = await rowsOf();
+      expect(rows).toHaveLength(CHANGES);
+      // The first delivery fails again and again; the later ones wait for it, never tried.
+      await until(async () => (await rowsOf())[0]!.attempts >= 3, 10);
+      const waiting = await rowsOf();
+      expect(waiting.slice(1).map((r) => r.attempts)).toEqual(Array(CHANGES - 1).fill(0));
+      expect(answers.length).toBeGreaterThanOrEqual(2);
+      expect(answers.every((a) => a.deliveryId === rows[0]!.deliveryId && a.status >= 500)).toBe(true);
+
+      shopDatabase.up();
+      await until(async () => (await rowsOf()).length === 0, 10);
+      await background.stop();
+
+      // Delivered once each, in the order of the changes.
+      const order = rows.map((r) => r.deliveryId);
+      expect(answers.filter((a) => a.status === 200).map((a) => a.deliveryId)).toEqual(order);
+    } finally {
+      shopDatabase.up();
+      await background.stop();
+    }
+
+    const [stored] = await shop.rows(
+      "SELECT c.lastname, c.password_hash, d.last_hash, d.platform_modified_at FROM customer_entity c JOIN service_customer_data d ON d.customer_id = c.entity_id WHERE c.entity_id = ?",
+      [customerId],
+    );
+    expect(stored.lastname).toBe(`Step ${CHANGES}`);
+    expect(await verifyMagentoPassword(`Olga-pass-${CHANGES}${CHANGES}${CHANGES}${CHANGES}`, stored.password_hash)).toBe(true);
+    expect(await verifyMagentoPassword(`Olga-pass-${CHANGES - 1}${CHANGES - 1}${CHANGES - 1}${CHANGES - 1}`, stored.password_hash)).toBe(false);
+    // last_hash is the hash of what the shop holds: the reconcile has nothing to repair.
+    expect(stored.last_hash).toBe(await userInfoHash(userInfoObject((await loadCustomerBundle(shop.database.db, customerId))!)));
+    const [member] = await core.db.select().from(users).where(eq(users.id, userId));
+    expect(Math.floor(stored.platform_modified_at.getTime() / 1000)).toBe(Math.floor(member!.lastModifiedDate.getTime() / 1000));
   });
 
   it("sends nothing for a change the webshop made itself (its identity-source client), nor for a refused one", async () => {

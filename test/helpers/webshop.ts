@@ -35,14 +35,23 @@ export interface TestWebshop {
   close(): Promise<void>;
 }
 
+/** How the test connector is started. */
+export interface WebshopOptions {
+  /**
+   * the database server the connector itself reaches, e.g. a proxy's url (database-proxy.ts), to
+   * take its database away; default TEST_DATABASE_URL. The test's own `database` stays on TEST_DATABASE_URL.
+   */
+  databaseUrl?: string;
+}
+
 /** Starts a connector serving chain `chainId` (its website is the seeded default one). */
-export async function startWebshop(chainId: number): Promise<TestWebshop> {
+export async function startWebshop(chainId: number, options: WebshopOptions = {}): Promise<TestWebshop> {
   const dbName = throwawayDatabaseName("webshop");
   await migrateConnectorDatabase(TEST_DATABASE_URL, dbName);
   const database = openConnectorDatabase(TEST_DATABASE_URL, dbName, { connectionLimit: 2 });
   const token = `test-shop-token-${randomBytes(12).toString("hex")}`;
   await seedConnector(database.db, { chainId, integrationToken: token });
-  const running: RunningConnector = await startConnector({ databaseUrl: TEST_DATABASE_URL, dbName, port: 0, host: "127.0.0.1", logLevel: "warn" });
+  const running: RunningConnector = await startConnector({ databaseUrl: options.databaseUrl ?? TEST_DATABASE_URL, dbName, port: 0, host: "127.0.0.1", logLevel: "warn" });
   return {
     url: running.url,
     token,

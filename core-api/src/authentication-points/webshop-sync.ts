@@ -13,9 +13,13 @@
  *
  * Delivery: the row names the user (`target_id`); the payload, sealed by the outbox, carries only
  * the password when the change set one (the platform keeps only its hash, the webshop checks the
- * shopper's logins). The request is built when it is sent, from the user as stored then: rows sent
- * out of order, or again after a lost answer, all carry the latest state, so the webshop never
- * ends on an older one. `POST {base_url}/rest/V1/service/customer/update` with the integration
+ * shopper's logins). The rows of one user share the ordering key `userOrderingKey` (issue 10): the
+ * outbox sends them one at a time in the order the changes committed, the next only once the one
+ * before was delivered or failed for good, so a first change whose attempts fail is never applied
+ * after a later one, and the password of the last change set is the one the shop keeps. The
+ * request is built when it is sent, from the user as stored then (a row sent again after a lost
+ * answer carries the latest state too), with the user's `last_modified_date`, by which the
+ * connector ignores a user_info older than the one it holds. `POST {base_url}/rest/V1/service/customer/update` with the integration
  * token as bearer, body `{user_info, create_if_not_exists: true, service_chain_id}`; every
  * attempt carries the delivery's Idempotency-Key. The connector stores it and sets `last_hash` to
  * the hash of what it now holds.
@@ -39,6 +43,17 @@ export const AUTHENTICATION_POINT_KIND = "authentication_point";
 /** The event of a user change (`outbox.event_type`, sent as X-Service-Event). */
 export const USER_CHANGED_EVENT = "user_changed";
 
+/**
+ * The outbox ordering key of user `userId`'s deliveries to chain `chainId`'s authentication
+ * point: `authentication_point:<chainId>:user:<userId>` (at most 48 characters). Every write that
+ * enqueues one (users/save-user.ts, users/phone-verification.ts, authentication-points/webshop-member.ts)
+ * has updated or inserted the user's row first, so the writes of one user enqueue in commit
+ * order (outbox-repository.ts `claimDue`).
+ */
+export function userOrderingKey(chainId: number, userId: number): string {
+  return `${AUTHENTICATION_POINT_KIND}:${chainId}:user:${userId}`;
+}
+
 const payloadSchema = z.object({ password: z.string().optional() });
 
 /** What a user write needs to tell the webshop. */
@@ -56,7 +71,9 @@ export interface WebshopSyncContext {
 
 /**
  * The `onSaved` hook of a user write (users/save-user.ts) that enqueues the saved user for the
- * chain's authentication point, in the write's transaction.
+ * chain's authentication point, in the write's transaction, under the user's ordering key
+ * (`userOrderingKey`). The write must have updated or inserted the user's row before it calls the
+ * hook (its row lock keeps the user's rows in commit order).
  * @returns undefined when nothing is to be sent: no authentication point, or the change came from it
  */
 export function webshopSyncHook(sync: WebshopSyncContext): ((tx: OutboxWriter, user: UserRow) => Promise<void>) | undefined {
@@ -66,6 +83,7 @@ export function webshopSyncHook(sync: WebshopSyncContext): ((tx: OutboxWriter, u
       chainId: user.chainId,
       kind: AUTHENTICATION_POINT_KIND,
       targetId: user.id,
+      orderingKey: userOrderingKey(user.chainId, user.id),
       eventType: USER_CHANGED_EVENT,
       payload: sync.password ? { password: sync.password } : {},
     }, { secretBox: await sync.secretBox(), now: sync.now });

@@ -2,7 +2,9 @@
  * The platform -> webshop step of a user write (add-user, alter-user, verify-phone-number;
  * authentication-points/webshop-sync.ts): the hook that enqueues the saved user for the chain's
  * webshop connector in the write's transaction, or nothing when the chain has no authentication
- * point or the change comes from the webshop itself (its identity-source client: no echo).
+ * point or the change comes from the webshop itself (its identity-source client: no echo). The
+ * user's deliveries share an ordering key, so they reach the webshop one at a time in the order
+ * the writes committed (webshop-sync.ts `userOrderingKey`).
  */
 import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
 import { isIdentitySourceClient, webshopSyncHook } from "../authentication-points/webshop-sync.ts";
