@@ -66,6 +66,7 @@ describe("event_delivery", () => {
       expect.objectContaining({
         id, delivery_id: deliveryId, destination_kind: "webhook", target_id: webhookId, event_type: "phone_number_verification",
         status: "pending", attempts: 0, next_attempt_date: "2026-01-01T00:00:00Z", last_error: null, last_status_code: null, expires_date: null,
+        ordering_key: null,
       }),
     ]);
     expect(JSON.stringify(list.body)).not.toMatch(/payload|123456|lease/);
@@ -119,6 +120,19 @@ describe("event_delivery", () => {
     expect(dropped.body.results).toMatchObject({ id, status: "pending" });
     expect(await core.db.select().from(outbox)).toEqual([]);
     expect(await worker.tick()).toBe(0);
+  });
+
+  it("shows a delivery's ordering key and lists the line of one key, in the order it is sent", async () => {
+    const key = `authentication_point:${core.chainId}:user:7`;
+    const inLine = (n: number) => enqueue(core.db, {
+      chainId: core.chainId, kind: "authentication_point", targetId: 7, orderingKey: key, eventType: "user_changed", payload: { n },
+    }, { secretBox: box, now });
+    const first = await inLine(1);
+    await owe();
+    const second = await inLine(2);
+    const line = await call("GET", `/resources/event_deliveries?ordering_key=${encodeURIComponent(key)}`);
+    expect(line.body.results.resources.map((r: { id: number; ordering_key: string }) => [r.id, r.ordering_key])).toEqual([[first.id, key], [second.id, key]]);
+    expect(line.body.results.total_count).toBe(2);
   });
 
   it("shows nothing of another chain", async () => {

@@ -250,12 +250,12 @@ const webhook: Seeder = async (w, otherChain) => {
 const eventDelivery: Seeder = async (w, otherChain) => {
   const db = w.core.db;
   type Spec = {
-    kind: string; event: string; target: number | null; status: string; attempts: number; code: number | null; next: number; last: number | null; created: number; modified: number;
+    kind: string; event: string; target: number | null; key?: string; status: string; attempts: number; code: number | null; next: number; last: number | null; created: number; modified: number;
   };
   const put = async (chainId: number, s: Spec): Promise<SeededRow> => {
     const deliveryId = crypto.randomUUID();
     const [res] = await db.insert(outbox).values({
-      deliveryId, chainId, kind: s.kind, targetId: s.target, eventType: s.event, payload: "v1.sealed", status: s.status, attempts: s.attempts,
+      deliveryId, chainId, kind: s.kind, targetId: s.target, orderingKey: s.key ?? null, eventType: s.event, payload: "v1.sealed", status: s.status, attempts: s.attempts,
       nextAttemptAt: day(s.next), lastAttemptDate: s.last === null ? null : day(s.last), lastStatusCode: s.code, lastError: s.code === null ? null : `HTTP ${s.code}`,
       createdDate: day(s.created), lastModifiedDate: day(s.modified),
     });
@@ -263,7 +263,7 @@ const eventDelivery: Seeder = async (w, otherChain) => {
     return {
       id,
       values: {
-        id, delivery_id: deliveryId, chain: { id: chainId }, destination_kind: s.kind, event_type: s.event, target_id: s.target, status: s.status, attempts: s.attempts,
+        id, delivery_id: deliveryId, chain: { id: chainId }, destination_kind: s.kind, event_type: s.event, target_id: s.target, ordering_key: s.key ?? null, status: s.status, attempts: s.attempts,
         next_attempt_date: day(s.next), last_attempt_date: s.last === null ? null : day(s.last), last_status_code: s.code,
         created_date: day(s.created), last_modified_date: day(s.modified),
       },
@@ -272,8 +272,8 @@ const eventDelivery: Seeder = async (w, otherChain) => {
   const rows = [
     await put(w.core.chainId, { kind: "webhook", event: "phone_number_verification", target: 7, status: "pending", attempts: 2, code: 500, next: 5, last: 4, created: 1, modified: 4 }),
     await put(w.core.chainId, { kind: "webhook", event: "phone_number_verification", target: 8, status: "failed", attempts: 15, code: 404, next: 3, last: 3, created: 2, modified: 3 }),
-    await put(w.core.chainId, { kind: "authentication_point", event: "user_changed", target: null, status: "pending", attempts: 0, code: null, next: 1, last: 6, created: 3, modified: 1 }),
-    await put(w.core.chainId, { kind: "authentication_point", event: "user_changed", target: null, status: "failed", attempts: 1, code: 503, next: 6, last: 2, created: 4, modified: 2 }),
+    await put(w.core.chainId, { kind: "authentication_point", event: "user_changed", target: null, key: "authentication_point:1:user:1", status: "pending", attempts: 0, code: null, next: 1, last: 6, created: 3, modified: 1 }),
+    await put(w.core.chainId, { kind: "authentication_point", event: "user_changed", target: null, key: "authentication_point:1:user:2", status: "failed", attempts: 1, code: 503, next: 6, last: 2, created: 4, modified: 2 }),
   ];
   const foreign = await put(otherChain, { kind: "webhook", event: "phone_number_verification", target: 7, status: "pending", attempts: 1, code: 500, next: 2, last: 1, created: 1, modified: 1 });
   return { rows, hidden: [foreign] };

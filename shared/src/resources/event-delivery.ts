@@ -8,7 +8,10 @@
  * `last_error`, `attempts`), look one up by the Idempotency-Key a receiver logged
  * (`?delivery_id=`), retry a failed one once the receiver is fixed (PUT/PATCH `status` =
  * `pending`: attempts start again, due at once), or drop it (DELETE). The payload is never shown:
- * it may carry a one-time code.
+ * it may carry a one-time code. Deliveries with the same `ordering_key` (one member's changes to
+ * the webshop) go one at a time in id order: a pending one whose `next_attempt_date` has passed
+ * but that has an earlier pending one of its key is waiting for that earlier delivery
+ * (`?ordering_key=` lists the line).
  */
 import { z } from "zod";
 import { defineResource, field, reference } from "./meta.ts";
@@ -40,7 +43,14 @@ export const eventDeliveryResource = defineResource({
     last_error: field(z.string().nullable(), { level: 1, ...ro, description: "why the last attempt failed" }),
     last_modified_date: field(z.iso.datetime(), { level: 2, ...ro, sort: true }),
     last_status_code: field(z.int().nullable(), { level: 1, ...ro, filter: true, description: "HTTP status of the last answer; null when none came" }),
-    next_attempt_date: field(z.iso.datetime(), { level: 1, ...ro, sort: true, description: "when a pending delivery is due (while being sent: when its claim ends)" }),
+    next_attempt_date: field(z.iso.datetime(), {
+      level: 1, ...ro, sort: true,
+      description: "when a pending delivery is due (while being sent: when its claim ends); with an ordering_key it also waits for every earlier pending delivery of that key",
+    }),
+    ordering_key: field(z.string().max(128).nullable(), {
+      level: 1, ...ro, filter: true,
+      description: "deliveries with the same key are sent one at a time, in id order, each once the earlier ones were delivered or failed (authentication_point:<chain>:user:<user> for a member's changes); null: no order",
+    }),
     status: field(z.enum(EVENT_DELIVERY_STATUSES), {
       level: 1, filter: true, sort: true, requiredOnPost: false, ops: ["put", "patch"],
       description: "pending or failed; set pending to retry a failed delivery",
