@@ -3,8 +3,10 @@
  * finds the customer a user_info describes, creates it when asked, writes the user_info onto it
  * and returns the webshop customer object. All writes run in one transaction: a failed request
  * changes nothing. Concurrent calls for one customer succeed one after another (issue 11). A
- * platform user_info older than an unsynced change made in the shop leaves the customer as it is
- * (keepNewerShopChange: the newer change wins).
+ * platform user_info older than the platform state the shop already holds for that member
+ * (olderThanStored: a delivery that arrives after a later one, issue 10), or older than an
+ * unsynced change made in the shop (keepNewerShopChange: the newer change wins), leaves the
+ * customer as it is.
  */
 import type { Customer, UpdateCustomerRequest, UserInfoInput } from "@service/shared/connector";
 import { userInfoHash } from "@service/shared/user-info-hash";
@@ -13,7 +15,7 @@ import { badRequest, ConnectorError, requiredField } from "../http/errors.ts";
 import { hashMagentoPassword } from "./magento-password.ts";
 import {
   addressPatchFromUserInfo, birthdayToDob, customerObject, customerPatchFromUserInfo, lastShopChange, parsePlatformDateTime,
-  servicePatchFromUserInfo, userIdOf, userInfoObject, type CustomerRow, type ServicePatch,
+  servicePatchFromUserInfo, userIdOf, userInfoObject, type CustomerBundle, type CustomerRow, type ServicePatch,
 } from "./mapping.ts";
 import {
   emailTaken, findCustomerById, findCustomerIdByServiceKey, findCustomersByEmail, insertCustomer,
@@ -96,8 +98,13 @@ export async function updateCustomerFromUserInfo(
         if (found) {
           customerId = found.customer.entityId;
           const current = (await lockCustomer(tx, customerId))!;
-          const kept = await keepNewerShopChange(tx, customerId, chainScope.chainId, info, found.by, now);
-          if (kept) return kept;
+          const platformAt = parsePlatformDateTime(info.last_modified_date);
+          if (platformAt) {
+            const stored = (await loadCustomerBundle(tx, customerId))!;
+            const kept = olderThanStored(stored, info, platformAt)
+              ?? (await keepNewerShopChange(tx, stored, chainScope.chainId, info, platformAt, found.by, now));
+            if (kept) return kept;
+          }
           if (patch.email && patch.email !== current.email) {
             const websiteId = config.accountShareScope === 0 ? null : current.websiteId;
             if (await emailTaken(tx, patch.email, websiteId, customerId)) throw emailInUse();
@@ -149,23 +156,41 @@ export async function updateCustomerFromUserInfo(
 }
 
 /**
+ * A stale delivery (issue 10): a platform user_info whose `last_modified_date` is strictly older
+ * than the `platform_modified_at` the shop already stored for the same member (the customer is
+ * linked to the user_info's user_id) describes a state the platform has since changed again, so
+ * a later one was applied first (a delivery retried, or two sent at once). The customer is left
+ * as it is and nothing is written; the caller is answered the customer object (200), as for
+ * keepNewerShopChange. Equal times still apply: the platform keeps whole seconds, so two changes
+ * within one second carry the same time and the later delivery must win (the core API's outbox
+ * sends one member's deliveries in commit order).
+ * @param platformAt the user_info's last_modified_date
+ * @returns the customer object as it stays, or null when the user_info is to be written
+ */
+function olderThanStored(stored: CustomerBundle, info: UserInfoInput, platformAt: Date): Customer | null {
+  const service = stored.service;
+  if (!service?.platformModifiedAt || service.userId === null || service.userId !== userIdOf(info)) return null;
+  return platformAt.getTime() < service.platformModifiedAt.getTime() ? customerObject(stored) : null;
+}
+
+/**
  * The newer change wins (handbook, "Sync between the webshop and the platform"): a user_info
  * from the platform (it carries the member's `last_modified_date`) that is older than a change
  * made in the shop since the last sync (the customer's hash differs from its last_hash) does not
  * overwrite it; the reconcile sends the shop's version instead (sync/reconcile.ts). Only the
  * identifiers the update rules allow and the member's last_modified_date are stored then.
+ * @param stored the customer as stored, locked (lockCustomer)
+ * @param platformAt the user_info's last_modified_date
  * @returns the customer object as it stays, or null when the user_info is to be written
  */
 async function keepNewerShopChange(
-  tx: ConnectorQueryable, customerId: number, chainId: number, info: UserInfoInput, by: IdentifiedBy, now: Date,
+  tx: ConnectorQueryable, stored: CustomerBundle, chainId: number, info: UserInfoInput, platformAt: Date, by: IdentifiedBy, now: Date,
 ): Promise<Customer | null> {
-  const platformAt = parsePlatformDateTime(info.last_modified_date);
-  if (!platformAt) return null;
-  const bundle = (await loadCustomerBundle(tx, customerId))!;
-  const lastHash = bundle.service?.lastHash;
-  if (!lastHash || lastShopChange(bundle) <= platformAt) return null;
-  if ((await userInfoHash(userInfoObject(bundle))) === lastHash) return null;
-  const { userId, memberNumber } = identifierRules(servicePatchFromUserInfo(info), by, bundle.service!.userId);
+  const customerId = stored.customer.entityId;
+  const lastHash = stored.service?.lastHash;
+  if (!lastHash || lastShopChange(stored) <= platformAt) return null;
+  if ((await userInfoHash(userInfoObject(stored))) === lastHash) return null;
+  const { userId, memberNumber } = identifierRules(servicePatchFromUserInfo(info), by, stored.service!.userId);
   await saveServiceData(tx, customerId, chainId, {
     ...(userId !== undefined && { userId }), ...(memberNumber !== undefined && { memberNumber }), platformModifiedAt: platformAt,
   }, now);

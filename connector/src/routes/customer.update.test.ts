@@ -1,6 +1,7 @@
 /**
  * POST /rest/V1/service/customer/update over HTTP against a real database: responses and the
- * rows written (spec, "Webshop connector endpoints", update rules).
+ * rows written (spec, "Webshop connector endpoints", update rules), and a platform user_info
+ * older than the one already stored left unapplied (issue 10).
  */
 import { customerSchema } from "@service/shared/connector";
 import { userInfoHash } from "@service/shared/user-info-hash";
@@ -252,5 +253,66 @@ describe("update: errors change nothing", () => {
     });
     expect(member).toEqual({ status: 400, body: { message: "The %fieldName is already linked to another customer.", parameters: { fieldName: "member_number" } } });
     expect(await snapshot(h)).toEqual(before);
+  });
+});
+
+describe("update: a platform user_info older than the one stored (issue 10)", () => {
+  const member = { user_id: 7007, member_number: "M7007", username: "stale@example.com" };
+  const send = (user_info: Record<string, unknown>) => h.call("POST", UPDATE, { user_info: { ...member, ...user_info }, service_chain_id: TEST_CHAIN_ID });
+  const stored = async (id: number) => {
+    const [customer] = await h.rows("customer_entity", `entity_id = ${id}`);
+    const [service] = await h.rows("service_customer_data", `customer_id = ${id}`);
+    return { customer, service };
+  };
+
+  it("leaves the customer as it is for an older last_modified_date, answering it (200) and writing nothing; an equal or newer one applies", async () => {
+    const created = await h.call("POST", UPDATE, {
+      user_info: { ...member, first_name: "Second", password: "Second-pass-1", address_towncity: "Utrecht", last_modified_date: "2026-03-10 10:00:05" },
+      create_if_not_exists: true, service_chain_id: TEST_CHAIN_ID,
+    });
+    expect(created.status).toBe(200);
+    const id: number = created.body.id;
+    expect((await stored(id)).service.platform_modified_at).toEqual(new Date("2026-03-10T10:00:05Z"));
+
+    // A delivery of the state before, arriving late (both date formats of get-user).
+    h.advance(60_000);
+    for (const older of ["2026-03-10 10:00:04", "2026-03-10T09:59:59Z"]) {
+      const before = await snapshot(h);
+      const stale = await send({
+        first_name: "First", password: "First-pass-1", address_towncity: "Amsterdam", mailing_list: { mailing_list_subscribed: true }, last_modified_date: older,
+      });
+      expect(stale, older).toEqual({ status: 200, body: created.body });
+      expect(await snapshot(h), older).toEqual(before);
+    }
+    expect(await verifyMagentoPassword("Second-pass-1", (await stored(id)).customer.password_hash)).toBe(true);
+
+    // The same second: a later change within the platform's resolution still applies.
+    const equal = await send({ first_name: "Third", password: "Third-pass-1", last_modified_date: "2026-03-10T10:00:05Z" });
+    expect(equal.body).toMatchObject({ id, firstname: "Third" });
+    expect(await verifyMagentoPassword("Third-pass-1", (await stored(id)).customer.password_hash)).toBe(true);
+
+    const newer = await send({ first_name: "Fourth", address_towncity: "Amsterdam", last_modified_date: "2026-03-10 10:00:06" });
+    expect(newer.body).toMatchObject({ id, firstname: "Fourth", addresses: [expect.objectContaining({ city: "Amsterdam" })] });
+    const after = await stored(id);
+    expect(after.service.platform_modified_at).toEqual(new Date("2026-03-10T10:00:06Z"));
+    expect(after.service.last_hash).toBe(await userInfoHash((await h.call("GET", `/rest/V1/service/customer/user_info/${id}`)).body));
+    // Now 10:00:05 is the older one.
+    const before = await snapshot(h);
+    expect((await send({ first_name: "Third again", last_modified_date: "2026-03-10 10:00:05" })).body).toMatchObject({ id, firstname: "Fourth" });
+    expect(await snapshot(h)).toEqual(before);
+  });
+
+  it("judges only a user_info of the member the customer is linked to, and one that carries its time", async () => {
+    // Without last_modified_date there is nothing to compare: it applies.
+    const untimed = await send({ first_name: "Untimed" });
+    expect(untimed.body).toMatchObject({ firstname: "Untimed" });
+    // Another member's user_info, found by the email, is not compared with this member's time
+    // (found by username, the customer is linked to that member: the spec's update rules).
+    const other = await h.call("POST", UPDATE, {
+      user_info: { user_id: 7008, member_number: "M7008", username: "stale@example.com", first_name: "Other member", last_modified_date: "2026-03-10 08:00:00" },
+      service_chain_id: TEST_CHAIN_ID,
+    });
+    expect(other.body).toMatchObject({ id: untimed.body.id, firstname: "Other member" });
+    expect(other.body.extension_attributes.service_data).toMatchObject({ user_id: 7008, member_number: "M7008" });
   });
 });
