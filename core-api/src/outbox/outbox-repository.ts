@@ -43,7 +43,7 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
  * An earlier row of a key is therefore committed before a later one exists. A second, plain read
  * after the locking one checks the candidates again: the candidate is locked (so committed) by
  * then, so this read sees every earlier row of its key, even one committed while the first
- * statement ran (its subquery reads an older snapshot than its locking read).
+ * statement ran (its subquery may read an older snapshot than its locking read does).
  *
  * An admin's retry of a failed row (event-delivery-repository.ts) puts it back in line at its own
  * id: later rows of its key not claimed yet wait for it; one being sent at that moment is not
