@@ -113,6 +113,8 @@ export const throughputSection: BenchSection = {
   summary: "requests/s of the running services next to floors started in the same run, interleaved rounds, ratios, WEB_CONCURRENCY 2/1, RSS per worker",
   flags: [
     "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
+    "--targets <a,b>        measure only these throughput targets, by key (e.g. argon2,authenticate,authenticate-w1;",
+    "                       default: all); a ratio is shown when both its targets run",
   ],
   async run(ctx) {
     const s = ctx.settings;
@@ -120,6 +122,7 @@ export const throughputSection: BenchSection = {
     const warmSeconds = Math.min(2, seconds);
     const settleSeconds = numberOption(ctx.flags, "settle", null, s.quick ? 3 : 10);
     const cores = os.availableParallelism();
+    const onlyTargets = typeof ctx.flags.get("targets") === "string" ? new Set(String(ctx.flags.get("targets")).split(",").map((k) => k.trim()).filter(Boolean)) : null;
 
     const chain = await ctx.benchChain(s.count);
     const writes = await writesChain(ctx);
@@ -169,7 +172,7 @@ export const throughputSection: BenchSection = {
     const insertSql = `INSERT INTO ${FLOOR_TABLE} (chain_id, name, owner_code, towncity, country_code, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?, ?)`;
     const workersNote = (n: number) => `WEB_CONCURRENCY=${n}`;
 
-    const targets: Target[] = [
+    const allTargets: Target[] = [
       httpTarget("hello", "Hono hello-world (@hono/node-server)", "floor", floor.url, CONNECTIONS, () => ({ method: "GET", path: "/hello" })),
       httpTarget("hono-pk", "Hono + mysql2 primary-key select", "floor", floor.url, CONNECTIONS, (n) => ({ method: "GET", path: `/business/${idOf(n)}` })),
       bare("mysql2-pk", "bare mysql2 pool: primary-key select", CONNECTIONS, (n) => pool.execute("SELECT * FROM businesses WHERE id = ?", [idOf(n)])),
@@ -190,8 +193,11 @@ export const throughputSection: BenchSection = {
       auth(services.connector1, "authenticate-w1", `connector authenticate (${workersNote(1)})`),
       ...(cores === 2 ? [] : [auth(services.connector2, "authenticate-w2", `connector authenticate (${workersNote(2)})`)]),
     ];
+    const unknownTargets = [...(onlyTargets ?? [])].filter((k) => !allTargets.some((t) => t.key === k));
+    if (unknownTargets.length) throw new Error(`--targets: no target ${unknownTargets.join(", ")}; targets: ${allTargets.map((t) => t.key).join(", ")}`);
+    const targets = allTargets.filter((t) => !onlyTargets || onlyTargets.has(t.key));
     const w2 = (key: string) => (cores === 2 ? key : `${key}-w2`);
-    const ratios: Ratio[] = [
+    const allRatios: Ratio[] = [
       { label: "by-id read / Hono + mysql2 primary-key select", product: "by-id", floor: "hono-pk", min: 0.5 },
       { label: "add-business / bare mysql2 INSERT (32 in flight)", product: "add-business", floor: "mysql2-insert", min: 0.25 },
       { label: "location search / its own SQL on a bare mysql2 pool", product: "location", floor: "mysql2-location", min: 0.8 },
@@ -201,6 +207,7 @@ export const throughputSection: BenchSection = {
       { label: "core-api by-id read: 2 workers / 1 worker", product: w2("by-id"), floor: "by-id-w1" },
       { label: "connector authenticate: 2 workers / 1 worker", product: w2("authenticate"), floor: "authenticate-w1" },
     ];
+    const ratios = allRatios.filter((q) => targets.some((t) => t.key === q.product) && targets.some((t) => t.key === q.floor));
 
     // Every target answers correctly before anything is measured.
     await probe(floor.url, { method: "GET", path: "/hello" });
