@@ -70,12 +70,20 @@ export async function addressAttemptFailed(db: ConnectorQueryable, addressHash: 
     );
 }
 
+/** How often a process prunes counters that are over (a housekeeping statement, not one per login). */
+export const PRUNE_INTERVAL_MS = 60_000;
+/** When this process prunes next (ms since the epoch, by the requests' clock). */
+let nextPruneAt = 0;
+
 /**
- * Records that a counted attempt succeeded: the address takes this attempt back. Also prunes a
- * few counters whose window and lock are over, so the table stays small.
+ * Records that a counted attempt succeeded: the address takes this attempt back. At most once
+ * per PRUNE_INTERVAL_MS per process, also deletes up to 100 counters whose window and lock are
+ * over, so the table stays small (such a counter starts again at 1 anyway: pruning changes no answer).
  */
 export async function addressAttemptSucceeded(db: ConnectorQueryable, addressHash: string, now: Date): Promise<void> {
   await takeBack(db, addressHash, now);
+  if (now.getTime() < nextPruneAt) return;
+  nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
   const windowStart = new Date(now.getTime() - WINDOW_MS);
   await db.execute(sql`
     DELETE FROM service_authenticate_throttle

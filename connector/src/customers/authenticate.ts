@@ -17,8 +17,8 @@ import { tooManyAttempts } from "../http/errors.ts";
 import { addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt } from "./address-throttle.ts";
 import { isLocked, needsReset, registerFailure, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
-import { findCustomersByEmail } from "./repository.ts";
-import { readStoreConfig, resolveChainScope, websiteAndStoreCodes } from "./store-scope.ts";
+import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
+import { readStoreConfig, resolveChainScope } from "./store-scope.ts";
 
 /** Magento's messages (Customer module). */
 export const AUTH_MESSAGES = {
@@ -69,7 +69,7 @@ async function checkCredentials(
   websiteIds: number[] | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
-  const [customer] = await findCustomersByEmail(db, request.email, websiteIds);
+  const customer = await findLoginCustomer(db, request.email, websiteIds);
   if (!customer) {
     // Hash anyway so that unknown emails take as long as known ones (no account enumeration).
     await hashMagentoPassword(request.password);
@@ -97,16 +97,15 @@ async function checkCredentials(
   if (Object.keys(changes).length > 0) {
     await db.update(customerEntity).set({ ...changes, ...KEEP_UPDATED_AT }).where(eq(customerEntity.entityId, customer.entityId));
   }
-  const codes = await websiteAndStoreCodes(db, customer.websiteId, customer.storeId);
   return {
     authenticated: true,
     customer_id: customer.entityId,
     message: null,
-    website_code: codes.websiteCode,
-    store_code: codes.storeCode,
+    website_code: customer.websiteCode,
+    store_code: customer.storeCode,
   };
 }
 
-function lockState(row: typeof customerEntity.$inferSelect): LockoutState {
+function lockState(row: Pick<LoginCustomer, "failuresNum" | "firstFailure" | "lockExpires">): LockoutState {
   return { failuresNum: row.failuresNum, firstFailure: row.firstFailure, lockExpires: row.lockExpires };
 }

@@ -148,18 +148,3 @@ export async function resolveNewCustomerTarget(
   const [general] = await db.select().from(customerGroup).where(eq(customerGroup.customerGroupCode, "General"));
   return { websiteId: website.websiteId, storeId: view.storeId, storeName: view.name, groupId: general?.customerGroupId ?? 1 };
 }
-
-/** Codes of a customer's website and store view (authenticate's website_code / store_code). */
-export async function websiteAndStoreCodes(
-  db: ConnectorQueryable,
-  websiteId: number | null,
-  storeId: number | null,
-): Promise<{ websiteCode: string | null; storeCode: string | null }> {
-  const [website] = websiteId == null ? [] : await db.select().from(storeWebsite).where(eq(storeWebsite.websiteId, websiteId));
-  let [view] = storeId ? await db.select().from(store).where(eq(store.storeId, storeId)) : [];
-  if (!view && website) {
-    const [group] = await db.select().from(storeGroup).where(eq(storeGroup.groupId, website.defaultGroupId));
-    if (group) [view] = await db.select().from(store).where(eq(store.storeId, group.defaultStoreId));
-  }
-  return { websiteCode: website?.code ?? null, storeCode: view?.code ?? null };
-}
