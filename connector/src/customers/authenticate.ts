@@ -7,14 +7,15 @@
  * and without counting another failure. After a success with a hash in an older format, the
  * password is re-hashed in the current one (Magento's UpgradeCustomerPasswordObserver).
  * Every attempt is also counted against the client address (address-throttle.ts): an address
- * that failed too often is refused with 429 before any account is looked at.
+ * that failed too often is refused with 429 before any account is looked at; a failed answer
+ * counts as a failure there, a success or an error (no answer) does not.
  */
 import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/connector";
 import { eq, sql } from "drizzle-orm";
 import type { ConnectorDb } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import { tooManyAttempts } from "../http/errors.ts";
-import { addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt } from "./address-throttle.ts";
+import { addressAttemptAbandoned, addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt } from "./address-throttle.ts";
 import { isLocked, needsReset, registerFailure, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
 import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
@@ -56,7 +57,15 @@ export async function authenticateCustomer(
   const startedAt = deps.clock();
   const attempt = await beginAddressAttempt(db, clientAddress, startedAt);
   if (attempt.refused) throw tooManyAttempts(attempt.retryAfterMs);
-  const result = await checkCredentials(deps, request, scope.websiteIds);
+  let result: AuthenticateResponse;
+  try {
+    result = await checkCredentials(deps, request, scope.websiteIds);
+  } catch (err) {
+    // No answer (the database failed under the check): the attempt counts as nothing. Best
+    // effort: with the database gone this fails too, and the window clears it.
+    await addressAttemptAbandoned(db, attempt.addressHash).catch(() => undefined);
+    throw err;
+  }
   if (result.authenticated) await addressAttemptSucceeded(db, attempt.addressHash, startedAt);
   else await addressAttemptFailed(db, attempt.addressHash, startedAt);
   return result;
