@@ -37,7 +37,7 @@ import type { BenchSection, ServiceHandle, TargetCheck } from "./section.ts";
 import { TYPESCRIPT_LOADER } from "./services.ts";
 import { replay } from "./sql-capture.ts";
 import { wipeStores } from "./load.ts";
-import { BENCH_CUSTOMER_CHAIN_ID, BENCH_CUSTOMER_PASSWORD, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
+import { BENCH_CUSTOMER_CHAIN_ID, BENCH_CUSTOMER_PASSWORD, benchClientAddress, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
 
 /** Issue 12: 32 connections (authenticate: 8 concurrent). */
 export const CONNECTIONS = 32;
@@ -145,7 +145,8 @@ export const throughputSection: BenchSection = {
     const storedHash = await ensureBenchCustomers(s, BENCH_CUSTOMERS);
     const nativeHash = await argonHash(BENCH_CUSTOMER_PASSWORD, MAGENTO_ARGON as never);
     const ids = await sampleIds(ctx.db, chain.chainId, 1000);
-    const runTag = Date.now().toString(36);
+    const runStarted = Date.now();
+    const runTag = runStarted.toString(36);
 
     const pool = barePool(s, 10);
     await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`);
@@ -154,7 +155,8 @@ export const throughputSection: BenchSection = {
     const authRequest = (n: number): ProductRequest => ({
       method: "POST",
       path: "/rest/V1/service/customer/authenticate",
-      headers: { authorization: `Bearer ${ctx.secrets.integrationToken}`, "content-type": "application/json" },
+      // each customer from an address of its own (webshop-customers.ts): the product's per-address limit is not tripped
+      headers: { authorization: `Bearer ${ctx.secrets.integrationToken}`, "content-type": "application/json", "x-forwarded-for": benchClientAddress(runStarted, n % BENCH_CUSTOMERS) },
       body: JSON.stringify({ email: benchCustomerEmail(n % BENCH_CUSTOMERS), password: BENCH_CUSTOMER_PASSWORD, service_chain_id: BENCH_CUSTOMER_CHAIN_ID }),
     });
     const idOf = (n: number) => ids[n % ids.length]!;
