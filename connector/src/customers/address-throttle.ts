@@ -25,6 +25,7 @@
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
+import { preparedFor } from "../db/prepared.ts";
 import { serviceAuthenticateThrottle } from "../db/schema.ts";
 
 export const ADDRESS_LIMIT = 20;
@@ -55,7 +56,9 @@ export async function beginAddressAttempt(db: ConnectorQueryable, address: strin
       failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 0 ELSE failures END,
       pending = CASE WHEN locked_until > ${now} THEN pending WHEN window_started_at <= ${windowStart} THEN 1 ELSE pending + 1 END,
       window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`);
-  const [row] = await db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, addressHash));
+  const [row] = await preparedFor(db, "address-counter", () =>
+    db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, sql.placeholder("addressHash"))).prepare(),
+  ).execute({ addressHash });
   if (row?.lockedUntil && row.lockedUntil > now) return { refused: true, retryAfterMs: row.lockedUntil.getTime() - now.getTime() };
   if (row && row.failures + row.pending > ADDRESS_LIMIT) {
     // Past the limit in a burst: refused, and this attempt no longer pending.

@@ -7,6 +7,7 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/mysql-core";
 import type { ConnectorQueryable } from "../db/client.ts";
+import { preparedFor } from "../db/prepared.ts";
 import {
   customerAddressEntity, customerEntity, directoryCountryRegion, newsletterSubscriber, serviceCustomerData, store, storeGroup, storeWebsite,
 } from "../db/schema.ts";
@@ -69,7 +70,15 @@ const defaultView = alias(store, "default_view");
  * @returns null when no customer has this email there
  */
 export async function findLoginCustomer(db: ConnectorQueryable, email: string, websiteIds: number[] | null): Promise<LoginCustomer | null> {
-  const [row] = await db
+  const query = websiteIds === null ? loginCustomerQuery(db, false) : loginCustomerQuery(db, true);
+  // An empty list matches nothing, as inWebsites does.
+  const [row] = await query.execute({ email, websiteIds: websiteIds?.length ? websiteIds : [-1] });
+  return row ?? null;
+}
+
+/** findLoginCustomer's statement, in some websites (`inWebsites`) or all, built once per database. */
+const loginCustomerQuery = (db: ConnectorQueryable, inSomeWebsites: boolean) =>
+  preparedFor(db, `login-customer-${inSomeWebsites ? "in-websites" : "anywhere"}`, () => db
     .select({
       entityId: customerEntity.entityId,
       websiteId: customerEntity.websiteId,
@@ -87,11 +96,14 @@ export async function findLoginCustomer(db: ConnectorQueryable, email: string, w
     .leftJoin(customerView, and(ne(customerEntity.storeId, 0), eq(customerView.storeId, customerEntity.storeId)))
     .leftJoin(storeGroup, and(isNull(customerView.storeId), eq(storeGroup.groupId, storeWebsite.defaultGroupId)))
     .leftJoin(defaultView, eq(defaultView.storeId, storeGroup.defaultStoreId))
-    .where(and(eq(customerEntity.email, email), inWebsites(websiteIds)))
+    .where(and(
+      eq(customerEntity.email, sql.placeholder("email")),
+      // mysql2 writes an array value as a list: (1, 2)
+      inSomeWebsites ? sql`${customerEntity.websiteId} in (${sql.placeholder("websiteIds")})` : undefined,
+    ))
     .orderBy(asc(customerEntity.websiteId), asc(customerEntity.entityId))
-    .limit(1);
-  return row ?? null;
-}
+    .limit(1)
+    .prepare());
 
 /** The customer with this id if it is in the websites (null = any website). */
 export async function findCustomerById(

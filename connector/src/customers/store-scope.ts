@@ -6,6 +6,7 @@
  */
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
+import { preparedFor } from "../db/prepared.ts";
 import { coreConfigData, customerGroup, serviceChainWebsite, store, storeGroup, storeWebsite } from "../db/schema.ts";
 import { badRequest, requiredField } from "../http/errors.ts";
 
@@ -58,7 +59,7 @@ export async function readStoreConfig(db: ConnectorQueryable): Promise<StoreConf
  *   several chains are configured
  */
 export async function resolveChainScope(db: ConnectorQueryable, requested: number | null | undefined): Promise<ChainScope> {
-  const rows = await db.select().from(serviceChainWebsite).orderBy(asc(serviceChainWebsite.websiteId));
+  const rows = await preparedFor(db, "chain-websites", () => db.select().from(serviceChainWebsite).orderBy(asc(serviceChainWebsite.websiteId)).prepare()).execute();
   const chains = [...new Set(rows.map((r) => r.serviceChainId))];
   let chainId: number | null;
   if (requested != null) {
