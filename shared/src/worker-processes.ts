@@ -56,15 +56,23 @@ function workerEnv(count: number): Record<string, string> {
 }
 
 /**
+ * One worker's share of `cores` among `workers` processes, rounded up so that no core is left
+ * without work (2 cores, 2 workers: 1; 8 cores, 3 workers: 3; 2 cores, 4 workers: 1).
+ * @returns a whole number >= 1 (all the cores for one worker, or a count that is not a whole number >= 1)
+ */
+export function cpuShare(cores: number, workers: number): number {
+  const c = Math.max(1, Math.floor(cores));
+  return Number.isInteger(workers) && workers > 1 ? Math.ceil(c / workers) : c;
+}
+
+/**
  * The cores this process can keep busy with CPU work of its own (argon2 hashes): the machine's
- * (os.availableParallelism) when it serves alone, its share rounded up when it is one of N
- * workers forked by forkWorkers (2 cores, 2 workers: 1 each; 8 cores, 3 workers: 3 each).
+ * (os.availableParallelism) when it serves alone, its cpuShare when it is one of the workers
+ * forked by forkWorkers.
  * @returns a whole number >= 1
  */
 export function processCpuShare(): number {
-  const cores = availableParallelism();
-  const workers = cluster.isWorker ? Number(process.env[WORKER_COUNT_VARIABLE]) : 1;
-  return Number.isInteger(workers) && workers > 1 ? Math.max(1, Math.ceil(cores / workers)) : cores;
+  return cpuShare(availableParallelism(), cluster.isWorker ? Number(process.env[WORKER_COUNT_VARIABLE]) : 1);
 }
 
 /** The size of this process's libuv thread pool: UV_THREADPOOL_SIZE (libuv clamps it to 1..1024), else Node's default 4. */
