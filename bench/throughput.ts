@@ -316,7 +316,7 @@ databases (\`${s.coreDb}\`, \`${s.webshopDb}\`), LOG_LEVEL=${s.serviceLogLevel},
 target says otherwise. by-id reads rotate over ${ids.length} stores of the big chain as the bench admin (session headers);
 add-business creates a new store per request in the chain "${writes.name}" (emptied after the run);
 authenticate rotates over ${BENCH_CUSTOMERS} customers whose hash is the current Magento format
-(\`${storedHash.split(":").at(-1)}\`). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2
+(\`${storedHash.split(":").at(-1)}\`), each from a client address of its own (X-Forwarded-For in 198.18.0.0/15; the connector trusts 127.0.0.1). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2
 prepared statement, pool of 10); the bare mysql2 pool (10 connections, the services' pool size per process)
 and native argon2id run in the bench process. The replayed statements are the whole request's, authentication
 included (latency section, "Statements per request"), sent as the product sent them (concurrent ones concurrently).
