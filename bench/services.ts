@@ -137,6 +137,8 @@ export class ProcessFleet {
           METRICS_TOKEN: null,
           // the events section's receiver listens on 127.0.0.1
           WEBHOOK_ALLOW_PRIVATE: service === "core-api" ? "true" : null,
+          // the bench speaks as many shoppers through X-Forwarded-For (bench/webshop-customers.ts)
+          ...(service === "connector" ? { TRUSTED_PROXIES: "127.0.0.1" } : {}),
         }, port, "/ready");
         console.log(`started ${service} with WEB_CONCURRENCY=${workers} at ${url} (pid ${pid}, log ${logPath.slice(ROOT.length)})`);
         return { service, workers, url, pid, logPath };

@@ -37,7 +37,7 @@ import type { BenchSection, ServiceHandle, TargetCheck } from "./section.ts";
 import { TYPESCRIPT_LOADER } from "./services.ts";
 import { replay } from "./sql-capture.ts";
 import { wipeStores } from "./load.ts";
-import { BENCH_CUSTOMER_CHAIN_ID, BENCH_CUSTOMER_PASSWORD, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
+import { BENCH_CUSTOMER_CHAIN_ID, BENCH_CUSTOMER_PASSWORD, benchClientAddress, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
 
 /** Issue 12: 32 connections (authenticate: 8 concurrent). */
 export const CONNECTIONS = 32;
@@ -113,6 +113,8 @@ export const throughputSection: BenchSection = {
   summary: "requests/s of the running services next to floors started in the same run, interleaved rounds, ratios, WEB_CONCURRENCY 2/1, RSS per worker",
   flags: [
     "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
+    "--targets <a,b>        measure only these throughput targets, by key (e.g. argon2,authenticate,authenticate-w1;",
+    "                       default: all); a ratio is shown when both its targets run",
   ],
   async run(ctx) {
     const s = ctx.settings;
@@ -120,6 +122,7 @@ export const throughputSection: BenchSection = {
     const warmSeconds = Math.min(2, seconds);
     const settleSeconds = numberOption(ctx.flags, "settle", null, s.quick ? 3 : 10);
     const cores = os.availableParallelism();
+    const onlyTargets = typeof ctx.flags.get("targets") === "string" ? new Set(String(ctx.flags.get("targets")).split(",").map((k) => k.trim()).filter(Boolean)) : null;
 
     const chain = await ctx.benchChain(s.count);
     const writes = await writesChain(ctx);
@@ -142,7 +145,8 @@ export const throughputSection: BenchSection = {
     const storedHash = await ensureBenchCustomers(s, BENCH_CUSTOMERS);
     const nativeHash = await argonHash(BENCH_CUSTOMER_PASSWORD, MAGENTO_ARGON as never);
     const ids = await sampleIds(ctx.db, chain.chainId, 1000);
-    const runTag = Date.now().toString(36);
+    const runStarted = Date.now();
+    const runTag = runStarted.toString(36);
 
     const pool = barePool(s, 10);
     await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`);
@@ -151,7 +155,8 @@ export const throughputSection: BenchSection = {
     const authRequest = (n: number): ProductRequest => ({
       method: "POST",
       path: "/rest/V1/service/customer/authenticate",
-      headers: { authorization: `Bearer ${ctx.secrets.integrationToken}`, "content-type": "application/json" },
+      // each customer from an address of its own (webshop-customers.ts): the product's per-address limit is not tripped
+      headers: { authorization: `Bearer ${ctx.secrets.integrationToken}`, "content-type": "application/json", "x-forwarded-for": benchClientAddress(runStarted, n % BENCH_CUSTOMERS) },
       body: JSON.stringify({ email: benchCustomerEmail(n % BENCH_CUSTOMERS), password: BENCH_CUSTOMER_PASSWORD, service_chain_id: BENCH_CUSTOMER_CHAIN_ID }),
     });
     const idOf = (n: number) => ids[n % ids.length]!;
@@ -169,7 +174,7 @@ export const throughputSection: BenchSection = {
     const insertSql = `INSERT INTO ${FLOOR_TABLE} (chain_id, name, owner_code, towncity, country_code, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?, ?)`;
     const workersNote = (n: number) => `WEB_CONCURRENCY=${n}`;
 
-    const targets: Target[] = [
+    const allTargets: Target[] = [
       httpTarget("hello", "Hono hello-world (@hono/node-server)", "floor", floor.url, CONNECTIONS, () => ({ method: "GET", path: "/hello" })),
       httpTarget("hono-pk", "Hono + mysql2 primary-key select", "floor", floor.url, CONNECTIONS, (n) => ({ method: "GET", path: `/business/${idOf(n)}` })),
       bare("mysql2-pk", "bare mysql2 pool: primary-key select", CONNECTIONS, (n) => pool.execute("SELECT * FROM businesses WHERE id = ?", [idOf(n)])),
@@ -190,8 +195,11 @@ export const throughputSection: BenchSection = {
       auth(services.connector1, "authenticate-w1", `connector authenticate (${workersNote(1)})`),
       ...(cores === 2 ? [] : [auth(services.connector2, "authenticate-w2", `connector authenticate (${workersNote(2)})`)]),
     ];
+    const unknownTargets = [...(onlyTargets ?? [])].filter((k) => !allTargets.some((t) => t.key === k));
+    if (unknownTargets.length) throw new Error(`--targets: no target ${unknownTargets.join(", ")}; targets: ${allTargets.map((t) => t.key).join(", ")}`);
+    const targets = allTargets.filter((t) => !onlyTargets || onlyTargets.has(t.key));
     const w2 = (key: string) => (cores === 2 ? key : `${key}-w2`);
-    const ratios: Ratio[] = [
+    const allRatios: Ratio[] = [
       { label: "by-id read / Hono + mysql2 primary-key select", product: "by-id", floor: "hono-pk", min: 0.5 },
       { label: "add-business / bare mysql2 INSERT (32 in flight)", product: "add-business", floor: "mysql2-insert", min: 0.25 },
       { label: "location search / its own SQL on a bare mysql2 pool", product: "location", floor: "mysql2-location", min: 0.8 },
@@ -201,6 +209,7 @@ export const throughputSection: BenchSection = {
       { label: "core-api by-id read: 2 workers / 1 worker", product: w2("by-id"), floor: "by-id-w1" },
       { label: "connector authenticate: 2 workers / 1 worker", product: w2("authenticate"), floor: "authenticate-w1" },
     ];
+    const ratios = allRatios.filter((q) => targets.some((t) => t.key === q.product) && targets.some((t) => t.key === q.floor));
 
     // Every target answers correctly before anything is measured.
     await probe(floor.url, { method: "GET", path: "/hello" });
@@ -307,7 +316,7 @@ databases (\`${s.coreDb}\`, \`${s.webshopDb}\`), LOG_LEVEL=${s.serviceLogLevel},
 target says otherwise. by-id reads rotate over ${ids.length} stores of the big chain as the bench admin (session headers);
 add-business creates a new store per request in the chain "${writes.name}" (emptied after the run);
 authenticate rotates over ${BENCH_CUSTOMERS} customers whose hash is the current Magento format
-(\`${storedHash.split(":").at(-1)}\`). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2
+(\`${storedHash.split(":").at(-1)}\`), each from a client address of its own (X-Forwarded-For in 198.18.0.0/15; the connector trusts 127.0.0.1). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2
 prepared statement, pool of 10); the bare mysql2 pool (10 connections, the services' pool size per process)
 and native argon2id run in the bench process. The replayed statements are the whole request's, authentication
 included (latency section, "Statements per request"), sent as the product sent them (concurrent ones concurrently).

@@ -3,7 +3,14 @@
  * chain 1, all with one password hashed in the current Magento format (argon2id13, 32 bytes,
  * opslimit 2, 64 MiB: `<hex>:<salt>:3_32_2_67108864`, by the connector's own hashMagentoPassword),
  * so authenticate verifies one argon2id and re-hashes nothing. Each run clears their lockout
- * state and the per-address counters, so earlier runs do not lock anything.
+ * state and the per-address counters.
+ *
+ * The per-address limit (connector/src/customers/address-throttle.ts) is the product's: the bench
+ * does not loosen it, it speaks as many clients. The connector it starts trusts 127.0.0.1 as a
+ * proxy (TRUSTED_PROXIES, bench/services.ts) and every authenticate names a client address of
+ * the benchmarking range 198.18.0.0/15 (RFC 2544) in X-Forwarded-For, one per customer and run
+ * (benchClientAddress): an attempt a killed connector left pending in an earlier run is on
+ * another address, and one address sees at most its customer's requests in flight, far below the limit.
  */
 import mysql from "mysql2/promise";
 import { hashMagentoPassword } from "../connector/src/customers/magento-password.ts";
@@ -15,6 +22,20 @@ export const BENCH_CUSTOMER_CHAIN_ID = 1;
 
 /** The email of bench customer `i` (0-based). */
 export const benchCustomerEmail = (i: number) => `bench-customer-${i}@bench.invalid`;
+
+/** Addresses of 198.18.0.0/15 (RFC 2544, benchmarking) per run: one for each of up to this many customers. */
+const ADDRESSES_PER_RUN = 256;
+
+/**
+ * The client address (X-Forwarded-For) of bench customer `i` in run `run`: in 198.18.0.0/15
+ * (never its first address), different for each customer (i < 256) and, across 511 runs in
+ * turn, for each run.
+ * @param run any whole number that differs between runs (for example the start time in ms)
+ */
+export function benchClientAddress(run: number, i: number): string {
+  const n = (Math.abs(Math.trunc(run)) % 511) * ADDRESSES_PER_RUN + (i % ADDRESSES_PER_RUN) + 1;
+  return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+}
 
 /**
  * Makes sure customers 0..count-1 exist with the bench password, unlocked.

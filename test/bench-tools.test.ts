@@ -17,6 +17,7 @@ import { loadStores } from "../bench/load.ts";
 import { comparePages } from "../bench/measure.ts";
 import { mergeBlocks, parseBlocks } from "../bench/results-file.ts";
 import { captureStatements, isBusinessStatement, replay, waves, type CapturedStatement } from "../bench/sql-capture.ts";
+import { benchClientAddress } from "../bench/webshop-customers.ts";
 import { AMSTERDAM_CENTRAAL } from "../scripts/lib/towns.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 
@@ -70,6 +71,20 @@ describe("results file", () => {
     const text = mergeBlocks("# Benchmark results\n\nhand-written text\n", [block("latency", "x")], ["latency"]);
     expect(text).not.toContain("hand-written");
     expect(parseBlocks(text)).toEqual([block("latency", "x")]);
+  });
+});
+
+describe("benchClientAddress", () => {
+  it("gives each bench customer of a run its own address of 198.18.0.0/15, and the next run others", () => {
+    const inRange = (a: string) => /^198\.(18|19)\.\d{1,3}\.\d{1,3}$/.test(a) && a.split(".").every((x) => Number(x) <= 255);
+    const run = Date.UTC(2026, 2, 10, 9, 0, 0);
+    const first = Array.from({ length: 256 }, (_, i) => benchClientAddress(run, i));
+    const next = Array.from({ length: 256 }, (_, i) => benchClientAddress(run + 1, i));
+    expect(first.every(inRange) && next.every(inRange)).toBe(true);
+    expect(new Set(first).size).toBe(256);
+    expect(new Set([...first, ...next]).size).toBe(512);
+    expect(benchClientAddress(0, 0)).toBe("198.18.0.1");
+    expect(benchClientAddress(510, 255)).toBe("198.19.255.0");
   });
 });
 

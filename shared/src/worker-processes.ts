@@ -39,15 +39,46 @@ export function workerCount(webConcurrency: number | undefined): number {
 /** libuv's thread pool size when UV_THREADPOOL_SIZE is not set (Node's default). */
 const DEFAULT_THREAD_POOL = 4;
 
+/** How forkWorkers tells a worker how many workers share the machine (internal, not configuration). */
+const WORKER_COUNT_VARIABLE = "SERVICE_WORKER_COUNT";
+
 /**
- * The environment a worker gets besides this process's: unless UV_THREADPOOL_SIZE is set, each
- * worker's libuv thread pool (where argon2 hashes run: @node-rs/argon2) is Node's default of 4
- * shared out among the workers (at least 2 each), so that N workers do not run 4 x N hashes of
- * 64 MiB at once on the same cores and thrash their caches.
+ * The environment a worker gets besides this process's: the number of workers (for
+ * processCpuShare), and unless UV_THREADPOOL_SIZE is set, each worker's libuv thread pool (where
+ * argon2 hashes run: @node-rs/argon2) is Node's default of 4 shared out among the workers (at
+ * least 2 each), so that N workers do not run 4 x N hashes of 64 MiB at once on the same cores
+ * and thrash their caches.
  */
 function workerEnv(count: number): Record<string, string> {
-  if (process.env.UV_THREADPOOL_SIZE) return {};
-  return { UV_THREADPOOL_SIZE: String(Math.max(2, Math.ceil(DEFAULT_THREAD_POOL / count))) };
+  const env: Record<string, string> = { [WORKER_COUNT_VARIABLE]: String(count) };
+  if (!process.env.UV_THREADPOOL_SIZE) env.UV_THREADPOOL_SIZE = String(Math.max(2, Math.ceil(DEFAULT_THREAD_POOL / count)));
+  return env;
+}
+
+/**
+ * One worker's share of `cores` among `workers` processes, rounded up so that no core is left
+ * without work (2 cores, 2 workers: 1; 8 cores, 3 workers: 3; 2 cores, 4 workers: 1).
+ * @returns a whole number >= 1 (all the cores for one worker, or a count that is not a whole number >= 1)
+ */
+export function cpuShare(cores: number, workers: number): number {
+  const c = Math.max(1, Math.floor(cores));
+  return Number.isInteger(workers) && workers > 1 ? Math.ceil(c / workers) : c;
+}
+
+/**
+ * The cores this process can keep busy with CPU work of its own (argon2 hashes): the machine's
+ * (os.availableParallelism) when it serves alone, its cpuShare when it is one of the workers
+ * forked by forkWorkers.
+ * @returns a whole number >= 1
+ */
+export function processCpuShare(): number {
+  return cpuShare(availableParallelism(), cluster.isWorker ? Number(process.env[WORKER_COUNT_VARIABLE]) : 1);
+}
+
+/** The size of this process's libuv thread pool: UV_THREADPOOL_SIZE (libuv clamps it to 1..1024), else Node's default 4. */
+export function threadPoolSize(): number {
+  const n = Number(process.env.UV_THREADPOOL_SIZE);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 1024) : DEFAULT_THREAD_POOL;
 }
 
 /** Whether this process is a worker forked by forkWorkers (it serves, and does nothing once-only). */

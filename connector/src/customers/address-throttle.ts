@@ -8,9 +8,14 @@
  *   `Retry-After` before any account is looked at, so a locked address neither checks passwords
  *   nor adds failures to accounts: one address locks at most ADDRESS_LIMIT / lockout_failures
  *   accounts per window.
- * - An attempt is counted *before* the password is checked, in one atomic statement, so a burst of
- *   parallel guesses gets at most `ADDRESS_LIMIT` checks per window; a success takes its own count
- *   back (not the whole record, or one valid account would wipe the address's failures).
+ * - An attempt is counted as pending *before* the password is checked, in one atomic statement,
+ *   and refused when failures + pending would pass the limit, so a burst of parallel guesses gets
+ *   at most `ADDRESS_LIMIT` checks per window. Its answer settles it: a failure moves it from
+ *   pending to failures (the ADDRESS_LIMIT-th failure locks), a success only leaves pending (not
+ *   the whole record, or one valid account would wipe the address's failures), and so does an
+ *   attempt that got no answer (an error). Only failures lock: attempts still in flight do not.
+ * - What a process that dies mid-check leaves pending goes with the window (a new window starts
+ *   with nothing pending).
  * - The address is the client's as Express sees it: the socket peer, or the `X-Forwarded-For`
  *   entry a trusted proxy added (TRUSTED_PROXIES). Behind a caller that relays shoppers without
  *   forwarding their address, every attempt shares the caller's counter.
@@ -18,8 +23,9 @@
  * Counters live in MySQL (handbook, "Scale beyond one machine"), keyed by a SHA-256 of the address.
  */
 import { createHash } from "node:crypto";
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
+import { preparedFor } from "../db/prepared.ts";
 import { serviceAuthenticateThrottle } from "../db/schema.ts";
 
 export const ADDRESS_LIMIT = 20;
@@ -30,7 +36,9 @@ export const LOCK_MS = 15 * 60_000;
 export type AddressVerdict = { refused: false; addressHash: string } | { refused: true; retryAfterMs: number };
 
 /**
- * Counts an authenticate attempt from `address` and says whether it may go on.
+ * Counts an authenticate attempt from `address` as pending and says whether it may go on; an
+ * attempt that goes on must be settled with addressAttemptFailed, addressAttemptSucceeded or
+ * addressAttemptAbandoned.
  * @param address the client address; null (unknown) shares one counter with all unknown addresses
  * @param now the request's clock (tests inject it)
  * @returns `refused` with the time until the lock ends (ms) when the address is locked or at its limit
@@ -39,48 +47,60 @@ export async function beginAddressAttempt(db: ConnectorQueryable, address: strin
   const addressHash = createHash("sha256").update(`address:${canonical(address) ?? "unknown"}`).digest("hex");
   const windowStart = new Date(now.getTime() - WINDOW_MS);
   // A locked counter is left alone (refused attempts do not prolong the lock); an expired window
-  // starts again at 1. Each assignment reads only columns not assigned before it.
+  // starts again with nothing failed and this attempt pending. Each assignment reads only
+  // columns not assigned before it (MySQL assigns left to right).
   await db.execute(sql`
-    INSERT INTO service_authenticate_throttle (address_hash, failures, window_started_at, locked_until)
-    VALUES (${addressHash}, 1, ${now}, NULL)
+    INSERT INTO service_authenticate_throttle (address_hash, failures, pending, window_started_at, locked_until)
+    VALUES (${addressHash}, 0, 1, ${now}, NULL)
     ON DUPLICATE KEY UPDATE
-      failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 1 ELSE failures + 1 END,
+      failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 0 ELSE failures END,
+      pending = CASE WHEN locked_until > ${now} THEN pending WHEN window_started_at <= ${windowStart} THEN 1 ELSE pending + 1 END,
       window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`);
-  const [row] = await db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, addressHash));
+  const [row] = await preparedFor(db, "address-counter", () =>
+    db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, sql.placeholder("addressHash"))).prepare(),
+  ).execute({ addressHash });
   if (row?.lockedUntil && row.lockedUntil > now) return { refused: true, retryAfterMs: row.lockedUntil.getTime() - now.getTime() };
-  if (row && row.failures > ADDRESS_LIMIT) {
-    // Past the limit in a burst, before the lock was written: refused, and this attempt uncounted.
-    await takeBack(db, addressHash, now);
+  if (row && row.failures + row.pending > ADDRESS_LIMIT) {
+    // Past the limit in a burst: refused, and this attempt no longer pending.
+    await settle(db, addressHash, false);
     return { refused: true, retryAfterMs: LOCK_MS };
   }
   return { refused: false, addressHash };
 }
 
-/** Records that a counted attempt failed: locks the address when it has reached its limit. */
+/** Records that a pending attempt failed: one more failure; the ADDRESS_LIMIT-th locks the address. */
 export async function addressAttemptFailed(db: ConnectorQueryable, addressHash: string, now: Date): Promise<void> {
-  await db
-    .update(serviceAuthenticateThrottle)
-    .set({ lockedUntil: new Date(now.getTime() + LOCK_MS) })
-    .where(
-      and(
-        eq(serviceAuthenticateThrottle.addressHash, addressHash),
-        sql`${serviceAuthenticateThrottle.failures} >= ${ADDRESS_LIMIT}`,
-        or(isNull(serviceAuthenticateThrottle.lockedUntil), lte(serviceAuthenticateThrottle.lockedUntil, now)),
-      ),
-    );
+  await settle(db, addressHash, true, now);
 }
 
+/** How often a process prunes counters that are over (a housekeeping statement, not one per login). */
+export const PRUNE_INTERVAL_MS = 60_000;
+/** When this process prunes next (ms since the epoch, by the requests' clock). */
+let nextPruneAt = 0;
+
 /**
- * Records that a counted attempt succeeded: the address takes this attempt back. Also prunes a
- * few counters whose window and lock are over, so the table stays small.
+ * Records that a pending attempt succeeded: it is no longer pending, and the failures stay. At
+ * most once per PRUNE_INTERVAL_MS per process, also deletes up to 100 counters whose window and
+ * lock are over, so the table stays small (such a counter starts again from nothing anyway:
+ * pruning changes no answer).
  */
 export async function addressAttemptSucceeded(db: ConnectorQueryable, addressHash: string, now: Date): Promise<void> {
-  await takeBack(db, addressHash, now);
+  await settle(db, addressHash, false);
+  if (now.getTime() < nextPruneAt) return;
+  nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
   const windowStart = new Date(now.getTime() - WINDOW_MS);
   await db.execute(sql`
     DELETE FROM service_authenticate_throttle
     WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
     LIMIT 100`);
+}
+
+/**
+ * Records that a pending attempt got no answer (its check failed with an error): it is no
+ * longer pending and counts as nothing.
+ */
+export async function addressAttemptAbandoned(db: ConnectorQueryable, addressHash: string): Promise<void> {
+  await settle(db, addressHash, false);
 }
 
 /** One spelling per address: lowercase, an IPv4-mapped IPv6 address as its IPv4 (a dual-stack socket's view). */
@@ -90,15 +110,26 @@ function canonical(address: string | null): string | null {
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/.test(lower) ? lower.slice(7) : lower;
 }
 
-/** Un-counts an attempt unless the counter is locked (a locked one was not counted). */
-async function takeBack(db: ConnectorQueryable, addressHash: string, now: Date): Promise<void> {
-  await db
-    .update(serviceAuthenticateThrottle)
-    .set({ failures: sql`GREATEST(CAST(${serviceAuthenticateThrottle.failures} AS SIGNED) - 1, 0)` })
-    .where(
-      and(
-        eq(serviceAuthenticateThrottle.addressHash, addressHash),
-        or(isNull(serviceAuthenticateThrottle.lockedUntil), lte(serviceAuthenticateThrottle.lockedUntil, now)),
-      ),
-    );
+/**
+ * Settles a pending attempt: no longer pending; when it `failed`, one more failure, and the
+ * address locked for LOCK_MS from `now` once failures reach ADDRESS_LIMIT (unless it is locked
+ * already). locked_until is assigned first, reading failures before they change.
+ */
+async function settle(db: ConnectorQueryable, addressHash: string, failed: false): Promise<void>;
+async function settle(db: ConnectorQueryable, addressHash: string, failed: true, now: Date): Promise<void>;
+async function settle(db: ConnectorQueryable, addressHash: string, failed: boolean, now?: Date): Promise<void> {
+  const pending = sql`pending = GREATEST(CAST(pending AS SIGNED) - 1, 0)`;
+  if (!failed) {
+    await db.execute(sql`UPDATE service_authenticate_throttle SET ${pending} WHERE address_hash = ${addressHash}`);
+    return;
+  }
+  // Written out rather than through drizzle's update, which orders SET by the table's columns:
+  // locked_until must read failures before they change.
+  await db.execute(sql`
+    UPDATE service_authenticate_throttle SET
+      locked_until = CASE WHEN failures + 1 >= ${ADDRESS_LIMIT} AND (locked_until IS NULL OR locked_until <= ${now!})
+        THEN ${new Date(now!.getTime() + LOCK_MS)} ELSE locked_until END,
+      failures = failures + 1,
+      ${pending}
+    WHERE address_hash = ${addressHash}`);
 }

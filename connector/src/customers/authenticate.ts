@@ -7,18 +7,19 @@
  * and without counting another failure. After a success with a hash in an older format, the
  * password is re-hashed in the current one (Magento's UpgradeCustomerPasswordObserver).
  * Every attempt is also counted against the client address (address-throttle.ts): an address
- * that failed too often is refused with 429 before any account is looked at.
+ * that failed too often is refused with 429 before any account is looked at; a failed answer
+ * counts as a failure there, a success or an error (no answer) does not.
  */
 import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/connector";
 import { eq, sql } from "drizzle-orm";
 import type { ConnectorDb } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import { tooManyAttempts } from "../http/errors.ts";
-import { addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt } from "./address-throttle.ts";
+import { addressAttemptAbandoned, addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt } from "./address-throttle.ts";
 import { isLocked, needsReset, registerFailure, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
-import { findCustomersByEmail } from "./repository.ts";
-import { readStoreConfig, resolveChainScope, websiteAndStoreCodes } from "./store-scope.ts";
+import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
+import { readStoreConfig, resolveChainScope } from "./store-scope.ts";
 
 /** Magento's messages (Customer module). */
 export const AUTH_MESSAGES = {
@@ -56,7 +57,15 @@ export async function authenticateCustomer(
   const startedAt = deps.clock();
   const attempt = await beginAddressAttempt(db, clientAddress, startedAt);
   if (attempt.refused) throw tooManyAttempts(attempt.retryAfterMs);
-  const result = await checkCredentials(deps, request, scope.websiteIds);
+  let result: AuthenticateResponse;
+  try {
+    result = await checkCredentials(deps, request, scope.websiteIds);
+  } catch (err) {
+    // No answer (the database failed under the check): the attempt counts as nothing. Best
+    // effort: with the database gone this fails too, and the window clears it.
+    await addressAttemptAbandoned(db, attempt.addressHash).catch(() => undefined);
+    throw err;
+  }
   if (result.authenticated) await addressAttemptSucceeded(db, attempt.addressHash, startedAt);
   else await addressAttemptFailed(db, attempt.addressHash, startedAt);
   return result;
@@ -69,7 +78,7 @@ async function checkCredentials(
   websiteIds: number[] | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
-  const [customer] = await findCustomersByEmail(db, request.email, websiteIds);
+  const customer = await findLoginCustomer(db, request.email, websiteIds);
   if (!customer) {
     // Hash anyway so that unknown emails take as long as known ones (no account enumeration).
     await hashMagentoPassword(request.password);
@@ -97,16 +106,15 @@ async function checkCredentials(
   if (Object.keys(changes).length > 0) {
     await db.update(customerEntity).set({ ...changes, ...KEEP_UPDATED_AT }).where(eq(customerEntity.entityId, customer.entityId));
   }
-  const codes = await websiteAndStoreCodes(db, customer.websiteId, customer.storeId);
   return {
     authenticated: true,
     customer_id: customer.entityId,
     message: null,
-    website_code: codes.websiteCode,
-    store_code: codes.storeCode,
+    website_code: customer.websiteCode,
+    store_code: customer.storeCode,
   };
 }
 
-function lockState(row: typeof customerEntity.$inferSelect): LockoutState {
+function lockState(row: Pick<LoginCustomer, "failuresNum" | "firstFailure" | "lockExpires">): LockoutState {
   return { failuresNum: row.failuresNum, firstFailure: row.firstFailure, lockExpires: row.lockExpires };
 }

@@ -14,10 +14,12 @@
  *
  * Argon2 runs in @node-rs/argon2 (the reference implementation, native with prebuilt binaries,
  * same result as libsodium): on libuv's thread pool, so a hash never blocks the event loop and
- * several run on several cores at once (issue 12: hash-wasm ran them one at a time on the event loop).
+ * several run on several cores at once (issue 12: hash-wasm ran them one at a time on the event loop);
+ * no more at once than the process's cores can run (hash-slots.ts: each takes 64 MiB while it runs).
  */
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import { hashRaw, type Algorithm, type Version } from "@node-rs/argon2";
+import { ARGON_SLOTS } from "./hash-slots.ts";
 
 /** @node-rs/argon2's `Algorithm.Argon2id` and `Version.V0x13` (declared as const enums, which this build cannot import). */
 const ARGON2ID = 2 as Algorithm.Argon2id;
@@ -78,13 +80,14 @@ export function argonSalt(salt: string): Uint8Array {
 
 /**
  * Applies one step to `input` with `salt`; every step returns lowercase hex.
- * md5/sha256 hash the UTF-8 bytes of salt + input (Encryptor::generateSimpleHash).
+ * md5/sha256 hash the UTF-8 bytes of salt + input (Encryptor::generateSimpleHash); argon2id waits
+ * for one of the process's hash slots (hash-slots.ts) first.
  */
 export async function applyHashStep(step: HashStep, input: string, salt: string): Promise<string> {
   if (step.kind === "md5" || step.kind === "sha256") {
     return createHash(step.kind).update(salt + input, "utf8").digest("hex");
   }
-  const raw = await hashRaw(input, {
+  const raw = await ARGON_SLOTS.run(() => hashRaw(input, {
     algorithm: ARGON2ID,
     version: VERSION_13,
     salt: argonSalt(salt),
@@ -92,7 +95,7 @@ export async function applyHashStep(step: HashStep, input: string, salt: string)
     parallelism: 1, // libsodium's crypto_pwhash always uses one lane
     memoryCost: step.memBytes / 1024, // in KiB
     outputLen: step.outlen,
-  });
+  }));
   return raw.toString("hex");
 }
 

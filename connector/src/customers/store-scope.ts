@@ -6,6 +6,7 @@
  */
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
+import { preparedFor } from "../db/prepared.ts";
 import { coreConfigData, customerGroup, serviceChainWebsite, store, storeGroup, storeWebsite } from "../db/schema.ts";
 import { badRequest, requiredField } from "../http/errors.ts";
 
@@ -58,7 +59,7 @@ export async function readStoreConfig(db: ConnectorQueryable): Promise<StoreConf
  *   several chains are configured
  */
 export async function resolveChainScope(db: ConnectorQueryable, requested: number | null | undefined): Promise<ChainScope> {
-  const rows = await db.select().from(serviceChainWebsite).orderBy(asc(serviceChainWebsite.websiteId));
+  const rows = await preparedFor(db, "chain-websites", () => db.select().from(serviceChainWebsite).orderBy(asc(serviceChainWebsite.websiteId)).prepare()).execute();
   const chains = [...new Set(rows.map((r) => r.serviceChainId))];
   let chainId: number | null;
   if (requested != null) {
@@ -147,19 +148,4 @@ export async function resolveNewCustomerTarget(
 
   const [general] = await db.select().from(customerGroup).where(eq(customerGroup.customerGroupCode, "General"));
   return { websiteId: website.websiteId, storeId: view.storeId, storeName: view.name, groupId: general?.customerGroupId ?? 1 };
-}
-
-/** Codes of a customer's website and store view (authenticate's website_code / store_code). */
-export async function websiteAndStoreCodes(
-  db: ConnectorQueryable,
-  websiteId: number | null,
-  storeId: number | null,
-): Promise<{ websiteCode: string | null; storeCode: string | null }> {
-  const [website] = websiteId == null ? [] : await db.select().from(storeWebsite).where(eq(storeWebsite.websiteId, websiteId));
-  let [view] = storeId ? await db.select().from(store).where(eq(store.storeId, storeId)) : [];
-  if (!view && website) {
-    const [group] = await db.select().from(storeGroup).where(eq(storeGroup.groupId, website.defaultGroupId));
-    if (group) [view] = await db.select().from(store).where(eq(store.storeId, group.defaultStoreId));
-  }
-  return { websiteCode: website?.code ?? null, storeCode: view?.code ?? null };
 }

@@ -5,9 +5,10 @@
  * deleted) fails its very next request, as nothing is cached.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { RequestHandler } from "express";
 import type { ConnectorQueryable } from "../db/client.ts";
+import { preparedFor } from "../db/prepared.ts";
 import { serviceIntegrationToken } from "../db/schema.ts";
 import { notAuthorized } from "./errors.ts";
 
@@ -19,6 +20,13 @@ export function hashIntegrationToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
+/** The active token with this hash, if any (built once per database: every request runs it). */
+const activeToken = (db: ConnectorQueryable) =>
+  preparedFor(db, "active-integration-token", () =>
+    db.select({ tokenHash: serviceIntegrationToken.tokenHash }).from(serviceIntegrationToken)
+      .where(and(eq(serviceIntegrationToken.tokenHash, sql.placeholder("hash")), eq(serviceIntegrationToken.isActive, true)))
+      .prepare());
+
 /**
  * Express middleware that lets a request through only with an active integration token.
  * @throws (via next) ConnectorError 401 `The consumer isn't authorized to access %resources.`
@@ -28,8 +36,7 @@ export function requireIntegrationToken(db: ConnectorQueryable): RequestHandler 
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "");
     if (!match) throw notAuthorized(CONNECTOR_ACL_RESOURCE);
     const hash = hashIntegrationToken(match[1]!);
-    const [row] = await db.select({ tokenHash: serviceIntegrationToken.tokenHash }).from(serviceIntegrationToken)
-      .where(and(eq(serviceIntegrationToken.tokenHash, hash), eq(serviceIntegrationToken.isActive, true)));
+    const [row] = await activeToken(db).execute({ hash });
     // The index lookup is on the hash, which tells an attacker nothing; compare in constant time anyway.
     if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash))) throw notAuthorized(CONNECTOR_ACL_RESOURCE);
     next();

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "../customers/authenticate.ts";
-import { verifyMagentoPassword } from "../customers/magento-password.ts";
+import { hashMagentoPassword, verifyMagentoPassword } from "../customers/magento-password.ts";
 import { addWebsite, setConfig, snapshot, startHarness, type Harness } from "../test-support/harness.ts";
 
 const AUTH = "/rest/V1/service/customer/authenticate";
@@ -124,5 +124,20 @@ describe("authenticate", () => {
     // with the chain id it works again; customers of chain 1 are not found through chain 2
     expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1", service_chain_id: 1 })).body.authenticated).toBe(true);
     expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1", service_chain_id: 2 })).body.authenticated).toBe(false);
+  });
+
+  it("names the customer's own store view, else its website's default store view", async () => {
+    const { websiteId } = await addWebsite(h, "views", 3);
+    await h.exec("INSERT INTO store (code, website_id, group_id, name, is_active) VALUES ('views_second', ?, 0, 'second view', 1)", [websiteId]);
+    const [second] = await h.rows("store", "code = 'views_second'");
+    await h.exec("INSERT INTO customer_entity (website_id, email, store_id, firstname, lastname, password_hash) VALUES (?, 'viewer@example.com', ?, 'V', 'W', ?)",
+      [websiteId, second.store_id, await hashMagentoPassword("View-pass1")]);
+    const login = async () => (await h.call("POST", AUTH, { email: "viewer@example.com", password: "View-pass1", service_chain_id: 3 })).body;
+    expect(await login()).toMatchObject({ authenticated: true, website_code: "views", store_code: "views_second" });
+    for (const storeId of [9999, 0, null]) {
+      // a store view that is gone, or none: the website's default one
+      await h.exec("UPDATE customer_entity SET store_id = ? WHERE email = 'viewer@example.com'", [storeId]);
+      expect(await login()).toMatchObject({ authenticated: true, website_code: "views", store_code: "views_store" });
+    }
   });
 });

@@ -3,8 +3,11 @@
  * attack" 5; customers/address-throttle.ts): one address cannot lock any number of accounts.
  * The harness trusts 127.0.0.1 as a proxy, so each test speaks from its own X-Forwarded-For address.
  */
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDRESS_LIMIT, LOCK_MS } from "../customers/address-throttle.ts";
+import {
+  ADDRESS_LIMIT, addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt, LOCK_MS, type AddressVerdict,
+} from "../customers/address-throttle.ts";
 import { AUTH_MESSAGES } from "../customers/authenticate.ts";
 import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
 
@@ -92,5 +95,70 @@ describe("authenticate: per-address limit", () => {
   it("an IPv4-mapped IPv6 address counts as its IPv4 address", async () => {
     for (let i = 0; i < ADDRESS_LIMIT; i++) expect((await authenticate("198.51.100.5", `mapped${i}@example.com`, "x")).status).toBe(200);
     expect((await authenticate("::ffff:198.51.100.5", "mapped@example.com", "x")).status).toBe(429);
+  });
+});
+
+/** The throttle row of client address `from` (plain SQL). */
+const counterOf = async (from: string) =>
+  (await h.rows("service_authenticate_throttle", `address_hash = '${createHash("sha256").update(`address:${from}`).digest("hex")}'`))[0];
+
+describe("authenticate: per-address counting", () => {
+  it("concurrent attempts are counted exactly: every failure once, no success, nothing left pending", async () => {
+    const from = "198.51.100.20";
+    await createCustomer("counted@example.com");
+    const wrong = Array.from({ length: 12 }, (_, i) => authenticate(from, "counted@example.com", `wrong-${i}`));
+    const right = Array.from({ length: 6 }, () => authenticate(from, "counted@example.com", "Right-pass1"));
+    const answers = await Promise.all([...wrong, ...right]);
+    expect(answers.map((a) => a.status)).toEqual(Array(18).fill(200));
+    expect(answers.filter((a) => a.body.authenticated === false)).toHaveLength(12);
+    expect(await counterOf(from)).toMatchObject({ failures: 12, pending: 0, locked_until: null });
+
+    // The account's own lockout (3 failures) answers "locked" from now on: still failures here.
+    for (let i = 0; i < ADDRESS_LIMIT - 13; i++) expect((await authenticate(from, `nobody${i}@example.com`, "x")).status).toBe(200);
+    expect(await counterOf(from)).toMatchObject({ failures: ADDRESS_LIMIT - 1, pending: 0, locked_until: null });
+    // The limit-th failure is answered, and locks the address.
+    expect((await authenticate(from, "nobody@example.com", "x")).body).toMatchObject({ authenticated: false, message: AUTH_MESSAGES.invalid });
+    expect(await counterOf(from)).toMatchObject({ failures: ADDRESS_LIMIT, pending: 0, locked_until: new Date(h.now().getTime() + LOCK_MS) });
+    expect((await authenticate(from, "nobody@example.com", "x")).status).toBe(429);
+  });
+
+  it(`only failures lock: an attempt still in flight is not one, however it ends`, async () => {
+    const db = h.database.db;
+    const from = "198.51.100.21";
+    const begin = async () => {
+      const verdict: AddressVerdict = await beginAddressAttempt(db, from, h.now());
+      if (verdict.refused) throw new Error("refused");
+      return verdict.addressHash;
+    };
+    for (let i = 0; i < ADDRESS_LIMIT - 2; i++) await addressAttemptFailed(db, await begin(), h.now());
+    // A success in flight while another attempt fails: ADDRESS_LIMIT - 1 failures, no lock.
+    const inFlight = await begin();
+    await addressAttemptFailed(db, await begin(), h.now());
+    expect(await counterOf(from)).toMatchObject({ failures: ADDRESS_LIMIT - 1, pending: 1, locked_until: null });
+    // With that one still pending, one more would pass the limit: refused, and not counted.
+    await expect(beginAddressAttempt(db, from, h.now())).resolves.toEqual({ refused: true, retryAfterMs: LOCK_MS });
+    await addressAttemptSucceeded(db, inFlight, h.now());
+    expect(await counterOf(from)).toMatchObject({ failures: ADDRESS_LIMIT - 1, pending: 0, locked_until: null });
+    // The success did not count: the next failure is the limit-th and locks.
+    await addressAttemptFailed(db, await begin(), h.now());
+    expect(await counterOf(from)).toMatchObject({ failures: ADDRESS_LIMIT, pending: 0 });
+    await expect(beginAddressAttempt(db, from, h.now())).resolves.toEqual({ refused: true, retryAfterMs: LOCK_MS });
+    // The lock and the window end together: the address starts again from nothing.
+    h.advance(LOCK_MS + 1);
+    await begin();
+    expect(await counterOf(from)).toMatchObject({ failures: 0, pending: 1, locked_until: expect.any(Date) });
+  });
+
+  it("an attempt whose check fails with an error counts as nothing", async () => {
+    const from = "198.51.100.22";
+    await createCustomer("erring@example.com");
+    expect((await authenticate(from, "erring@example.com", "wrong")).status).toBe(200);
+    await h.exec("RENAME TABLE store_website TO store_website_away");
+    try {
+      expect((await authenticate(from, "erring@example.com", "Right-pass1")).status).toBe(500);
+    } finally {
+      await h.exec("RENAME TABLE store_website_away TO store_website");
+    }
+    expect(await counterOf(from)).toMatchObject({ failures: 1, pending: 0 });
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE `service_authenticate_throttle` ADD `pending` int unsigned DEFAULT 0 NOT NULL;
