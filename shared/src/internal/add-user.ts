@@ -60,7 +60,9 @@ export const addUserResultsSchema = z.strictObject({
    * so nothing was written and `user` is the user as stored (`updated_existing_user` false,
    * `user_type` `registered`); false when the user was created or updated
    */
-  precondition_failed: z.boolean().optional(),
+  precondition_failed: z.boolean().meta({
+    description: "only with if_unmodified_since: true when the user was modified after it (nothing written; user is the user as stored)",
+  }).optional(),
   /** only for an admin user (permission_* parameters): the access levels it holds on the chain */
   permissions: adminPermissionsSchema.optional(),
   result_type: z.literal("add-user"),
