@@ -113,6 +113,21 @@ describe("add-user if_unmodified_since: bad input is 419 (400), nothing written"
   });
 });
 
+describe("add-user if_unmodified_since: bad user input is refused whether the user changed later or not", () => {
+  it.each([
+    ["an invalid phone number", { phone_number: "12", country_code: "NL" }, 547],
+    ["a postal code of another country's form", { address_postalcode: "ABC", country_code: "NL" }, 278],
+  ])("%s: %i, nothing written", async (_what, params, code) => {
+    const { username } = await memberModifiedHourBefore("badfield");
+    const before = await writtenRows(w.core);
+    for (const since of ["2026-11-21 08:00:00", "2026-11-21 09:00:00"]) {
+      const { body } = await addUserAsAdmin(w, { username, update_if_exists: true, if_unmodified_since: since, ...params });
+      expect(body.error?.code, `${since} ${JSON.stringify(body)}`).toBe(code);
+    }
+    expect(await writtenRows(w.core)).toBe(before);
+  });
+});
+
 describe("add-user if_unmodified_since: racing writers", () => {
   it("of 12 writers with the same moment exactly one updates; the others answer its version", async () => {
     const { id, username } = await memberModifiedHourBefore("race");

@@ -113,6 +113,8 @@ export async function saveAddedUser(
         // The latest committed row, locked: a racing writer waits here until this one commits.
         existing = await lockUser(tx, w.chain.id, existing.id);
         if (existing && existing.lastModifiedDate.getTime() > w.unmodifiedSince.getTime()) {
+          // Only the write is skipped: bad input is refused as the update would refuse it.
+          refuseBadUpdate(w, existing);
           return { user: existing, created: false, preconditionFailed: true };
         }
       }
@@ -182,9 +184,20 @@ async function create(tx: CoreTx, w: UserWrite, signupChannel: string | null): P
   return saved;
 }
 
-async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRow> {
+/**
+ * The refusals of an update that need the stored user but not the database: the user's own
+ * referral code (419), a postal code of another form than its country's (278), a phone number that
+ * is none (547, by version).
+ * @throws ServiceError parameter_invalid, postalcode_invalid, invalid_phone_number
+ */
+function refuseBadUpdate(w: UserWrite, stored: UserRow): void {
   // add-user learns which user it updates only here: its own referral code refers nobody.
   if (w.refs.referrer?.id === stored.id) throw new ServiceError("parameter_invalid", "referral_code is the user's own.");
+  completeUserChanges(w.changes, stored, w.rules);
+}
+
+async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRow> {
+  refuseBadUpdate(w, stored);
   const columns = await columnsOf(tx, w, stored);
   if (w.changes.username === null) {
     const customNumber = w.refs.memberNumberRange?.kind === "custom" ? (w.changes.memberNumber ?? null) : null;
