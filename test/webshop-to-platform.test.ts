@@ -62,8 +62,11 @@ describe("a shop registration becomes a member", () => {
     await w.shopSql("UPDATE customer_entity SET firstname = 'Anna', email = 'anna.new@example.com' WHERE entity_id = ?", [annId]);
     await w.shopSql("UPDATE customer_address_entity SET telephone = '+31 6 12345678', city = 'Utrecht' WHERE parent_id = ?", [annId]);
     const { user_id: userId } = await w.serviceData(annId);
-    const report = await w.reconcile();
+    const calls: Array<{ call: string; body: any }> = [];
+    const report = await w.reconcile({}, recording(calls));
     expect(report.chains[0]).toMatchObject({ due: 1, sent: 1, failed: 0 });
+    // One call: add-user, conditional on the member's version the registration recorded.
+    expect(calls.map((c) => c.call)).toEqual(["POST /internal/add-user"]);
     expect(await w.member(`user_id=${userId}`)).toMatchObject({
       username: "anna.new@example.com", first_name: "Anna", address_towncity: "Utrecht", phone_number: "+31612345678",
       member_number: String(FIRST_MEMBER_NUMBER),
