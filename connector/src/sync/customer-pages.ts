@@ -63,15 +63,16 @@ export async function loadCustomerPage(
   // Straight on a pooled connection: mysql2's own row parser, without drizzle's per-field callback.
   const conn = await db.$client.getConnection();
   try {
-    await conn.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    // The snapshot holds across the statements at the server's isolation level, InnoDB's default
+    // REPEATABLE READ (the connector never changes it for a session).
     await conn.query("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
     try {
       const [customers] = await conn.query<RowDataPacket[]>({ sql: CUSTOMERS, rowsAsArray: true }, [afterId, websiteIds, limit]);
       if (customers.length === 0) return [];
       const range = [(customers[0] as Row)[C.id], (customers[customers.length - 1] as Row)[C.id]];
-      const [services] = await conn.query<RowDataPacket[]>({ sql: SERVICE, rowsAsArray: true }, range);
-      const [addresses] = await conn.query<RowDataPacket[]>({ sql: ADDRESSES, rowsAsArray: true }, range);
-      const [subscribers] = await conn.query<RowDataPacket[]>({ sql: SUBSCRIBERS, rowsAsArray: true }, range);
+      // Queued at once: the connection sends each as the one before ends.
+      const rowsOf = (sql: string) => conn.query<RowDataPacket[]>({ sql, rowsAsArray: true }, range).then(([rows]) => rows);
+      const [services, addresses, subscribers] = await Promise.all([rowsOf(SERVICE), rowsOf(ADDRESSES), rowsOf(SUBSCRIBERS)]);
       return mergePage(customers as unknown as Row[], services as unknown as Row[], addresses as unknown as Row[], subscribers as unknown as Row[]);
     } finally {
       await conn.query("COMMIT");
