@@ -101,7 +101,7 @@ export interface SyncBenchResult {
   concurrency: number;
   /** each unchanged pass, ms */
   unchangedPassesMs: number[];
-  /** the connector process's CPU time (user + system) in each, ms */
+  /** the reconcile's CPU time (this process: user + system) in each, ms */
   unchangedCpuMs: number[];
   unchangedMedianMs: number;
   phases: SendPhase[];
@@ -189,7 +189,7 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
         unchangedPassesMs.push(ms);
         unchangedCpuMs.push(cpuMs);
       }
-      log(`  unchanged pass ${i === 0 ? "(warm-up)" : i}: ${ms.toFixed(0)} ms for ${linked} customers (connector CPU ${cpuMs.toFixed(0)} ms)`);
+      log(`  unchanged pass ${i === 0 ? "(warm-up)" : i}: ${ms.toFixed(0)} ms for ${linked} customers (reconcile CPU ${cpuMs.toFixed(0)} ms)`);
     }
     await shop.pool.query("TRUNCATE customer_entity");
     await shop.pool.query("TRUNCATE customer_address_entity");
