@@ -1,21 +1,30 @@
 /**
- * The reconcile's performance (issue 10, "Performance"), with a real core API in a process of its
- * own over HTTP, on throwaway databases of DATABASE_URL (dropped afterwards):
+ * The sync's performance (issue 10, "Performance"), with a real core API and a real connector,
+ * each in a process of its own, over HTTP, on throwaway databases of DATABASE_URL (dropped
+ * afterwards), wired both ways as `npm start` wires them:
  * - a pass over `linked` (100,000) linked customers of which none changed (target at most 2 s):
  *   the keyset pages, the user info of each and its hash against last_hash;
  * - `changed` (10,000) customers sent to the platform, as new registrations (add-user creating
- *   members) and then as account edits (get-user for "newer change wins", then add-user updating
- *   them): the rate, next to add-user called directly in a loop with the same concurrency on as
- *   many other users (target ratio at least 0.8).
+ *   members) and then as account edits (one add-user with if_unmodified_since each: the platform
+ *   decides "the newer change wins"): the rate, next to add-user called directly in a loop with the
+ *   same concurrency on as many other users (target ratio at least 0.8). Both are warmed up first on
+ *   customers and users of their own; the direct loop runs half before and half after the
+ *   reconcile, so a load that drifts during the run weighs on both alike;
+ * - platform -> webshop, event-driven: alter-user on a linked member (by another app's token, so
+ *   it is sent to the webshop) until the customer row in the shop holds the change, through the
+ *   outbox and the connector's `update`: p50 / p99 (target p99 below 1 s on an idle machine), one
+ *   change at a time and `concurrency` at a time.
  * `npm run bench` runs it as its section "sync" (bench/run.ts: `--only sync`); `tsx
  * bench/sync-reconcile.ts` runs it alone and (re)writes its section of bench/RESULTS.md.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { eq } from "drizzle-orm";
 import { openSecretBox } from "@service/shared/secret-box";
+import { setAuthenticationPoint } from "../core-api/src/authentication-points/authentication-point-repository.ts";
 import { userInfoHash } from "@service/shared/user-info-hash";
 import { seedClient, seedToken } from "../core-api/src/clients/client-test-support.ts";
 import { openCoreDatabase } from "../core-api/src/db/client.ts";
@@ -32,15 +41,17 @@ import { platformClient } from "../connector/src/sync/platform-client.ts";
 import { linkPlatform } from "../connector/src/sync/platform-link.ts";
 import { DEFAULT_CONCURRENCY, runReconcile } from "../connector/src/sync/reconcile.ts";
 import { numberOption } from "../scripts/lib/options.ts";
+import { summarise, type Timing } from "./measure.ts";
 import type { BenchSection } from "./section.ts";
 
 /** The targets of the issue. */
 export const TARGET_UNCHANGED_PASS_MS = 2_000;
 export const TARGET_SEND_RATIO = 0.8;
+export const TARGET_WEBSHOP_P99_MS = 1_000;
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS_PATH = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
-const SECTION_TITLE = "## Sync: webshop -> platform reconcile";
+const SECTION_TITLE = "## Sync: webshop <-> platform";
 const SECRET_KEY = "bench-sync-secret-key-0123456789abcdef";
 const HOSTNAME = "shop.bench-sync.example";
 
@@ -55,6 +66,9 @@ export interface SyncBenchOptions {
   concurrency?: number;
   /** timed unchanged passes (default 3; the median counts) */
   passes?: number;
+  /** timed platform -> webshop changes per latency row (default 200), after `latencyWarmup` (default 20) */
+  latencyRuns?: number;
+  latencyWarmup?: number;
   log?: (line: string) => void;
 }
 
@@ -70,16 +84,28 @@ export interface SendPhase {
   calls: string;
 }
 
+/** One row of platform -> webshop latency. */
+export interface WebshopLatencyRow {
+  label: string;
+  /** changes in flight at once */
+  concurrency: number;
+  /** from sending alter-user to the customer row in the shop holding the change, ms */
+  timing: Timing;
+  /** from alter-user's answer (committed) to the shop holding it: the outbox's and the connector's share, ms */
+  afterCommit: Timing;
+}
+
 export interface SyncBenchResult {
   date: Date;
   linked: number;
   concurrency: number;
   /** each unchanged pass, ms */
   unchangedPassesMs: number[];
-  /** the connector process's CPU time (user + system) in each, ms */
+  /** the reconcile's CPU time (this process: user + system) in each, ms */
   unchangedCpuMs: number[];
   unchangedMedianMs: number;
   phases: SendPhase[];
+  latency: WebshopLatencyRow[];
   loadAverage: [number, number];
 }
 
@@ -90,18 +116,24 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
   const changed = options.changed ?? 10_000;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const passes = options.passes ?? 3;
+  const latencyRuns = options.latencyRuns ?? 200;
+  const latencyWarmup = options.latencyWarmup ?? 20;
   const loadStart = Math.round(os.loadavg()[0]! * 100) / 100;
   const suffix = Math.random().toString(16).slice(2, 8);
   const coreDbName = `bench_sync_core_${suffix}`;
   const shopDbName = `bench_sync_shop_${suffix}`;
-  let core: ChildProcess | undefined;
+  const children: ChildProcess[] = [];
   let shop: ConnectorDatabase | undefined;
   try {
-    // The platform: a chain with its webshop app, a member-number range, the identity-source client's token.
+    // The platform: a chain with its webshop app, a member-number range, the identity-source
+    // client's token (the connector's) and another app's token (changes the webshop is sent).
     await migrateCoreDatabase(options.databaseUrl, coreDbName);
     const coreDb = openCoreDatabase(options.databaseUrl, coreDbName, { connectionLimit: 2 });
     let chainId: number;
     let accessToken: string;
+    let appToken: string;
+    const box = await openSecretBox(SECRET_KEY);
+    const integrationToken = `bench-sync-${randomBytes(16).toString("hex")}`;
     try {
       const now = new Date();
       chainId = await createChain(coreDb.db, "Bench Sync Chain");
@@ -111,17 +143,29 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
       const client = await seedClient(coreDb.db, chainId, now, { name: "Webshop connector", isIdentitySource: true });
       const token = await seedToken(coreDb.db, chainId, client.id, now);
       accessToken = `${token.row.id}:${token.secret}`;
+      const app = await seedClient(coreDb.db, chainId, now, { name: "Bench app" });
+      const appTokenRow = await seedToken(coreDb.db, chainId, app.id, now);
+      appToken = `${appTokenRow.row.id}:${appTokenRow.secret}`;
+
+      // The webshop: its store, and the connector in a process of its own (no reconcile schedule:
+      // the benchmark runs the passes), the platform's authentication point.
+      await migrateConnectorDatabase(options.databaseUrl, shopDbName);
+      shop = openConnectorDatabase(options.databaseUrl, shopDbName);
+      await seedConnector(shop.db, { chainId, integrationToken });
+      const connector = await startProcess("connector/src/main.ts", /connector listening on (http:\/\/\S+)/, {
+        DATABASE_URL: options.databaseUrl, WEBSHOP_DB_NAME: shopDbName, CONNECTOR_PORT: "0", SEED_CHAIN_ID: String(chainId),
+        SEED_INTEGRATION_TOKEN: integrationToken, SYNC_CRON: "off", WEB_CONCURRENCY: "1",
+      });
+      children.push(connector.child);
+      const set = await setAuthenticationPoint(coreDb.db, box, { chainId, baseUrl: connector.url, integrationToken, actor: null }, now);
+      if (!set) throw new Error(`chain ${chainId}: the authentication point could not be set`);
+      log(`connector on ${connector.url} (its own process, LOG_LEVEL=warn), database ${shopDbName}`);
     } finally {
       await coreDb.close();
     }
-    const started = await startCoreProcess(options.databaseUrl, coreDbName);
-    core = started.child;
+    const started = await startProcess("core-api/src/main.node.ts", /listening on (http:\/\/\S+)/, { DATABASE_URL: options.databaseUrl, CORE_DB_NAME: coreDbName, CORE_API_PORT: "0" });
+    children.push(started.child);
     log(`core API on ${started.url} (its own process, LOG_LEVEL=warn), database ${coreDbName}`);
-
-    await migrateConnectorDatabase(options.databaseUrl, shopDbName);
-    shop = openConnectorDatabase(options.databaseUrl, shopDbName);
-    await seedConnector(shop.db, { chainId });
-    const box = await openSecretBox(SECRET_KEY);
     const link = { coreApiUrl: started.url, accessToken, appHostname: HOSTNAME };
     await linkPlatform(shop.db, box, { chainId, ...link });
 
@@ -145,42 +189,101 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
         unchangedPassesMs.push(ms);
         unchangedCpuMs.push(cpuMs);
       }
-      log(`  unchanged pass ${i === 0 ? "(warm-up)" : i}: ${ms.toFixed(0)} ms for ${linked} customers (connector CPU ${cpuMs.toFixed(0)} ms)`);
+      log(`  unchanged pass ${i === 0 ? "(warm-up)" : i}: ${ms.toFixed(0)} ms for ${linked} customers (reconcile CPU ${cpuMs.toFixed(0)} ms)`);
     }
     await shop.pool.query("TRUNCATE customer_entity");
     await shop.pool.query("TRUNCATE customer_address_entity");
     await shop.pool.query("TRUNCATE service_customer_data");
 
-    // 2. Sending: the direct loop first, then the reconcile, each on `changed` users of its own.
+    // 2. Sending: the direct loop on `changed` users of its own, half before and half after the
+    // reconcile of as many customers (a drifting load weighs on both alike).
     const client = platformClient(link);
     const phases: SendPhase[] = [];
-    const direct = async (firstName: string) => {
+    const half = Math.floor(changed / 2);
+    const direct = async (from: number, count: number, firstName: string) => {
       const t = performance.now();
-      await inPool(changed, concurrency, async (i) => {
-        await client.addUser(addUserParamsOf(syntheticInfo(`direct${i}`, i, firstName), null));
+      await inPool(count, concurrency, async (i) => {
+        await client.addUser(addUserParamsOf(syntheticInfo(`direct${from + i}`, from + i, firstName), null));
       });
       return (performance.now() - t) / 1000;
     };
+    const sandwich = async (firstName: string, reconcile: () => Promise<number>) => {
+      const before = await direct(0, half, firstName);
+      const reconcileSeconds = await reconcile();
+      const after = await direct(half, changed - half, firstName);
+      return { reconcileSeconds, directSeconds: before + after };
+    };
+    const reconcileAll = async (what: string) => {
+      let calls = 0;
+      const counting: typeof fetch = (input, init) => {
+        calls++;
+        return fetch(input, init);
+      };
+      const t = performance.now();
+      const report = await runReconcile({ db: shop!.db, box, fetch: counting }, { concurrency });
+      const seconds = (performance.now() - t) / 1000;
+      if (report.chains[0]!.sent !== changed) throw new Error(`${what}: ${JSON.stringify(report.chains[0])} ${JSON.stringify(report.failures.slice(0, 3))}`);
+      // One call per customer, else the row would not measure what it says.
+      if (calls !== changed) throw new Error(`${what}: ${calls} calls to the core API for ${changed} customers`);
+      return seconds;
+    };
 
-    log(`\n${changed} new registrations: add-user directly (${concurrency} at a time), then the reconcile`);
-    const directNew = await direct("Direct");
+    // Untimed first: both ways of sending, on customers and users of their own, so neither pays
+    // for the first requests of a code path (the JIT, the pools) in its timed part.
+    const warm = Math.min(200, Math.max(10, Math.floor(changed / 20)));
+    const warmFrom = linked + changed;
+    const warmUp = async (firstName: string) => {
+      if (firstName !== "Direct") {
+        await shop!.pool.query("UPDATE customer_entity SET firstname = CONCAT(?, entity_id), updated_at = UTC_TIMESTAMP() + INTERVAL 1 MINUTE WHERE entity_id > ?", [firstName, warmFrom]);
+      }
+      const report = await runReconcile({ db: shop!.db, box }, { concurrency });
+      if (report.chains[0]!.sent !== warm) throw new Error(`warm-up: ${JSON.stringify(report.chains[0])} ${JSON.stringify(report.failures.slice(0, 3))}`);
+      await direct(changed, warm, firstName);
+    };
+    await insertCustomers(shop, warmFrom, warm, new Date(Date.now() + 1000));
+    await warmUp("Direct");
+
+    log(`\n${changed} new registrations: add-user directly (${concurrency} at a time, half before and half after), and the reconcile`);
     await insertCustomers(shop, linked, changed, new Date(Date.now() + 1000));
-    let t = performance.now();
-    let report = await runReconcile({ db: shop.db, box }, { concurrency });
-    const reconcileNew = (performance.now() - t) / 1000;
-    if (report.chains[0]!.sent !== changed) throw new Error(`new registrations: ${JSON.stringify(report.chains[0])} ${JSON.stringify(report.failures.slice(0, 3))}`);
-    phases.push(phase(`${changed} new registrations (add-user creates the member)`, changed, reconcileNew, directNew, "reconcile: add-user; direct: add-user"));
-    log(`  direct ${rate(changed, directNew)}/s, reconcile ${rate(changed, reconcileNew)}/s`);
+    const registrations = await sandwich("Direct", () => reconcileAll("new registrations"));
+    phases.push(phase(`${changed.toLocaleString("en")} new registrations (add-user creates the member)`, changed, registrations.reconcileSeconds, registrations.directSeconds, "reconcile: add-user; direct: add-user"));
+    log(`  direct ${rate(changed, registrations.directSeconds)}/s, reconcile ${rate(changed, registrations.reconcileSeconds)}/s`);
 
-    log(`\n${changed} account edits: add-user updating directly, then the reconcile (get-user + add-user each)`);
-    const directEdit = await direct("DirectEdited");
-    await shop.pool.query("UPDATE customer_entity SET firstname = CONCAT('Edited', entity_id), updated_at = UTC_TIMESTAMP() + INTERVAL 1 MINUTE");
-    t = performance.now();
-    report = await runReconcile({ db: shop.db, box }, { concurrency });
-    const reconcileEdit = (performance.now() - t) / 1000;
-    if (report.chains[0]!.sent !== changed) throw new Error(`edits: ${JSON.stringify(report.chains[0])} ${JSON.stringify(report.failures.slice(0, 3))}`);
-    phases.push(phase(`${changed} account edits (members exist)`, changed, reconcileEdit, directEdit, "reconcile: get-user + add-user (newer change wins); direct: add-user"));
-    log(`  direct ${rate(changed, directEdit)}/s, reconcile ${rate(changed, reconcileEdit)}/s`);
+    log(`\n${changed} account edits: add-user updating directly (half before and half after), and the reconcile (one conditional add-user each)`);
+    await warmUp("DirectEdited");
+    await shop.pool.query("UPDATE customer_entity SET firstname = CONCAT('Edited', entity_id), updated_at = UTC_TIMESTAMP() + INTERVAL 1 MINUTE WHERE entity_id <= ?", [warmFrom]);
+    const edits = await sandwich("DirectEdited", () => reconcileAll("edits"));
+    phases.push(phase(`${changed.toLocaleString("en")} account edits (members exist)`, changed, edits.reconcileSeconds, edits.directSeconds, "reconcile: add-user with if_unmodified_since (the newer change wins, one call); direct: add-user"));
+    log(`  direct ${rate(changed, edits.directSeconds)}/s, reconcile ${rate(changed, edits.reconcileSeconds)}/s`);
+
+    // 3. Platform -> webshop: a member changed by an app reaches the shop through the outbox.
+    log(`\nplatform -> webshop: alter-user until the shop's customer row holds the change (${latencyWarmup} warm-up, ${latencyRuns} timed per row)`);
+    const [linkedRows] = await shop.pool.query("SELECT customer_id, user_id FROM service_customer_data WHERE user_id IS NOT NULL ORDER BY customer_id LIMIT ?", [2 * (latencyWarmup + latencyRuns)]);
+    const members = (linkedRows as Array<{ customer_id: number; user_id: number }>).map((r) => ({ customerId: r.customer_id, userId: r.user_id }));
+    // Each change of a row on a member of its own (two lanes never change one member).
+    const perRow = Math.min(latencyWarmup + latencyRuns, Math.floor(members.length / 2));
+    const warmup = Math.min(latencyWarmup, Math.floor(perRow / 10));
+    const latency: WebshopLatencyRow[] = [];
+    const change = webshopChange(started.url, appToken, shop);
+    for (const [label, lanes] of [["one change at a time", 1], [`${concurrency} changes at a time`, concurrency]] as const) {
+      const samples: number[] = [];
+      const afterCommit: number[] = [];
+      const rowMembers = members.slice(latency.length * perRow, (latency.length + 1) * perRow);
+      let next = 0;
+      await Promise.all(Array.from({ length: lanes }, async () => {
+        while (next < rowMembers.length) {
+          const k = next++;
+          const t = await change(rowMembers[k]!, `Lat${latency.length}x${k}`);
+          if (k >= warmup) {
+            samples.push(t.total);
+            afterCommit.push(t.afterCommit);
+          }
+        }
+      }));
+      latency.push({ label, concurrency: lanes, timing: summarise(samples), afterCommit: summarise(afterCommit) });
+      const row = latency.at(-1)!;
+      log(`  ${label}: p50 ${row.timing.p50.toFixed(1)} ms, p99 ${row.timing.p99.toFixed(1)} ms, max ${row.timing.max.toFixed(1)} ms (after the commit: p50 ${row.afterCommit.p50.toFixed(1)} ms, p99 ${row.afterCommit.p99.toFixed(1)} ms)`);
+    }
 
     const sorted = [...unchangedPassesMs].sort((a, b) => a - b);
     return {
@@ -191,10 +294,11 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
       unchangedCpuMs,
       unchangedMedianMs: sorted[Math.floor(sorted.length / 2)]!,
       phases,
+      latency,
       loadAverage: [loadStart, Math.round(os.loadavg()[0]! * 100) / 100],
     };
   } finally {
-    core?.kill("SIGTERM");
+    for (const child of children.reverse()) child.kill("SIGTERM");
     await shop?.close();
     const admin = openConnectorDatabase(options.databaseUrl, "mysql", { connectionLimit: 1 });
     try {
@@ -204,6 +308,34 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
       await admin.close();
     }
   }
+}
+
+/**
+ * One platform -> webshop change: alter-user gives member `m` the first name `name` (with an app's
+ * token: a change the webshop did not make, so the outbox sends it to the connector's update),
+ * then the shop's customer row is read until it holds it.
+ * @returns ms from sending the change, and from its answer, to the shop holding it
+ * @throws Error when alter-user fails, or the shop does not hold the change within 10 s
+ */
+function webshopChange(coreUrl: string, appToken: string, shop: ConnectorDatabase) {
+  return async (m: { customerId: number; userId: number }, name: string): Promise<{ total: number; afterCommit: number }> => {
+    const t0 = performance.now();
+    const res = await fetch(`${coreUrl}/internal/alter-user`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${appToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ user_id: m.userId, first_name: name }),
+    });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`alter-user ${m.userId}: ${res.status} ${body.slice(0, 300)}`);
+    const t1 = performance.now();
+    for (;;) {
+      const [rows] = await shop.pool.query("SELECT firstname FROM customer_entity WHERE entity_id = ?", [m.customerId]);
+      const t2 = performance.now();
+      if ((rows as Array<{ firstname: string | null }>)[0]?.firstname === name) return { total: t2 - t0, afterCommit: t2 - t1 };
+      if (t2 - t0 > 10_000) throw new Error(`platform -> webshop: customer ${m.customerId} did not get first name ${name} within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  };
 }
 
 function rate(n: number, seconds: number): number {
@@ -280,47 +412,61 @@ async function inPool(count: number, limit: number, work: (i: number) => Promise
   }));
 }
 
-/** Starts core-api/src/main.node.ts in a process of its own on port 0; resolves with its URL. */
-async function startCoreProcess(databaseUrl: string, dbName: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "core-api/src/main.node.ts"], {
+/**
+ * Starts `script` (core-api/src/main.node.ts or connector/src/main.ts) in a process of its own
+ * with LOG_LEVEL=warn, the benchmark's SERVICE_SECRET_KEY and `env`.
+ * @param listening matches its "listening on <url>" line; its first group is the URL
+ * @returns the child and its URL
+ * @throws Error with the child's output when it exits first
+ */
+async function startProcess(script: string, listening: RegExp, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, CORE_DB_NAME: dbName, CORE_API_PORT: "0", LOG_LEVEL: "warn", SERVICE_SECRET_KEY: SECRET_KEY, NO_COLOR: "1" },
+    env: { ...process.env, LOG_LEVEL: "warn", SERVICE_SECRET_KEY: SECRET_KEY, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(output);
+      const m = listening.exec(output);
       if (m) resolve(m[1]!);
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`core-api exited with ${code}:\n${output}`)));
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
   });
   return { child, url };
+}
+
+/** Whether the platform -> webshop latency rows meet their target (p99 below 1 s in each). */
+function latencyMet(r: SyncBenchResult): boolean {
+  return r.latency.length > 0 && r.latency.every((row) => row.timing.p99 < TARGET_WEBSHOP_P99_MS);
 }
 
 /** The markdown section of bench/RESULTS.md. */
 export function syncBenchSection(r: SyncBenchResult): string {
   const passOk = r.unchangedMedianMs <= TARGET_UNCHANGED_PASS_MS;
+  const ms = (x: number) => x.toFixed(1);
   const lines = [
     SECTION_TITLE,
     "",
-    `Taken ${r.date.toISOString().slice(0, 16).replace("T", " ")} UTC with bench/sync-reconcile.ts: the core API in a process of its own`,
-    `(LOG_LEVEL=warn) on a throwaway database, the connector's reconcile in the benchmark's process, both on this`,
+    `Taken ${r.date.toISOString().slice(0, 16).replace("T", " ")} UTC with bench/sync-reconcile.ts: the core API and the connector each in a`,
+    `process of its own (LOG_LEVEL=warn) on throwaway databases, wired both ways; the reconcile in the benchmark's process; all on this`,
     `machine and its database server; load average (1 min) ${r.loadAverage[0]} at start, ${r.loadAverage[1]} at the end, on ${os.cpus().length} cores.`,
     "",
     `| measurement | figure | target | met |`,
     `| --- | --- | --- | --- |`,
-    `| pass over ${r.linked.toLocaleString("en")} linked customers, none changed (median of ${r.unchangedPassesMs.length}: ${r.unchangedPassesMs.map((ms) => ms.toFixed(0)).join(", ")} ms; the connector's CPU time in them ${r.unchangedCpuMs.map((ms) => ms.toFixed(0)).join(", ")} ms) | ${r.unchangedMedianMs.toFixed(0)} ms | at most ${TARGET_UNCHANGED_PASS_MS} ms | ${passOk ? "yes" : "no"} |`,
-    ...r.phases.map((p) => `| ${p.label}: reconcile ${p.reconcileRate.toFixed(0)}/s (${p.reconcileSeconds.toFixed(1)} s), add-user directly ${p.directRate.toFixed(0)}/s (${p.directSeconds.toFixed(1)} s), ${r.concurrency} at a time; ${p.calls} | ratio ${p.ratio.toFixed(2)} | at least ${TARGET_SEND_RATIO} | ${p.ratio >= TARGET_SEND_RATIO ? "yes" : "no"} |`),
+    `| webshop -> platform: pass over ${r.linked.toLocaleString("en")} linked customers, none changed (median of ${r.unchangedPassesMs.length}: ${r.unchangedPassesMs.map((x) => x.toFixed(0)).join(", ")} ms; the reconcile's CPU time in them ${r.unchangedCpuMs.map((x) => x.toFixed(0)).join(", ")} ms) | ${r.unchangedMedianMs.toFixed(0)} ms | at most ${TARGET_UNCHANGED_PASS_MS} ms | ${passOk ? "yes" : "no"} |`,
+    ...r.phases.map((p) => `| webshop -> platform: ${p.label}: reconcile ${p.reconcileRate.toFixed(0)}/s (${p.reconcileSeconds.toFixed(1)} s), add-user directly ${p.directRate.toFixed(0)}/s (${p.directSeconds.toFixed(1)} s), ${r.concurrency} at a time; ${p.calls} | ratio ${p.ratio.toFixed(2)} | at least ${TARGET_SEND_RATIO} | ${p.ratio >= TARGET_SEND_RATIO ? "yes" : "no"} |`),
+    ...r.latency.map((row) => `| platform -> webshop, ${row.label}: alter-user until the shop's customer row holds the change (${row.timing.runs} changes; max ${ms(row.timing.max)} ms; after alter-user's answer p50 ${ms(row.afterCommit.p50)} ms, p99 ${ms(row.afterCommit.p99)} ms) | p50 ${ms(row.timing.p50)} ms, p99 ${ms(row.timing.p99)} ms | p99 below ${TARGET_WEBSHOP_P99_MS} ms | ${row.timing.p99 < TARGET_WEBSHOP_P99_MS ? "yes" : "no"} |`),
     "",
-    "An account edit of a customer already linked to a member costs two calls: get-user first, so that a platform",
-    "change newer than the shop's is taken into the shop rather than overwritten (the newer change wins). add-user",
-    "has no \"only if unchanged since\" condition that would let one call do both, so that row's ratio stays near",
-    "add-user's share of the two calls' time. A load average above the core count means every process waited for",
-    "a CPU: the connector's own CPU time shows what the unchanged pass costs it.",
+    "An account edit of a customer already linked to a member is one call: add-user with if_unmodified_since (the",
+    "member's last_modified_date recorded at the last sync), so the platform itself keeps a member changed since and",
+    "answers with it (the newer change wins, race-safe); a second call only when both sides changed. The direct loop",
+    "runs half before and half after the reconcile. Platform -> webshop goes through the core API's outbox (woken by",
+    "the commit) to the connector's update. A load average above the core count means every process waited for a",
+    "CPU: the reconcile's own CPU time shows what the unchanged pass costs it.",
     "",
   ];
   return lines.join("\n");
@@ -329,12 +475,13 @@ export function syncBenchSection(r: SyncBenchResult): string {
 /** Writes the section into bench/RESULTS.md, replacing an earlier one. */
 export async function writeSyncBenchSection(r: SyncBenchResult, path = RESULTS_PATH): Promise<void> {
   const current = await readFile(path, "utf8").catch(() => "# Benchmark results\n");
-  const start = current.indexOf(SECTION_TITLE);
+  // the section's earlier title, before it measured both directions
+  const start = [SECTION_TITLE, "## Sync: webshop -> platform reconcile"].map((t) => current.indexOf(t)).find((i) => i >= 0) ?? -1;
   let before = current;
   let after = "";
   if (start >= 0) {
     before = current.slice(0, start);
-    const next = current.indexOf("\n## ", start + SECTION_TITLE.length);
+    const next = current.indexOf("\n## ", start + 4);
     after = next >= 0 ? current.slice(next + 1) : "";
   }
   await writeFile(path, `${before.trimEnd()}\n\n${syncBenchSection(r)}${after ? `\n${after}` : ""}`);
@@ -343,7 +490,7 @@ export async function writeSyncBenchSection(r: SyncBenchResult, path = RESULTS_P
 /** `npm run bench` section "sync": the same measurement; run.ts writes its block. */
 export const syncReconcileSection: BenchSection = {
   name: "sync",
-  summary: "webshop -> platform reconcile: a pass over 100,000 unchanged customers, 10,000 changed ones against add-user directly",
+  summary: "sync: a reconcile pass over 100,000 unchanged customers, 10,000 changed ones against add-user directly, platform -> webshop p50 / p99 (--runs per row)",
   flags: ["--linked <n>           linked customers of the sync section's unchanged pass (default 100000)",
     "--changed <n>          customers the sync section sends (default 10000)"],
   async run(ctx) {
@@ -352,15 +499,22 @@ export const syncReconcileSection: BenchSection = {
       databaseUrl: ctx.settings.databaseUrl,
       linked: numberOption(ctx.flags, "linked", null, quick ? 5_000 : 100_000),
       changed: numberOption(ctx.flags, "changed", null, quick ? 500 : 10_000),
+      latencyRuns: numberOption(ctx.flags, "runs", null, quick ? 20 : 200),
+      latencyWarmup: numberOption(ctx.flags, "warmup", null, quick ? 2 : 20),
       log: (line) => console.log(line),
     });
     const body = syncBenchSection(r).split("\n").slice(1).join("\n");
     return {
-      title: "Sync: webshop -> platform reconcile",
+      title: "Sync: webshop <-> platform",
       markdown: body,
       targets: [
         { label: `unchanged pass over ${r.linked.toLocaleString("en")} linked customers at most ${TARGET_UNCHANGED_PASS_MS} ms`, met: r.unchangedMedianMs <= TARGET_UNCHANGED_PASS_MS, detail: `${r.unchangedMedianMs.toFixed(0)} ms` },
         ...r.phases.map((p) => ({ label: `${p.label}: reconcile / add-user directly at least ${TARGET_SEND_RATIO}`, met: p.ratio >= TARGET_SEND_RATIO, detail: `${p.ratio.toFixed(2)} (${p.reconcileRate.toFixed(0)}/s vs ${p.directRate.toFixed(0)}/s)` })),
+        {
+          label: `platform -> webshop change p99 below ${TARGET_WEBSHOP_P99_MS} ms on an idle machine`,
+          met: latencyMet(r),
+          detail: r.latency.map((row) => `${row.label}: p50 ${row.timing.p50.toFixed(1)} ms, p99 ${row.timing.p99.toFixed(1)} ms`).join("; "),
+        },
       ],
     };
   },
@@ -368,7 +522,7 @@ export const syncReconcileSection: BenchSection = {
 
 /** Runs the benchmark and writes its section (this file run directly). */
 export async function runSyncBench(databaseUrl: string, options: Omit<SyncBenchOptions, "databaseUrl"> = {}): Promise<SyncBenchResult> {
-  console.log("\nsync reconcile benchmark");
+  console.log("\nsync benchmark");
   const result = await benchSyncReconcile({ databaseUrl, ...options });
   console.log(`\n${syncBenchSection(result)}`);
   await writeSyncBenchSection(result);

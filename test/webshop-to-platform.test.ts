@@ -62,8 +62,11 @@ describe("a shop registration becomes a member", () => {
     await w.shopSql("UPDATE customer_entity SET firstname = 'Anna', email = 'anna.new@example.com' WHERE entity_id = ?", [annId]);
     await w.shopSql("UPDATE customer_address_entity SET telephone = '+31 6 12345678', city = 'Utrecht' WHERE parent_id = ?", [annId]);
     const { user_id: userId } = await w.serviceData(annId);
-    const report = await w.reconcile();
+    const calls: Array<{ call: string; body: any }> = [];
+    const report = await w.reconcile({}, recording(calls));
     expect(report.chains[0]).toMatchObject({ due: 1, sent: 1, failed: 0 });
+    // One call: add-user, conditional on the member's version the registration recorded.
+    expect(calls.map((c) => c.call)).toEqual(["POST /internal/add-user"]);
     expect(await w.member(`user_id=${userId}`)).toMatchObject({
       username: "anna.new@example.com", first_name: "Anna", address_towncity: "Utrecht", phone_number: "+31612345678",
       member_number: String(FIRST_MEMBER_NUMBER),
@@ -144,9 +147,92 @@ describe("conflicts: the newer change wins", () => {
     expect((await w.coreCall("PUT", "/internal/alter-user", { user_id: userId, first_name: "PlatformOlder" })).status).toBe(200);
     await w.shopSql("UPDATE customer_entity SET firstname = 'ShopNewer', updated_at = UTC_TIMESTAMP() + INTERVAL 1 HOUR WHERE entity_id = ?", [id]);
 
-    const report = await w.reconcile();
+    const calls: Array<{ call: string; body: any }> = [];
+    const report = await w.reconcile({}, recording(calls));
     expect(report.chains[0]).toMatchObject({ due: 1, sent: 1, pulled: 0 });
     expect((await w.member(`user_id=${userId}`))!.first_name).toBe("ShopNewer");
+    // The first, conditional on the version of the last sync, finds the platform's change; the
+    // second is conditional on that change.
+    const member = (await w.member(`user_id=${userId}`))!;
+    expect(calls.map((c) => c.call)).toEqual(["POST /internal/add-user", "POST /internal/add-user"]);
+    expect(calls[1]!.body.if_unmodified_since > calls[0]!.body.if_unmodified_since).toBe(true);
+    expect(new Date(calls[1]!.body.if_unmodified_since).getTime()).toBeLessThanOrEqual(platformTime(member.last_modified_date));
+  });
+});
+
+/** A fetch that records each call (`METHOD /path`, its JSON body) and forwards it; `before` runs first. */
+function recording(calls: Array<{ call: string; body: any }>, before?: (call: string) => Promise<void>): typeof fetch {
+  return async (input, init) => {
+    const call = `${init?.method ?? "GET"} ${new URL(String(input)).pathname}`;
+    calls.push({ call, body: typeof init?.body === "string" ? JSON.parse(init.body) : null });
+    await before?.(call);
+    return fetch(input, init);
+  };
+}
+
+/** A platform datetime (`YYYY-MM-DD HH:MM:SS` or RFC 3339, UTC) in ms. */
+const platformTime = (text: string) => new Date(text.replace(" ", "T").replace(/Z?$/, "Z")).getTime();
+
+describe("conflicts in one call: add-user's if_unmodified_since", () => {
+  /**
+   * A synced customer whose member, its recorded version and its shop rows were all last changed
+   * two hours ago (whole seconds), so a change made now on either side is later than each.
+   */
+  async function settledCustomer(n: string): Promise<{ id: number; userId: number; at: Date }> {
+    const id = await w.register(customer(n));
+    expect((await w.reconcile()).chains[0]!.sent).toBe(1);
+    const { user_id: userId } = await w.serviceData(id);
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 2 * 3_600_000);
+    await w.coreDb.pool.query("UPDATE users SET last_modified_date = ? WHERE id = ?", [at, userId]);
+    await w.shopSql("UPDATE service_customer_data SET platform_modified_at = ? WHERE customer_id = ?", [at, id]);
+    await w.shopSql("UPDATE customer_entity SET updated_at = ? WHERE entity_id = ?", [at, id]);
+    await w.shopSql("UPDATE customer_address_entity SET updated_at = ? WHERE parent_id = ?", [at, id]);
+    return { id, userId, at };
+  }
+
+  it("an account edit with no platform change since the last sync is one add-user call, no get-user", async () => {
+    const { id, userId, at } = await settledCustomer("onecall1");
+    await w.shopSql("UPDATE customer_entity SET firstname = 'OneCall' WHERE entity_id = ?", [id]);
+    const calls: Array<{ call: string; body: any }> = [];
+    const report = await w.reconcile({}, recording(calls));
+    expect(report.chains[0]).toMatchObject({ due: 1, sent: 1, pulled: 0, failed: 0 });
+    expect(calls.map((c) => c.call)).toEqual(["POST /internal/add-user"]);
+    expect(new Date(calls[0]!.body.if_unmodified_since)).toEqual(at);
+    const member = (await w.member(`user_id=${userId}`))!;
+    expect(member.first_name).toBe("OneCall");
+    expect((await w.serviceData(id)).platform_modified_at).toEqual(new Date(platformTime(member.last_modified_date)));
+  });
+
+  it("a platform change landing between the pass's read and its add-user is not overwritten: the shop takes it", async () => {
+    const { id, userId } = await settledCustomer("race1");
+    await w.shopSql("UPDATE customer_entity SET firstname = 'ShopEarlier', updated_at = UTC_TIMESTAMP() - INTERVAL 1 HOUR WHERE entity_id = ?", [id]);
+    const calls: Array<{ call: string; body: any }> = [];
+    let raced = false;
+    const report = await w.reconcile({}, recording(calls, async (call) => {
+      if (call !== "POST /internal/add-user" || raced) return;
+      raced = true;
+      expect((await w.coreCall("PUT", "/internal/alter-user", { user_id: userId, first_name: "PlatformRacing" })).status).toBe(200);
+    }));
+    expect(report.chains[0]).toMatchObject({ due: 1, sent: 0, pulled: 1, failed: 0 });
+    expect(calls.map((c) => c.call)).toEqual(["POST /internal/add-user"]);
+    expect((await w.member(`user_id=${userId}`))!.first_name).toBe("PlatformRacing");
+    expect((await w.shopSql("SELECT firstname FROM customer_entity WHERE entity_id = ?", [id]))[0].firstname).toBe("PlatformRacing");
+    expect((await w.serviceData(id)).last_hash).toBe(await w.currentHash(id));
+  });
+
+  it("the shop's newer change is sent with the member number the platform gave since, not the one recorded before", async () => {
+    const { id, userId } = await settledCustomer("number1");
+    const recorded = (await w.serviceData(id)).member_number as string;
+    const given = String(FIRST_MEMBER_NUMBER + 999_000n);
+    // The platform's change (a new member number) has not been delivered to the shop yet.
+    expect((await w.coreCall("PUT", "/internal/alter-user", { user_id: userId, member_number: given })).status).toBe(200);
+    await w.shopSql("UPDATE customer_entity SET firstname = 'ShopNewest', updated_at = UTC_TIMESTAMP() + INTERVAL 1 HOUR WHERE entity_id = ?", [id]);
+    const calls: Array<{ call: string; body: any }> = [];
+    const report = await w.reconcile({}, recording(calls));
+    expect(report.chains[0]).toMatchObject({ due: 1, sent: 1, pulled: 0, failed: 0 });
+    expect(calls.map((c) => c.body.member_number)).toEqual([recorded, given]);
+    expect(await w.member(`user_id=${userId}`)).toMatchObject({ first_name: "ShopNewest", member_number: given });
+    expect((await w.serviceData(id)).member_number).toBe(given);
   });
 });
 

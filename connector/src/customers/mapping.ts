@@ -75,9 +75,9 @@ export function formatMagentoDateTime(date: Date): string {
 export function splitStreet(street: string | null): {
   streetname: string | null; housenumber: string | null; extension: string | null;
 } {
+  // No closure per call: the reconcile splits every customer's street on every pass.
   const lines = street ? street.split("\n") : [];
-  const part = (i: number) => blankToNull(lines[i]) ?? null;
-  return { streetname: part(0), housenumber: part(1), extension: part(2) };
+  return { streetname: blankToNull(lines[0]) ?? null, housenumber: blankToNull(lines[1]) ?? null, extension: blankToNull(lines[2]) ?? null };
 }
 
 /**
@@ -217,9 +217,10 @@ export function primaryAddress<A extends { entityId: number }>(
   bundle: { customer: Pick<CustomerRow, "defaultBilling" | "defaultShipping">; addresses: A[] },
 ): A | undefined {
   const { customer, addresses } = bundle;
-  return addresses.find((a) => a.entityId === customer.defaultBilling)
-    ?? addresses.find((a) => a.entityId === customer.defaultShipping)
-    ?? addresses[0];
+  // Loops, not find() with closures: the reconcile asks for every customer on every pass.
+  for (const a of addresses) if (a.entityId === customer.defaultBilling) return a;
+  for (const a of addresses) if (a.entityId === customer.defaultShipping) return a;
+  return addresses[0];
 }
 
 /**

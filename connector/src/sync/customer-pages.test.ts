@@ -47,7 +47,11 @@ describe("loadCustomerPage", () => {
     await h.exec("INSERT INTO customer_address_entity (parent_id, city, country_id, firstname, lastname, street, telephone) VALUES (?, 'Köln', 'DE', '', '', 'Ring\n1', '')", [ids[0]]);
     expect(await h.rows("newsletter_subscriber", `customer_id = ${ids[0]}`)).toHaveLength(2);
     const other = await addWebsite(h, "elsewhere", 2);
-    await create({ username: "other@example.com", first_name: "Other" }, { service_chain_id: 2, website_code: "elsewhere" });
+    // The other website's customer lies between two of this chain's in id order, with rows in every table.
+    const otherId = await create({ username: "other@example.com", first_name: "Other", mailing_list_subscribed: true }, { service_chain_id: 2, website_code: "elsewhere" });
+    await h.exec("INSERT INTO customer_address_entity (parent_id, city, country_id, firstname, lastname, street, telephone) VALUES (?, 'Lille', 'FR', '', '', 'Rue\n9', '')", [otherId]);
+    expect(await h.rows("newsletter_subscriber", `customer_id = ${otherId}`)).toHaveLength(1);
+    expect(await h.rows("service_customer_data", `customer_id = ${otherId}`)).toHaveLength(1);
     ids.push(await create({ username: "last@example.com", first_name: "Last", programme_opted_in: false }, { service_chain_id: 1 }));
 
     const seen: number[] = [];

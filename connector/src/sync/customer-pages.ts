@@ -1,9 +1,14 @@
 /**
- * Reads the shop's customers for the reconcile in keyset-paged batches (entity_id order): a page
- * is one statement whatever its size, reading only the columns the user info object and the sync
- * need (customers/mapping.ts UserInfoSource), so a pass over 100,000 customers is some tens of
- * statements. The Magento tables' column names are fixed (db/tables/customers.ts), so the
- * statement names them directly and its rows skip drizzle's mapping.
+ * Reads the shop's customers for the reconcile in keyset-paged batches (entity_id order), reading
+ * only the columns the user info object and the sync need (customers/mapping.ts UserInfoSource).
+ * A page is four statements on one connection in one read-only transaction with a consistent
+ * snapshot (so a page is one moment of the shop, as one statement would be): the page's customers
+ * by primary key range, then our data on them, their addresses and their newsletter subscriptions,
+ * each a range of the customers' ids on its own index (no join, no temporary table, no sort), the
+ * rows of customers of other websites in that range skipped. Rows come as arrays (mysql2's
+ * `rowsAsArray`: no object per row) and are merged by customer id. A pass over 100,000 customers
+ * is some tens of pages. The Magento tables' column names are fixed (db/tables/customers.ts), so
+ * the statements name them directly and skip drizzle's mapping.
  */
 import { inArray, sql } from "drizzle-orm";
 import type { RowDataPacket } from "mysql2";
@@ -24,11 +29,28 @@ const flag = (v: number | null): boolean | null => (v === null ? null : v === 1)
 /** Seconds since the epoch (UNIX_TIMESTAMP of a UTC session) as a Date: no text to parse. */
 const epoch = (v: number | string | null): Date | null => (v === null ? null : new Date(Number(v) * 1000));
 
+// The statements, each with its columns' positions in a row (rowsAsArray).
+const CUSTOMERS = `SELECT entity_id, email, firstname, lastname, DATE_FORMAT(dob, '%Y-%m-%d'), gender, default_billing, default_shipping,
+       UNIX_TIMESTAMP(created_at), UNIX_TIMESTAMP(updated_at)
+  FROM customer_entity WHERE entity_id > ? AND website_id IN (?) ORDER BY entity_id LIMIT ?`;
+const C = { id: 0, email: 1, firstname: 2, lastname: 3, dob: 4, gender: 5, defaultBilling: 6, defaultShipping: 7, createdAt: 8, updatedAt: 9 } as const;
+const SERVICE = `SELECT customer_id, user_id, member_number, programme_opted_in, printed_mailing_list_subscribed, mailing_list_sub_offered,
+       last_hash, UNIX_TIMESTAMP(platform_modified_at)
+  FROM service_customer_data WHERE customer_id BETWEEN ? AND ? ORDER BY customer_id`;
+const S = { customerId: 0, userId: 1, memberNumber: 2, programmeOptedIn: 3, printed: 4, subOffered: 5, lastHash: 6, platformModifiedAt: 7 } as const;
+const ADDRESSES = `SELECT parent_id, entity_id, street, postcode, city, country_id, telephone, UNIX_TIMESTAMP(updated_at)
+  FROM customer_address_entity WHERE parent_id BETWEEN ? AND ? ORDER BY parent_id, entity_id`;
+const A = { parentId: 0, id: 1, street: 2, postcode: 3, city: 4, countryId: 5, telephone: 6, updatedAt: 7 } as const;
+const SUBSCRIBERS = `SELECT customer_id, subscriber_status, UNIX_TIMESTAMP(change_status_at)
+  FROM newsletter_subscriber WHERE customer_id BETWEEN ? AND ? ORDER BY customer_id, subscriber_id`;
+const N = { customerId: 0, status: 1, changeStatusAt: 2 } as const;
+
+type Row = unknown[];
+
 /**
- * The next page of the websites' customers after `afterId`: one statement, the page's customers
- * (a derived table in entity_id order) joined with our data on them, their addresses and their
- * newsletter subscriptions (rows of one customer come together; several addresses or
- * subscriptions give several rows, folded back here).
+ * The next page of the websites' customers after `afterId`, with our data on them, their addresses
+ * (in entity_id order) and their first newsletter subscription (the lowest subscriber_id, as the
+ * repository reads it): see the module comment.
  * @param websiteIds the websites of a chain (none: an empty page)
  * @param afterId the last entity_id of the previous page (0 for the first)
  * @param limit page size (customers)
@@ -38,50 +60,70 @@ export async function loadCustomerPage(
   db: ConnectorDb, websiteIds: number[], afterId: number, limit: number,
 ): Promise<ScannedCustomer[]> {
   if (websiteIds.length === 0) return [];
-  // Straight on the pool: mysql2's own row parser, without drizzle's per-field callback.
-  const [joined] = await db.$client.query<RowDataPacket[]>(`
-    SELECT c.entity_id, c.email, c.firstname, c.lastname, DATE_FORMAT(c.dob, '%Y-%m-%d') AS dob, c.gender,
-           c.default_billing, c.default_shipping, UNIX_TIMESTAMP(c.created_at) AS created_at, UNIX_TIMESTAMP(c.updated_at) AS updated_at,
-           s.customer_id AS s_customer_id, s.user_id, s.member_number, s.programme_opted_in,
-           s.printed_mailing_list_subscribed, s.mailing_list_sub_offered, s.last_hash,
-           UNIX_TIMESTAMP(s.platform_modified_at) AS platform_modified_at,
-           a.entity_id AS a_entity_id, a.street, a.postcode, a.city, a.country_id, a.telephone, UNIX_TIMESTAMP(a.updated_at) AS a_updated_at,
-           n.subscriber_id, n.subscriber_status, UNIX_TIMESTAMP(n.change_status_at) AS change_status_at
-      FROM (SELECT entity_id, email, firstname, lastname, dob, gender, default_billing, default_shipping, created_at, updated_at
-              FROM customer_entity
-             WHERE entity_id > ? AND website_id IN (?)
-             ORDER BY entity_id LIMIT ?) AS c
-      LEFT JOIN service_customer_data AS s ON s.customer_id = c.entity_id
-      LEFT JOIN customer_address_entity AS a ON a.parent_id = c.entity_id
-      LEFT JOIN newsletter_subscriber AS n ON n.customer_id = c.entity_id
-     ORDER BY c.entity_id, a.entity_id, n.subscriber_id`, [afterId, websiteIds, limit]);
-  const page: ScannedCustomer[] = [];
-  let current: ScannedCustomer | undefined;
-  for (const r of joined) {
-    if (current === undefined || current.customer.entityId !== r.entity_id) {
-      current = {
-        customer: {
-          entityId: r.entity_id, email: r.email, firstname: r.firstname, lastname: r.lastname, dob: r.dob, gender: r.gender,
-          defaultBilling: r.default_billing, defaultShipping: r.default_shipping, createdAt: epoch(r.created_at)!, updatedAt: epoch(r.updated_at)!,
-        },
-        addresses: [],
-        service: r.s_customer_id === null ? null : {
-          userId: r.user_id, memberNumber: r.member_number, programmeOptedIn: flag(r.programme_opted_in),
-          printedMailingListSubscribed: flag(r.printed_mailing_list_subscribed), mailingListSubOffered: flag(r.mailing_list_sub_offered),
-          lastHash: r.last_hash, platformModifiedAt: epoch(r.platform_modified_at),
-        },
-        // the customer's first subscription (lowest subscriber_id), as the repository reads it
-        subscriber: r.subscriber_id === null ? null : { subscriberStatus: r.subscriber_status, changeStatusAt: epoch(r.change_status_at) },
-      };
-      page.push(current);
+  // Straight on a pooled connection: mysql2's own row parser, without drizzle's per-field callback.
+  const conn = await db.$client.getConnection();
+  try {
+    // The snapshot holds across the statements at the server's isolation level, InnoDB's default
+    // REPEATABLE READ (the connector never changes it for a session).
+    await conn.query("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+    try {
+      const [customers] = await conn.query<RowDataPacket[]>({ sql: CUSTOMERS, rowsAsArray: true }, [afterId, websiteIds, limit]);
+      if (customers.length === 0) return [];
+      const range = [(customers[0] as Row)[C.id], (customers[customers.length - 1] as Row)[C.id]];
+      // Queued at once: the connection sends each as the one before ends.
+      const rowsOf = (sql: string) => conn.query<RowDataPacket[]>({ sql, rowsAsArray: true }, range).then(([rows]) => rows);
+      const [services, addresses, subscribers] = await Promise.all([rowsOf(SERVICE), rowsOf(ADDRESSES), rowsOf(SUBSCRIBERS)]);
+      return mergePage(customers as unknown as Row[], services as unknown as Row[], addresses as unknown as Row[], subscribers as unknown as Row[]);
+    } finally {
+      await conn.query("COMMIT");
     }
-    const addresses = current.addresses;
-    if (r.a_entity_id !== null && addresses[addresses.length - 1]?.entityId !== r.a_entity_id) {
-      addresses.push({
-        entityId: r.a_entity_id, street: r.street, postcode: r.postcode, city: r.city, countryId: r.country_id,
-        telephone: r.telephone, updatedAt: epoch(r.a_updated_at)!,
+  } finally {
+    conn.release();
+  }
+}
+
+/**
+ * The page's customers with their rows of the other three statements (each sorted by customer id,
+ * possibly with rows of customers of other websites in between, which are skipped).
+ */
+function mergePage(customers: Row[], services: Row[], addresses: Row[], subscribers: Row[]): ScannedCustomer[] {
+  const page: ScannedCustomer[] = new Array(customers.length);
+  let si = 0;
+  let ai = 0;
+  let ni = 0;
+  for (let i = 0; i < customers.length; i++) {
+    const c = customers[i]!;
+    const id = c[C.id] as number;
+    while (si < services.length && (services[si]![S.customerId] as number) < id) si++;
+    const s = si < services.length && services[si]![S.customerId] === id ? services[si]! : null;
+    const own: ScannedCustomer["addresses"] = [];
+    while (ai < addresses.length && (addresses[ai]![A.parentId] as number) <= id) {
+      const a = addresses[ai++]!;
+      if (a[A.parentId] !== id) continue;
+      own.push({
+        entityId: a[A.id] as number, street: a[A.street] as string, postcode: a[A.postcode] as string | null,
+        city: a[A.city] as string, countryId: a[A.countryId] as string, telephone: a[A.telephone] as string,
+        updatedAt: epoch(a[A.updatedAt] as number)!,
       });
     }
+    while (ni < subscribers.length && (subscribers[ni]![N.customerId] as number) < id) ni++;
+    const n = ni < subscribers.length && subscribers[ni]![N.customerId] === id ? subscribers[ni]! : null;
+    page[i] = {
+      customer: {
+        entityId: id, email: c[C.email] as string | null, firstname: c[C.firstname] as string | null, lastname: c[C.lastname] as string | null,
+        dob: c[C.dob] as string | null, gender: c[C.gender] as number | null, defaultBilling: c[C.defaultBilling] as number | null,
+        defaultShipping: c[C.defaultShipping] as number | null, createdAt: epoch(c[C.createdAt] as number)!, updatedAt: epoch(c[C.updatedAt] as number)!,
+      },
+      addresses: own,
+      service: s === null ? null : {
+        userId: s[S.userId] as number | null, memberNumber: s[S.memberNumber] as string | null,
+        programmeOptedIn: flag(s[S.programmeOptedIn] as number | null), printedMailingListSubscribed: flag(s[S.printed] as number | null),
+        mailingListSubOffered: flag(s[S.subOffered] as number | null), lastHash: s[S.lastHash] as string | null,
+        platformModifiedAt: epoch(s[S.platformModifiedAt] as number | null),
+      },
+      // the customer's first subscription (lowest subscriber_id), as the repository reads it
+      subscriber: n === null ? null : { subscriberStatus: n[N.status] as number, changeStatusAt: epoch(n[N.changeStatusAt] as number | null) },
+    };
   }
   return page;
 }

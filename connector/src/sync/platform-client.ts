@@ -1,16 +1,15 @@
 /**
- * The two core API calls the reconcile makes (spec, "Internal call: add-user"; handbook, "The
- * user": get-user), over HTTP with the chain's privileged token (platform-link.ts):
- * - `POST /internal/add-user` with `update_if_exists` true and `X-Service-App-Hostname` = the
- *   chain's webshop app: creates the member or updates the one with the same username,
- *   member_number or authentication_point_identifier;
- * - `GET /internal/get-user?user_id=`: the member as the platform holds it now.
- * Answers are checked against the shared contracts (@service/shared/internal/*), so a core API
- * that answers something else fails loudly instead of writing nonsense into the shop.
+ * The core API call the reconcile makes (spec, "Internal call: add-user"), over HTTP with the
+ * chain's privileged token (platform-link.ts): `POST /internal/add-user` with `update_if_exists`
+ * true and `X-Service-App-Hostname` = the chain's webshop app: creates the member or updates the
+ * one with the same username, member_number or authentication_point_identifier; with
+ * `if_unmodified_since` only when that member was not modified later (else the answer is the
+ * member as the platform holds it, `precondition_failed`), so "the newer change wins" is one call.
+ * Answers are checked against the shared contract (@service/shared/internal/add-user), so a core
+ * API that answers something else fails loudly instead of writing nonsense into the shop.
  */
 import { errorEnvelope } from "@service/shared/envelope";
 import { addUserResponseSchema } from "@service/shared/internal/add-user";
-import { getUserResponseSchema } from "@service/shared/internal/get-user";
 import type { UserInfo } from "@service/shared/user-info";
 import type { PlatformLink } from "./platform-link.ts";
 
@@ -56,24 +55,30 @@ export type AddUserParams = Record<string, string | number | boolean | null>;
 
 /** What the platform answered to add-user. */
 export interface AddUserAnswer {
+  /** the member as stored now (with preconditionFailed: as the platform had it, untouched) */
   user: UserInfo;
-  /** whether an existing member was updated (false: a new member) */
+  /** whether an existing member was updated (false: a new member, or preconditionFailed) */
   updatedExisting: boolean;
+  /** the member was modified after `ifUnmodifiedSince`: nothing was written */
+  preconditionFailed: boolean;
+}
+
+/** Options of one add-user call. */
+export interface AddUserOptions {
+  /**
+   * update an existing member only when its last_modified_date is not later than this moment
+   * (add-user's `if_unmodified_since`, sent as RFC 3339 UTC); a new member is created as usual
+   */
+  ifUnmodifiedSince?: Date;
 }
 
 /** The core API of one linked chain. */
 export interface PlatformClient {
   /**
-   * `POST /internal/add-user` with update_if_exists true.
+   * `POST /internal/add-user` with update_if_exists true (and if_unmodified_since when given).
    * @throws PlatformCallError
    */
-  addUser(params: AddUserParams): Promise<AddUserAnswer>;
-  /**
-   * `GET /internal/get-user?user_id=`.
-   * @returns the member, or null when the platform has no such user in the chain (68, 404)
-   * @throws PlatformCallError
-   */
-  getUser(userId: number): Promise<UserInfo | null>;
+  addUser(params: AddUserParams, options?: AddUserOptions): Promise<AddUserAnswer>;
 }
 
 /** Error names that mean "this token may not do this" rather than "this customer's data". */
@@ -132,25 +137,21 @@ export function platformClient(
   }
 
   return {
-    async addUser(params) {
+    async addUser(params, addOptions = {}) {
       const path = "/internal/add-user";
-      const { status, json } = await call("POST", path, { ...params, update_if_exists: true });
+      const since = addOptions.ifUnmodifiedSince;
+      const { status, json } = await call("POST", path, {
+        ...params, update_if_exists: true, ...(since ? { if_unmodified_since: since.toISOString() } : {}),
+      });
       if (status !== 200) throw failure("POST", path, status, json);
       const parsed = addUserResponseSchema.safeParse(json);
       if (!parsed.success) throw new PlatformCallError(`POST ${path}: the answer is not add-user's results`, "unavailable", status);
-      return { user: parsed.data.results.user, updatedExisting: parsed.data.results.updated_existing_user };
-    },
-    async getUser(userId) {
-      const path = `/internal/get-user?user_id=${encodeURIComponent(String(userId))}`;
-      const { status, json } = await call("GET", path);
-      if (status !== 200) {
-        const error = failure("GET", "/internal/get-user", status, json);
-        if (error.errorName === "permission_denied_or_non_existent" || status === 404) return null;
-        throw error;
+      const results = parsed.data.results;
+      if (since && results.precondition_failed === undefined) {
+        // A core API without the condition would have overwritten the member unconditionally: say so.
+        throw new PlatformCallError(`POST ${path}: the core API does not know if_unmodified_since (no precondition_failed in its answer)`, "unavailable", status);
       }
-      const parsed = getUserResponseSchema.safeParse(json);
-      if (!parsed.success) throw new PlatformCallError("GET /internal/get-user: the answer is not get-user's results", "unavailable", status);
-      return parsed.data.results.user;
+      return { user: results.user, updatedExisting: results.updated_existing_user, preconditionFailed: results.precondition_failed === true };
     },
   };
 }

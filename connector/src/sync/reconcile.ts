@@ -17,11 +17,14 @@
  * user_id and member_number are stored (sync-state.ts), so a run that crashes is resumed by the
  * next one without sending again what was acknowledged.
  *
- * Conflicts, the newer change wins (each side's updated_at): for a customer linked to a member,
- * the member is read first (get-user). If the platform changed it since the last sync (its
- * last_modified_date is later than the one recorded then) and later than the shop's change (the
- * latest updated_at of the customer row, its address and its subscription), the platform's
- * version is written into the shop (as `update` does) instead of sending the shop's.
+ * Conflicts, the newer change wins (each side's updated_at): a customer linked to a member is
+ * sent with add-user's `if_unmodified_since` = the member's last_modified_date recorded at the last
+ * sync (without one: the shop's change), so the platform itself refuses, atomically, to overwrite
+ * a member changed since, and answers with the member as it is (`precondition_failed`). If that
+ * change is later than the shop's (the latest updated_at of the customer row, its address and its
+ * subscription), the platform's version is written into the shop (as `update` does); otherwise
+ * the shop's is sent again, conditional on the version just seen (and with its member number,
+ * which always comes from the platform). One call per customer unless both sides changed.
  *
  * One run at a time across all connector instances: the `reconcile` lease (job-lease.ts), renewed
  * while the run works; a run that loses it stops.
@@ -52,10 +55,12 @@ import { userInfoDigest } from "./user-info-digest.ts";
 export const RECONCILE_JOB = "reconcile";
 /** Customers per page. */
 export const DEFAULT_BATCH_SIZE = 2000;
-/** add-user / get-user calls in flight at most. */
+/** add-user calls in flight at most. */
 export const DEFAULT_CONCURRENCY = 8;
 /** How long the lease holds without renewal; renewed every third of it. */
 export const DEFAULT_LEASE_MS = 60_000;
+/** add-user calls for one customer whose member keeps changing under it before it is left to the next pass. */
+const MAX_CONDITIONAL_ATTEMPTS = 3;
 /** Failures kept in the report (the count is always complete). */
 const MAX_LISTED = 1000;
 
@@ -365,23 +370,30 @@ async function sendOne(
   const service = d.bundle.service;
   try {
     let memberNumber = service?.memberNumber ?? null;
-    if (service?.userId) {
-      const member = await client.getUser(service.userId);
-      if (member) {
-        const platformAt = parsePlatformDateTime(member.last_modified_date);
-        const platformChanged = platformAt !== null && (service.platformModifiedAt === null || platformAt > service.platformModifiedAt);
-        if (platformChanged && platformAt > lastShopChange(d.bundle)) {
-          // The platform's change is the newer one: the shop takes it, as `update` would.
-          await updateCustomerFromUserInfo({ db: deps.db, clock }, updateCustomerRequestSchema.parse({
-            user_info: member, create_if_not_exists: false, service_chain_id: link.chainId,
-          }));
-          chain.pulled++;
-          return;
-        }
-        memberNumber = member.member_number ?? memberNumber;
+    // Linked: overwrite the member only if the platform has not changed it since we last saw it.
+    let since = service?.userId ? (service.platformModifiedAt ?? lastShopChange(d.bundle)) : undefined;
+    let answer = await client.addUser(addUserParamsOf(d.info, memberNumber), { ifUnmodifiedSince: since });
+    for (let attempt = 1; answer.preconditionFailed; attempt++) {
+      const member = answer.user;
+      const platformAt = parsePlatformDateTime(member.last_modified_date);
+      if (platformAt === null) throw new PlatformCallError(`POST /internal/add-user: the member's last_modified_date ${JSON.stringify(member.last_modified_date)} is no datetime`, "unavailable", 200);
+      if (platformAt > lastShopChange(d.bundle)) {
+        // The platform's change is the newer one: the shop takes it, as `update` would.
+        await updateCustomerFromUserInfo({ db: deps.db, clock }, updateCustomerRequestSchema.parse({
+          user_info: member, create_if_not_exists: false, service_chain_id: link.chainId,
+        }));
+        chain.pulled++;
+        return;
       }
+      if (attempt >= MAX_CONDITIONAL_ATTEMPTS) {
+        throw new PlatformCallError(`POST /internal/add-user: the member changed again during each of ${attempt} attempts; left to the next pass`, "refused", 200, "precondition_failed");
+      }
+      // The platform changed the member since the last sync, but the shop's change is newer: send it
+      // again, conditional on the version just seen.
+      since = platformAt;
+      memberNumber = member.member_number ?? memberNumber;
+      answer = await client.addUser(addUserParamsOf(d.info, memberNumber), { ifUnmodifiedSince: since });
     }
-    const answer = await client.addUser(addUserParamsOf(d.info, memberNumber));
     await recordSynced(deps.db, {
       customerId: d.bundle.customer.entityId,
       chainId: link.chainId,

@@ -3,7 +3,7 @@
  * user_id and member_number (they always come from the platform) and the member's
  * last_modified_date, in service_customer_data.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { ConnectorDb } from "../db/client.ts";
 import { serviceCustomerData } from "../db/schema.ts";
 
@@ -32,39 +32,66 @@ export class MemberLinkedElsewhereError extends Error {
  * last_hash is no longer `expectedLastHash` (the platform's `update` came in while the call was
  * under way and recorded what the shop holds now), only the identifiers are written and that newer
  * last_hash stays.
+ *
+ * Each step is one statement on its own (autocommit), so the common cases cost one round trip: a
+ * customer synced before is one UPDATE whose WHERE is the compare-and-set; a customer never synced
+ * is one INSERT. Only when that misses (the row's last_hash moved on, or the row is not where it
+ * was expected) come the other statements: the identifiers alone, or the insert / update after all.
  * @returns `stored`, or `superseded` when last_hash had moved on
  * @throws MemberLinkedElsewhereError when the user_id or member_number is another customer's
  *   (two customers of the chain matched one member, e.g. one email on two websites)
  */
 export async function recordSynced(db: ConnectorDb, s: SyncedCustomer): Promise<"stored" | "superseded"> {
   const ids = { userId: s.userId, ...(s.memberNumber ? { memberNumber: s.memberNumber } : {}) };
+  const synced = { ...ids, lastHash: s.lastHash, platformModifiedAt: s.platformModifiedAt, updatedAt: s.now };
+  const row = eq(serviceCustomerData.customerId, s.customerId);
   try {
-    return await db.transaction(async (tx) => {
-      const [row] = await tx.select({ lastHash: serviceCustomerData.lastHash }).from(serviceCustomerData)
-        .where(eq(serviceCustomerData.customerId, s.customerId)).for("update");
-      if (!row) {
-        await tx.insert(serviceCustomerData).values({
-          customerId: s.customerId, serviceChainId: s.chainId, ...ids, lastHash: s.lastHash,
-          platformModifiedAt: s.platformModifiedAt, updatedAt: s.now,
-        });
-        return "stored" as const;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (s.expectedLastHash === null || attempt > 0) {
+        // Never synced (or the row vanished since): the row is new.
+        const inserted = await insertIfAbsent(db, { customerId: s.customerId, serviceChainId: s.chainId, ...synced });
+        if (inserted) return "stored";
       }
-      if (row.lastHash === s.expectedLastHash) {
-        await tx.update(serviceCustomerData)
-          .set({ ...ids, lastHash: s.lastHash, platformModifiedAt: s.platformModifiedAt, updatedAt: s.now })
-          .where(eq(serviceCustomerData.customerId, s.customerId));
-        return "stored" as const;
-      }
-      await tx.update(serviceCustomerData).set({ ...ids, updatedAt: s.now }).where(eq(serviceCustomerData.customerId, s.customerId));
-      return "superseded" as const;
-    }, { isolationLevel: "read committed" });
+      const expected = s.expectedLastHash === null ? isNull(serviceCustomerData.lastHash) : eq(serviceCustomerData.lastHash, s.expectedLastHash);
+      if (await changedRows(db.update(serviceCustomerData).set(synced).where(and(row, expected)))) return "stored";
+      if (await changedRows(db.update(serviceCustomerData).set({ ...ids, updatedAt: s.now }).where(row))) return "superseded";
+      // No row at all (deleted since it was read): insert it.
+    }
+    throw new Error(`service_customer_data of customer ${s.customerId} could not be written (it kept appearing and vanishing)`);
   } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause ?? (err as { code?: string; message?: string });
-    if (cause?.code !== "ER_DUP_ENTRY") throw err;
-    // A concurrent insert of this customer's row: the row exists now, so once more takes the update path.
-    if (/PRIMARY|service_customer_data_customer_id/.test(cause.message ?? "")) return recordSynced(db, s);
+    if (!isDuplicateKey(err)) throw err;
     throw new MemberLinkedElsewhereError(
       `member ${s.userId}${s.memberNumber ? ` (member number ${s.memberNumber})` : ""} is linked to another customer of chain ${s.chainId} already`,
     );
   }
+}
+
+/** The driver's error (or drizzle's wrapping of it) of a statement. */
+const causeOf = (err: unknown) => (err as { cause?: { code?: string; message?: string } }).cause ?? (err as { code?: string; message?: string });
+
+/** A duplicate key on another index than the primary key (the user_id or member_number of another customer). */
+function isDuplicateKey(err: unknown): boolean {
+  const cause = causeOf(err);
+  return cause?.code === "ER_DUP_ENTRY" && !/PRIMARY/.test(cause.message ?? "");
+}
+
+/**
+ * Inserts the row unless the customer has one already.
+ * @returns false when the customer had a row (a concurrent insert, or one synced before)
+ */
+async function insertIfAbsent(db: ConnectorDb, values: typeof serviceCustomerData.$inferInsert): Promise<boolean> {
+  try {
+    await db.insert(serviceCustomerData).values(values);
+    return true;
+  } catch (err) {
+    const cause = causeOf(err);
+    if (cause?.code === "ER_DUP_ENTRY" && /PRIMARY/.test(cause.message ?? "")) return false;
+    throw err;
+  }
+}
+
+/** The rows an UPDATE matched (mysql2 counts found rows, so a row written with equal values counts). */
+async function changedRows(update: PromiseLike<unknown>): Promise<number> {
+  const [header] = (await update) as [{ affectedRows: number }];
+  return header.affectedRows;
 }

@@ -15,14 +15,20 @@
  *   (and of chain_id), else 419;
  * - the access table's row: assign access (admin or chain-scope token), or for an admin user
  *   super_user (admins only), else 68 permission_denied_or_non_existent;
+ * - if_unmodified_since a datetime, and only with update_if_exists true and not for an admin user,
+ *   else 419 parameter_invalid;
  * - every user parameter (their declared errors: 316, 419, 420, 482), gender by version, birthday;
  * - stores, referral code, member number range (419);
  * - in the write: too_many_duplicate_objects (409), user_already_exists (400), 278, 547, 555.
+ * With if_unmodified_since an existing user modified after that moment is left as it is: the
+ * answer is that user with `precondition_failed` true (users/save-user.ts: check and write under
+ * the row's lock in one transaction), and nothing is written or sent to the webshop.
  * A shopper saved on a chain with an authentication point is sent to the webshop through the
  * outbox, in the same transaction, unless the chain's identity-source client (the webshop) made
  * the call (authentication-points/webshop-sync.ts).
  */
 import { okBody } from "@service/shared";
+import { parseDateTime } from "@service/shared/text-values";
 import { addUserCall, PERMISSION_PARAMS, type AddUserResults, type PermissionParam } from "@service/shared/internal/add-user";
 import type { Context } from "hono";
 import { ADD_ADMIN_USER, CALL_ACCESS } from "../auth/access-table.ts";
@@ -67,7 +73,10 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
     : { chainId: requireChainParam(chainParam), source: { by: "admin" } as SignupSource };
   const { chain } = await requireAccess(auth, row, chainId, "permission_denied_or_non_existent");
 
-  const { update_if_exists: updateIfExists } = readCallParams(addUserCall, params, ["update_if_exists"]);
+  const { update_if_exists: updateIfExists, if_unmodified_since: sinceText } = readCallParams(addUserCall, params, ["update_if_exists", "if_unmodified_since"]);
+  const unmodifiedSince = sinceText === undefined ? undefined : parseDateTime(sinceText)!;
+  if (unmodifiedSince !== undefined && forAdmin) throw new ServiceError("parameter_invalid", "if_unmodified_since is not accepted for an admin user (permission_* parameters).");
+  if (unmodifiedSince !== undefined && !updateIfExists) throw new ServiceError("parameter_invalid", "if_unmodified_since needs update_if_exists true.");
   const rules = userVersionRules(version);
   const changes = readUserChanges(addUserCall, params, rules, now);
   if (forAdmin) return c.json(okBody(await addAdminUser(ctx, params, chainId, updateIfExists, changes)));
@@ -75,7 +84,7 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
   const refs = await resolveUserReferences(db, chainId, changes, null);
   const phone = await phoneVerificationStep(ctx, chain, changes);
   const webshopSync = await webshopSyncStep(ctx, chainId, { fromAuthenticationPoint: source.by === "identity_source", password: changes.password });
-  const { user, created } = await saveAddedUser(db, {
+  const { user, created, preconditionFailed } = await saveAddedUser(db, {
     chain: { id: chainId, dummyEmailDomain: chain.dummyEmailDomain, requireUniquePhoneNumber: chain.requireUniquePhoneNumber },
     changes,
     refs,
@@ -84,15 +93,17 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
     onSaved: allOnSaved(phone.onSaved, webshopSync),
     updateIfExists,
     signupChannel: signupChannelOf(clientChannel, source),
+    unmodifiedSince,
   });
   phone.afterCommit();
-  if (webshopSync) ctx.deps.outboxWake?.();
+  if (webshopSync && !preconditionFailed) ctx.deps.outboxWake?.();
   const referrer = refs.referrer ?? null;
   const results: AddUserResults = {
     user: userInfoOf(user, version),
     user_type: created ? "new" : "registered",
-    updated_existing_user: !created,
-    referring_user: referrer ? { id: referrer.id, first_name: referrer.firstName, last_name: referrer.lastName } : null,
+    updated_existing_user: !created && !preconditionFailed,
+    referring_user: referrer && !preconditionFailed ? { id: referrer.id, first_name: referrer.firstName, last_name: referrer.lastName } : null,
+    ...(unmodifiedSince !== undefined ? { precondition_failed: preconditionFailed } : {}),
     result_type: "add-user",
   };
   return c.json(okBody(results));

@@ -103,13 +103,14 @@ describe("add-user: every parameter's own refusal; nothing written", () => {
   const cases: Record<string, [unknown, number]> = {
     chain_id: ["first", 76],
     update_if_exists: ["maybe", 316],
+    if_unmodified_since: ["2026-02-30 10:00:00", 419],
     ...USER_FIELD_CASES,
     ...Object.fromEntries(PERMISSIONS.map((p) => [p, ["maybe", 316]])),
   };
 
   it("has a case for every declared parameter", () => {
     expect(Object.keys(cases).sort()).toEqual([...addUserCall.parameters.keys()].sort());
-    expect(Object.keys(cases)).toHaveLength(46);
+    expect(Object.keys(cases)).toHaveLength(47);
   });
 
   for (const [name, [value, code]] of Object.entries(cases)) {

@@ -11,6 +11,11 @@
  * or authentication point identifier meet at the unique index: the loser starts over and then
  * finds the winner's user (so update_if_exists updates it, and without it the answer is
  * user_already_exists). A deadlock between two such requests is retried the same way.
+ * With `unmodifiedSince` (add-user's if_unmodified_since) the user found is locked and read again
+ * (SELECT ... FOR UPDATE) and updated only when its last_modified_date is not later than that
+ * moment; otherwise nothing is written and the stored user is the answer (`preconditionFailed`).
+ * The check and the write happen under the lock in one transaction, so of two conditional writers
+ * racing with the same moment one updates and the other sees the first's change.
  *
  * alter-user: the user named by id is changed; a username, member number or authentication point
  * identifier another user of the chain has is user_already_exists.
@@ -30,6 +35,7 @@ import type { UserReferences } from "./user-references.ts";
 import {
   findUser,
   insertUser,
+  lockUser,
   linkReferral,
   phoneNumberTaken,
   uniqueClash,
@@ -66,16 +72,32 @@ export interface UserWrite {
   onSaved?: (tx: CoreTx, saved: UserRow, before: UserRow | null) => Promise<void>;
 }
 
+/** What add-user's write did. */
+export interface AddedUser {
+  /** the user as stored now */
+  user: UserRow;
+  /** false: an existing user was updated, or left alone (preconditionFailed) */
+  created: boolean;
+  /** the existing user was modified after `unmodifiedSince`: nothing was written */
+  preconditionFailed: boolean;
+}
+
 /**
  * add-user's write (see the module comment).
  * @param signupChannel stored on a new user only
- * @returns the user as stored, and whether it was created (false: updated)
+ * @param unmodifiedSince with updateIfExists: update an existing user only when its
+ *   last_modified_date is not later than this (add-user's if_unmodified_since)
+ * @returns the user as stored, whether it was created, and whether the condition kept an
+ *   existing user as it was
  * @throws ServiceError too_many_duplicate_objects (409), user_already_exists (400),
  *   postalcode_invalid (278), invalid_phone_number (547), phone_number_already_exists (555),
  *   parameter_invalid (419) when the chain's generated ranges are used up or the user updated
  *   would refer themselves
  */
-export async function saveAddedUser(db: CoreDb, w: UserWrite & { updateIfExists: boolean; signupChannel: string | null }): Promise<{ user: UserRow; created: boolean }> {
+export async function saveAddedUser(
+  db: CoreDb,
+  w: UserWrite & { updateIfExists: boolean; signupChannel: string | null; unmodifiedSince?: Date },
+): Promise<AddedUser> {
   const keys = {
     ...(w.changes.username ? { username: w.changes.username } : {}),
     ...(w.changes.memberNumber ? { memberNumber: w.changes.memberNumber } : {}),
@@ -85,10 +107,20 @@ export async function saveAddedUser(db: CoreDb, w: UserWrite & { updateIfExists:
     db.transaction(async (tx) => {
       const found = await usersMatching(tx, w.chain.id, keys);
       if (found.length > 1) throw new ServiceError("too_many_duplicate_objects", `${found.length} users of the chain have this username, member_number or authentication_point_identifier.`);
-      const existing = found[0] ?? null;
+      let existing = found[0] ?? null;
       if (existing && !w.updateIfExists) throw new ServiceError("user_already_exists");
-      const saved = existing ? { user: await update(tx, w, existing), created: false } : { user: await create(tx, w, w.signupChannel), created: true };
-      return saved;
+      if (existing && w.unmodifiedSince) {
+        // The latest committed row, locked: a racing writer waits here until this one commits.
+        existing = await lockUser(tx, w.chain.id, existing.id);
+        if (existing && existing.lastModifiedDate.getTime() > w.unmodifiedSince.getTime()) {
+          // Only the write is skipped: bad input is refused as the update would refuse it.
+          refuseBadUpdate(w, existing);
+          return { user: existing, created: false, preconditionFailed: true };
+        }
+      }
+      return existing
+        ? { user: await update(tx, w, existing), created: false, preconditionFailed: false }
+        : { user: await create(tx, w, w.signupChannel), created: true, preconditionFailed: false };
     }),
   );
 }
@@ -152,9 +184,20 @@ async function create(tx: CoreTx, w: UserWrite, signupChannel: string | null): P
   return saved;
 }
 
-async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRow> {
+/**
+ * The refusals of an update that need the stored user but not the database: the user's own
+ * referral code (419), a postal code of another form than its country's (278), a phone number that
+ * is none (547, by version).
+ * @throws ServiceError parameter_invalid, postalcode_invalid, invalid_phone_number
+ */
+function refuseBadUpdate(w: UserWrite, stored: UserRow): void {
   // add-user learns which user it updates only here: its own referral code refers nobody.
   if (w.refs.referrer?.id === stored.id) throw new ServiceError("parameter_invalid", "referral_code is the user's own.");
+  completeUserChanges(w.changes, stored, w.rules);
+}
+
+async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRow> {
+  refuseBadUpdate(w, stored);
   const columns = await columnsOf(tx, w, stored);
   if (w.changes.username === null) {
     const customNumber = w.refs.memberNumberRange?.kind === "custom" ? (w.changes.memberNumber ?? null) : null;

@@ -65,6 +65,17 @@ export async function findUser(db: CoreDb | CoreTx, chainId: number, by: { id: n
 }
 
 /**
+ * User `id` of chain `chainId`, read with a lock (SELECT ... FOR UPDATE by primary key): the
+ * latest committed row, which no other write can change until the transaction ends (a
+ * conditional update checks and writes under it: add-user's if_unmodified_since).
+ * @returns the user, or null when the chain has no such user
+ */
+export async function lockUser(tx: CoreTx, chainId: number, id: number): Promise<UserRow | null> {
+  const [row] = await tx.select().from(users).where(and(eq(users.id, id), eq(users.chainId, chainId))).limit(1).for("update");
+  return row ?? null;
+}
+
+/**
  * The user `id` of any chain (the caller then checks the caller's access to its chain).
  * @returns the user, or null when no user has this id
  */

@@ -7,11 +7,21 @@
  * an app of the token's chain; with an admin session: refused, 419); `X-Service-Request`, a JSON
  * object whose `client_channel` becomes the user's signup_channel (`mobile`, `mobile:ios`,
  * `mobile:android`, `mobile:web`, `pos`, `store`, `import`; any other value `unknown:<value>`).
+ *
+ * `if_unmodified_since` (with `update_if_exists`; not part of the spec's parameter table, an
+ * extension for the webshop sync, handbook "Sync between the webshop and the platform": "the
+ * newer change wins") makes the update conditional, as HTTP's If-Unmodified-Since does: the
+ * existing user is updated only when its `last_modified_date` is not later than the given moment.
+ * Otherwise nothing is written and the answer is the user as stored, with `precondition_failed`
+ * true, so the caller can take the platform's newer version instead. Check and write happen in
+ * one transaction with the user's row locked, so two racing conditional writers never both win.
+ * A new user is created as usual (there is nothing to be newer than).
  */
 import { z } from "zod";
 import { successEnvelope } from "../envelope.ts";
 import { referringUserSchema, userInfoSchema } from "../user-info.ts";
 import { defineCall, param } from "./call.ts";
+import { dateTimeText } from "./param-values.ts";
 import { userFieldParams } from "./user-params.ts";
 
 /** The admin access levels add-user can give, by parameter (spec: "Admin permission parameters"). */
@@ -45,6 +55,14 @@ export const addUserResultsSchema = z.strictObject({
   updated_existing_user: z.boolean(),
   /** the owner of the referral_code given, else null */
   referring_user: referringUserSchema.nullable(),
+  /**
+   * only when `if_unmodified_since` was given: true when the existing user was modified after it,
+   * so nothing was written and `user` is the user as stored (`updated_existing_user` false,
+   * `user_type` `registered`); false when the user was created or updated
+   */
+  precondition_failed: z.boolean().meta({
+    description: "only with if_unmodified_since: true when the user was modified after it (nothing written; user is the user as stored)",
+  }).optional(),
   /** only for an admin user (permission_* parameters): the access levels it holds on the chain */
   permissions: adminPermissionsSchema.optional(),
   result_type: z.literal("add-user"),
@@ -72,10 +90,18 @@ export const addUserCall = defineCall({
     "is user_already_exists unless update_if_exists is true, which updates that user instead (an empty parameter clears " +
     "its value); several such users are too_many_duplicate_objects. With any permission_* parameter an admin user of the " +
     "chain is created instead (super-user access and a password needed). Admins need assign access and chain_id; a " +
-    "privileged token needs X-Service-App-Hostname naming an app of its chain.",
+    "privileged token needs X-Service-App-Hostname naming an app of its chain. With if_unmodified_since (only with " +
+    "update_if_exists, not for admin users) an existing user modified after that moment is left as it is: nothing is " +
+    "written and the answer is that user with precondition_failed true (the newer change wins; race-safe).",
   params: {
     chain_id: param(z.int(), { invalid: "chain_id_invalid", description: "required with an admin session (3 http_vars_missing); with a token the app's chain" }).optional(),
     update_if_exists: param(z.boolean().default(false), { invalid: "parameter_supplied_not_boolean", description: "update the user with the same username, member_number or authentication_point_identifier" }),
+    if_unmodified_since: param(dateTimeText(), {
+      invalid: "parameter_invalid",
+      description: "with update_if_exists (else 419): update the existing user only when its last_modified_date is not later than " +
+        "this moment (RFC 3339, or YYYY-MM-DD HH:MM:SS in UTC); otherwise nothing is written and the answer is the user as " +
+        "stored with precondition_failed true. A new user is created as usual.",
+    }).optional(),
     ...userFieldParams,
     ...permissionParams,
   },
