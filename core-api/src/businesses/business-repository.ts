@@ -2,7 +2,7 @@
  * Business storage: every write of a business goes through here, so the row, its location grid
  * cell and its text-search words always agree (spec, "Business"; handbook, schema-as-code).
  */
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { TargetJoin } from "../auth/target-join.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
@@ -90,6 +90,13 @@ export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: 
   return translateDuplicate(() => writeNewBusinesses(db, rows.map((values) => ({ values, stamp }))));
 }
 
+/** `LAST_INSERT_ID() + n`: the id of the n-th row (from 0) of the multi-row INSERT before it; one expression per n, rendered once. */
+const insertedIds: SQL[] = [];
+
+function nthInsertedId(n: number): SQL {
+  return (insertedIds[n] ??= sql`LAST_INSERT_ID() + ${n}`);
+}
+
 /**
  * Writes new businesses, their words and both counts in one transaction, in one round trip
  * (insertBusinesses, and each batch of insertBusiness).
@@ -106,7 +113,7 @@ async function writeNewBusinesses(db: CoreDb, items: readonly NewBusiness[]): Pr
   const words = rows.flatMap((v, i) => tokenRows(v.chainId, i, v));
   const results = await writeInOneTransaction(db, [
     insertRows(businesses, written),
-    ...wordInsertStatements(words.map((w) => ({ ...w, businessId: sql`LAST_INSERT_ID() + ${w.businessId}` }))),
+    ...wordInsertStatements(words.map((w) => ({ ...w, businessId: nthInsertedId(w.businessId) }))),
     ...cellCountStatements(written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 }))),
     ...wordCountStatements([], words),
   ]);
