@@ -164,7 +164,7 @@ describe("readBodyText with a Node request in the env", () => {
   const request = (headers: Record<string, string>, body: BodyInit) => new Request("http://x/", { method: "POST", headers, body, duplex: "half" } as RequestInit);
 
   it("reads the body from the Node request when it has a Content-Length, and answers later reads from it", async () => {
-    const incoming = Object.assign(new PassThrough(), { complete: false });
+    const incoming = Object.assign(new PassThrough(), { complete: false, headers: { "content-length": "15" } });
     incoming.end("from the socket", () => Object.assign(incoming, { complete: true }));
     const twice = new Hono().post("/", async (c) => c.text(`${await readBodyText(c)} | ${await c.req.text()}`));
     const res = await twice.fetch(request({ "content-length": "15" }, "from the fetch Request"), { incoming });
@@ -172,15 +172,15 @@ describe("readBodyText with a Node request in the env", () => {
   });
 
   it("reads through the fetch Request without a Content-Length (chunked), or once the Node request was read or destroyed", async () => {
-    const chunked = Object.assign(new PassThrough(), { complete: false });
+    const chunked = Object.assign(new PassThrough(), { complete: false, headers: { "transfer-encoding": "chunked" } });
     expect(await (await app.fetch(request({}, "from the fetch Request"), { incoming: chunked })).text()).toBe("from the fetch Request");
-    const destroyed = Object.assign(new PassThrough(), { complete: false });
+    const destroyed = Object.assign(new PassThrough(), { complete: false, headers: { "content-length": "22" } });
     destroyed.destroy();
     expect(await (await app.fetch(request({ "content-length": "22" }, "from the fetch Request"), { incoming: destroyed })).text()).toBe("from the fetch Request");
   });
 
   it("is 419 when the Node request closes before its body ended", async () => {
-    const incoming = Object.assign(new PassThrough(), { complete: false });
+    const incoming = Object.assign(new PassThrough(), { complete: false, headers: { "content-length": "100" } });
     incoming.write("half a bo");
     setTimeout(() => incoming.destroy(), 20);
     const res = await app.fetch(request({ "content-length": "100" }, "unused"), { incoming });

@@ -41,6 +41,8 @@ export async function readBodyText(c: Context): Promise<string> {
 
 /** What readBodyText needs of Node's http.IncomingMessage (structural: this module runs on Deno too). */
 interface NodeIncoming {
+  /** Node's parsed headers, names in lower case */
+  readonly headers: Record<string, string | string[] | undefined>;
   readonly complete: boolean;
   readonly destroyed: boolean;
   readonly readableDidRead: boolean;
@@ -59,8 +61,22 @@ function unreadNodeBody(c: Context): NodeIncoming | null {
   const incoming = (c.env as { incoming?: Partial<NodeIncoming> } | undefined)?.incoming;
   if (!incoming || typeof incoming.on !== "function") return null;
   if (incoming.readableDidRead !== false || incoming.readableEnded !== false || incoming.destroyed !== false) return null;
-  if (c.req.header("content-length") === undefined || c.req.header("transfer-encoding") !== undefined) return null;
+  if (declaredLength(c) === undefined) return null;
   return incoming as NodeIncoming;
+}
+
+/**
+ * The request's Content-Length header when the body is framed by it (no Transfer-Encoding), else
+ * undefined. On Node read from the IncomingMessage's parsed headers: hono's `c.req.header` builds
+ * a fetch Headers object from them first.
+ */
+function declaredLength(c: Context): string | undefined {
+  const nodeHeaders = (c.env as { incoming?: Partial<NodeIncoming> } | undefined)?.incoming?.headers;
+  if (nodeHeaders && typeof nodeHeaders === "object") {
+    const length = nodeHeaders["content-length"];
+    return typeof length === "string" && nodeHeaders["transfer-encoding"] === undefined ? length : undefined;
+  }
+  return c.req.header("transfer-encoding") === undefined ? c.req.header("content-length") : undefined;
 }
 
 /** UTF-8 as fetch's `text()` decodes a body: a leading BOM dropped, bad bytes replaced. */
@@ -112,8 +128,8 @@ function readIncoming(incoming: NodeIncoming): Promise<string> {
 export function bodyLimitByLength(options: Parameters<typeof bodyLimit>[0]): MiddlewareHandler {
   const counting = bodyLimit(options);
   return (c, next) => {
-    const length = c.req.header("content-length");
-    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return counting(c, next);
+    const length = declaredLength(c);
+    if (length === undefined) return counting(c, next);
     return Number.parseInt(length, 10) > options.maxSize ? counting(c, next) : next();
   };
 }
