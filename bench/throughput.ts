@@ -26,7 +26,7 @@
  */
 import os from "node:os";
 import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
-import { numberOption, stringOption, type Flags } from "../scripts/lib/options.ts";
+import { numberOption } from "../scripts/lib/options.ts";
 import { productStatements, runCases } from "./latency.ts";
 import { closedLoop, httpLoad, type LoadResult } from "./load-drivers.ts";
 import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
@@ -68,50 +68,6 @@ interface Ratio {
   min?: number;
 }
 
-/** The processes a target runs against: the floor server, or core-api / the connector with N workers. */
-type ServiceName = "floor" | "core" | "core1" | "core2" | "connector" | "connector1" | "connector2";
-
-/** Which process each HTTP target needs (the bare floors run in the bench process). */
-const TARGET_SERVICES: Record<string, ServiceName> = {
-  hello: "floor",
-  "hono-pk": "floor",
-  "by-id": "core",
-  "by-id-w1": "core1",
-  "by-id-w2": "core2",
-  "add-business": "core",
-  location: "core",
-  prefix: "core",
-  authenticate: "connector",
-  "authenticate-w1": "connector1",
-  "authenticate-w2": "connector2",
-};
-
-/** The process that serves `name` on this machine: with 2 cores the 2-worker services are the default ones. */
-function serviceOf(name: ServiceName, cores: number): ServiceName {
-  if (cores !== 2) return name;
-  return name === "core2" ? "core" : name === "connector2" ? "connector" : name;
-}
-
-/** Every target key, in the order they run (`--targets` picks some). */
-const TARGET_KEYS = [
-  "hello", "hono-pk", "mysql2-pk", "by-id", "by-id-w1", "by-id-w2", "mysql2-insert", "add-business", "mysql2-location",
-  "location", "mysql2-prefix", "prefix", "argon2", "authenticate", "authenticate-w1", "authenticate-w2",
-] as const;
-
-/**
- * The target keys `--targets` names, or null for all.
- * @throws Error on an unknown key (with 2 cores, the -w2 targets are the default ones: not run)
- */
-function targetKeys(flags: Flags, cores: number): Set<string> | null {
-  const raw = stringOption(flags, "targets", null);
-  if (raw === undefined) return null;
-  const keys = raw.split(",").map((k) => k.trim()).filter(Boolean);
-  const known = TARGET_KEYS.filter((k) => cores !== 2 || !k.endsWith("-w2"));
-  const unknown = keys.filter((k) => !(known as readonly string[]).includes(k));
-  if (keys.length === 0 || unknown.length) throw new Error(`--targets: unknown ${unknown.join(", ") || "(none given)"}; targets: ${known.join(", ")}`);
-  return new Set(keys);
-}
-
 /** The median of the finite numbers of `xs` (NaN for none). */
 function median(xs: number[]): number {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
@@ -126,15 +82,15 @@ const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1)
 const fmtRatio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : "-");
 const loadAverage = () => Math.round(os.loadavg()[0]! * 100) / 100;
 
-/** An HTTP target: `next(n)` gives the n-th request; `url` is read when it runs (its server starts only if chosen). */
-function httpTarget(key: string, label: string, kind: Target["kind"], url: () => string, connections: number, next: (n: number) => ProductRequest | { method: "GET"; path: string }): Target {
+/** An HTTP target: `next(n)` gives the n-th request. */
+function httpTarget(key: string, label: string, kind: Target["kind"], url: string, connections: number, next: (n: number) => ProductRequest | { method: "GET"; path: string }): Target {
   let n = 0;
   return {
     key,
     label,
     kind,
     how: `autocannon, ${connections} connections`,
-    run: (seconds) => httpLoad(url(), connections, seconds, () => next(n++)),
+    run: (seconds) => httpLoad(url, connections, seconds, () => next(n++)),
   };
 }
 
@@ -157,8 +113,6 @@ export const throughputSection: BenchSection = {
   summary: "requests/s of the running services next to floors started in the same run, interleaved rounds, ratios, WEB_CONCURRENCY 2/1, RSS per worker",
   flags: [
     "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
-    "--targets <a,b>        measure only these targets, by key (default: all), e.g. add-business,mysql2-insert;",
-    "                       services no chosen target uses are not started; ratios need both their targets",
   ],
   async run(ctx) {
     const s = ctx.settings;
@@ -166,8 +120,6 @@ export const throughputSection: BenchSection = {
     const warmSeconds = Math.min(2, seconds);
     const settleSeconds = numberOption(ctx.flags, "settle", null, s.quick ? 3 : 10);
     const cores = os.availableParallelism();
-    const chosen = targetKeys(ctx.flags, cores);
-    const want = (key: string) => chosen === null || chosen.has(key);
 
     const chain = await ctx.benchChain(s.count);
     const writes = await writesChain(ctx);
@@ -177,20 +129,15 @@ export const throughputSection: BenchSection = {
     const textCase = cases.find((c) => c.key === "text")!;
     const replayed = (key: string) => statements.find((x) => x.key === key)!.all;
 
-    // Only the services a chosen target uses are started (all of them by default).
-    const services: Partial<Record<ServiceName, ServiceHandle>> = {};
-    const needed = new Set(Object.entries(TARGET_SERVICES).filter(([key]) => want(key)).map(([, name]) => serviceOf(name, cores)));
-    if (needed.has("core")) services.core = await ctx.core(cores);
-    if (needed.has("core1")) services.core1 = await ctx.core(1);
-    if (needed.has("core2")) services.core2 = await ctx.core(2);
-    if (needed.has("connector")) services.connector = await ctx.connector(cores);
-    if (needed.has("connector1")) services.connector1 = await ctx.connector(1);
-    if (needed.has("connector2")) services.connector2 = await ctx.connector(2);
-    const floor = needed.has("floor")
-      ? await ctx.startProcess("floor-server", "bench/floor-server.ts", { DATABASE_URL: s.databaseUrl, FLOOR_DB_NAME: s.coreDb }, "/hello")
-      : null;
-    if (floor) console.log(`started the floor server at ${floor.url} (pid ${floor.pid})`);
-    const urlOf = (name: ServiceName) => () => (name === "floor" ? floor! : services[serviceOf(name, cores) as Exclude<ServiceName, "floor">]!).url;
+    const services: Record<string, ServiceHandle> = {};
+    services.core = await ctx.core(cores);
+    services.core1 = await ctx.core(1);
+    services.core2 = cores === 2 ? services.core : await ctx.core(2);
+    services.connector = await ctx.connector(cores);
+    services.connector1 = await ctx.connector(1);
+    services.connector2 = cores === 2 ? services.connector : await ctx.connector(2);
+    const floor = await ctx.startProcess("floor-server", "bench/floor-server.ts", { DATABASE_URL: s.databaseUrl, FLOOR_DB_NAME: s.coreDb }, "/hello");
+    console.log(`started the floor server at ${floor.url} (pid ${floor.pid})`);
 
     const storedHash = await ensureBenchCustomers(s, BENCH_CUSTOMERS);
     const nativeHash = await argonHash(BENCH_CUSTOMER_PASSWORD, MAGENTO_ARGON as never);
@@ -208,8 +155,8 @@ export const throughputSection: BenchSection = {
       body: JSON.stringify({ email: benchCustomerEmail(n % BENCH_CUSTOMERS), password: BENCH_CUSTOMER_PASSWORD, service_chain_id: BENCH_CUSTOMER_CHAIN_ID }),
     });
     const idOf = (n: number) => ids[n % ids.length]!;
-    const byId = (svc: ServiceName, key: string, label: string) => httpTarget(key, label, "product", urlOf(svc), CONNECTIONS, (n) => byIdRequest(chain, idOf(n)));
-    const auth = (svc: ServiceName, key: string, label: string) => httpTarget(key, label, "product", urlOf(svc), AUTH_CONCURRENCY, (n) => authRequest(n));
+    const byId = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc.url, CONNECTIONS, (n) => byIdRequest(chain, idOf(n)));
+    const auth = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc.url, AUTH_CONCURRENCY, (n) => authRequest(n));
     const bare = (key: string, label: string, concurrency: number, op: (n: number) => Promise<unknown>): Target => ({
       key, label, kind: "floor", how: `this process, ${concurrency} in flight`,
       run: async (secs) => {
@@ -222,30 +169,29 @@ export const throughputSection: BenchSection = {
     const insertSql = `INSERT INTO ${FLOOR_TABLE} (chain_id, name, owner_code, towncity, country_code, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?, ?)`;
     const workersNote = (n: number) => `WEB_CONCURRENCY=${n}`;
 
-    const allTargets: Target[] = [
-      httpTarget("hello", "Hono hello-world (@hono/node-server)", "floor", urlOf("floor"), CONNECTIONS, () => ({ method: "GET", path: "/hello" })),
-      httpTarget("hono-pk", "Hono + mysql2 primary-key select", "floor", urlOf("floor"), CONNECTIONS, (n) => ({ method: "GET", path: `/business/${idOf(n)}` })),
+    const targets: Target[] = [
+      httpTarget("hello", "Hono hello-world (@hono/node-server)", "floor", floor.url, CONNECTIONS, () => ({ method: "GET", path: "/hello" })),
+      httpTarget("hono-pk", "Hono + mysql2 primary-key select", "floor", floor.url, CONNECTIONS, (n) => ({ method: "GET", path: `/business/${idOf(n)}` })),
       bare("mysql2-pk", "bare mysql2 pool: primary-key select", CONNECTIONS, (n) => pool.execute("SELECT * FROM businesses WHERE id = ?", [idOf(n)])),
-      byId("core", "by-id", `GET /resources/business/{id} (${workersNote(cores)})`),
-      byId("core1", "by-id-w1", `GET /resources/business/{id} (${workersNote(1)})`),
-      ...(cores === 2 ? [] : [byId("core2", "by-id-w2", `GET /resources/business/{id} (${workersNote(2)})`)]),
+      byId(services.core, "by-id", `GET /resources/business/{id} (${workersNote(cores)})`),
+      byId(services.core1, "by-id-w1", `GET /resources/business/{id} (${workersNote(1)})`),
+      ...(cores === 2 ? [] : [byId(services.core2, "by-id-w2", `GET /resources/business/{id} (${workersNote(2)})`)]),
       bare("mysql2-insert", "bare mysql2 pool: one-row INSERT into a table like businesses", CONNECTIONS, () => {
         const r = addBusinessRow(writes.chainId, runTag, ++inserted);
         return pool.execute(insertSql, [r.chainId, r.name, r.ownerCode, r.towncity, r.countryCode, r.latitude, r.longitude]);
       }),
-      httpTarget("add-business", `add-business over HTTP (${workersNote(cores)})`, "product", urlOf("core"), CONNECTIONS, (n) => addBusinessRequest(writes, runTag, n)),
+      httpTarget("add-business", `add-business over HTTP (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, (n) => addBusinessRequest(writes, runTag, n)),
       bare("mysql2-location", "bare mysql2 pool: the location search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("location"))),
-      httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", urlOf("core"), CONNECTIONS, () => searchRequest(chain, locationCase)),
+      httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, () => searchRequest(chain, locationCase)),
       bare("mysql2-prefix", "bare mysql2 pool: the prefix search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("text"))),
-      httpTarget("prefix", `prefix search "${textCase.prefix}" (${workersNote(cores)})`, "product", urlOf("core"), CONNECTIONS, () => searchRequest(chain, textCase)),
+      httpTarget("prefix", `prefix search "${textCase.prefix}" (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, () => searchRequest(chain, textCase)),
       bare("argon2", "native argon2id verifications (@node-rs/argon2, 64 MiB, t=2, p=1)", AUTH_CONCURRENCY, () => argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD)),
-      auth("connector", "authenticate", `connector authenticate (${workersNote(cores)})`),
-      auth("connector1", "authenticate-w1", `connector authenticate (${workersNote(1)})`),
-      ...(cores === 2 ? [] : [auth("connector2", "authenticate-w2", `connector authenticate (${workersNote(2)})`)]),
+      auth(services.connector, "authenticate", `connector authenticate (${workersNote(cores)})`),
+      auth(services.connector1, "authenticate-w1", `connector authenticate (${workersNote(1)})`),
+      ...(cores === 2 ? [] : [auth(services.connector2, "authenticate-w2", `connector authenticate (${workersNote(2)})`)]),
     ];
-    const targets = allTargets.filter((t) => want(t.key));
     const w2 = (key: string) => (cores === 2 ? key : `${key}-w2`);
-    const allRatios: Ratio[] = [
+    const ratios: Ratio[] = [
       { label: "by-id read / Hono + mysql2 primary-key select", product: "by-id", floor: "hono-pk", min: 0.5 },
       { label: "add-business / bare mysql2 INSERT (32 in flight)", product: "add-business", floor: "mysql2-insert", min: 0.25 },
       { label: "location search / its own SQL on a bare mysql2 pool", product: "location", floor: "mysql2-location", min: 0.8 },
@@ -255,29 +201,24 @@ export const throughputSection: BenchSection = {
       { label: "core-api by-id read: 2 workers / 1 worker", product: w2("by-id"), floor: "by-id-w1" },
       { label: "connector authenticate: 2 workers / 1 worker", product: w2("authenticate"), floor: "authenticate-w1" },
     ];
-    const ratios = allRatios.filter((q) => want(q.product) && want(q.floor));
 
     // Every target answers correctly before anything is measured.
-    if (floor) {
-      await probe(floor.url, { method: "GET", path: "/hello" });
-      await probe(floor.url, { method: "GET", path: `/business/${idOf(0)}` });
-    }
-    for (const svc of [services.core, services.core1, services.core2]) if (svc) await probe(svc.url, byIdRequest(chain, idOf(0)));
-    if (services.core) {
-      await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
-      await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
-      await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
-    }
+    await probe(floor.url, { method: "GET", path: "/hello" });
+    await probe(floor.url, { method: "GET", path: `/business/${idOf(0)}` });
+    for (const svc of [services.core, services.core1, services.core2]) await probe(svc.url, byIdRequest(chain, idOf(0)));
+    await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
+    await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
+    await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
     for (const svc of [services.connector, services.connector1, services.connector2]) {
-      if (svc) await probe(svc.url, authRequest(0), (b) => b?.authenticated === true);
+      await probe(svc.url, authRequest(0), (b) => b?.authenticated === true);
     }
     if (!(await argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD))) throw new Error("native argon2id does not verify its own hash");
 
     const serviceRoots = new Map<string, number>();
     for (const [label, svc] of Object.entries({ "core-api": services.core, "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1 })) {
-      if (svc) serviceRoots.set(`${label} pid ${svc.pid}`, svc.pid);
+      serviceRoots.set(`${label} pid ${svc.pid}`, svc.pid);
     }
-    if (floor) serviceRoots.set(`${FLOOR_MEMORY_LABEL} pid ${floor.pid}`, floor.pid);
+    serviceRoots.set(`${FLOOR_MEMORY_LABEL} pid ${floor.pid}`, floor.pid);
     const memory = new MemorySampler(serviceRoots);
     memory.idle();
 
