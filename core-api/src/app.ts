@@ -10,14 +10,13 @@ import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
-import { readingBody } from "./http/body-read.ts";
+import { bodyLimitByLength, readingBody } from "./http/body-read.ts";
 import { databaseUnavailable, isDatabaseUnavailable } from "./http/database-unavailable.ts";
 import { registerMetrics } from "./http/core-metrics.ts";
 import type { AppDeps, AppEnv } from "./http/request-context.ts";
@@ -58,7 +57,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Before the authentication middleware: probes need no credentials and cost no session lookup.
   registerHealth(app, { db: deps.db, logger: log, links: { docs: DOCS_PATH, schema: SCHEMA_PATH } });
   const limitBody = readingBody(
-    bodyLimit({
+    bodyLimitByLength({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
         throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });

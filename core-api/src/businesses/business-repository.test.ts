@@ -1,8 +1,10 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { businessGeoCellCounts, businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
+import { ServiceError } from "../http/service-error.ts";
 import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness } from "./business-repository.ts";
+import { searchBusinesses } from "./search.ts";
 import { withLcpPrev } from "./word-index.ts";
 
 let core: TestCore;
@@ -71,6 +73,85 @@ describe("the counts a write keeps", () => {
     expect([await wordCount(chainId, "kaas"), await wordCount(chainId, "winkel"), await wordCount(chainId, "markt"), await cellCount(chainId)]).toEqual([1, 0, 1, 2]);
     await deleteBusiness(core.db, chainId, a.id, null, NOW);
     expect([await wordCount(chainId, "kaas"), await wordCount(chainId, "markt"), await wordCount(chainId, "kw"), await cellCount(chainId)]).toEqual([0, 0, 0, 1]);
+  });
+});
+
+describe("concurrent insertBusiness calls (group commit, issue 12)", () => {
+  const PARALLEL = 12;
+  const place = (i: number) => ({ latitude: 52.09 + i * 1e-3, longitude: 5.12 });
+  const total = async (chainId: number, q: { word?: string; near?: boolean }) =>
+    (await searchBusinesses(core.db, {
+      chainId,
+      ...(q.word ? { text: { terms: [[q.word]], fields: ["name" as const], matchAll: true } } : {}),
+      ...(q.near ? { location: { latitude: 52.09, longitude: 5.12, radiusKm: 50 } } : {}),
+      limit: 100,
+      offset: 0,
+    })).total;
+
+  it("are written in one transaction, one round trip, and each caller gets its own row", async () => {
+    const chainId = await core.createChain("Grouped Chain");
+    core.statements.reset();
+    const rows = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) => insertBusiness(core.db, { chainId, name: `Groep Winkel ${i}`, ownerCode: `GW-${i}`, ...place(i) }, NOW)),
+    );
+    expect(core.statements.count).toBe(1);
+    expect(rows.map((r) => r.ownerCode)).toEqual(Array.from({ length: PARALLEL }, (_, i) => `GW-${i}`));
+    expect(new Set(rows.map((r) => r.id)).size).toBe(PARALLEL);
+    for (const row of rows) expect(row).toEqual(await findBusinessById(core.db, chainId, row.id));
+    // "5" twice: a word of the name and of the owner_code
+    expect(await tokensOf(rows[5]!.id)).toEqual(["5", "5", "groep", "gw", "winkel"]);
+  });
+
+  it("each call answers only once its business is searchable and counted (exact totals right after it returns)", async () => {
+    const chainId = await core.createChain("Visible Chain");
+    const seen = await Promise.all(
+      Array.from({ length: PARALLEL }, async (_, i) => {
+        const row = await insertBusiness(core.db, { chainId, name: `Zichtbaar ${i}`, ownerCode: `ZB-${i}`, ...place(i) }, NOW);
+        const found = await searchBusinesses(core.db, { chainId, text: { terms: [[String(i)]], fields: ["name"], matchAll: true }, limit: 10, offset: 0 });
+        return { id: row.id, foundIds: found.hits.map((h) => h.row.id), word: await total(chainId, { word: "zichtbaar" }), near: await total(chainId, { near: true }) };
+      }),
+    );
+    for (const s of seen) {
+      expect(s.foundIds).toContain(s.id);
+      // at least itself, at most all: the counts include every committed business, never a pending one
+      expect(s.word).toBeGreaterThanOrEqual(1);
+      expect(s.near).toBeGreaterThanOrEqual(1);
+    }
+    expect([await total(chainId, { word: "zichtbaar" }), await total(chainId, { near: true })]).toEqual([PARALLEL, PARALLEL]);
+  });
+
+  it("a call whose owner_code is taken fails alone with 311 and writes nothing; the others of its batch are written", async () => {
+    const chainId = await core.createChain("Clash Chain");
+    await insertBusiness(core.db, { chainId, name: "Bezet Winkel", ownerCode: "TAKEN", ...place(0) }, NOW);
+    const results = await Promise.allSettled(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        insertBusiness(core.db, { chainId, name: `Botsing Winkel ${i}`, ownerCode: i === 4 ? "TAKEN" : `BW-${i}`, ...place(i) }, NOW),
+      ),
+    );
+    const refused = results.flatMap((r, i) => (r.status === "rejected" ? [{ i, err: r.reason as unknown }] : []));
+    expect(refused.map((r) => r.i)).toEqual([4]);
+    expect(refused[0]!.err).toBeInstanceOf(ServiceError);
+    expect((refused[0]!.err as ServiceError).errorName).toBe("business_already_exists");
+    // the refused business left no row, no word and no count behind
+    expect(await total(chainId, { word: "botsing" })).toBe(PARALLEL - 1);
+    expect(await total(chainId, { word: "winkel" })).toBe(PARALLEL);
+    expect(await total(chainId, { near: true })).toBe(PARALLEL);
+    const [row] = (await core.db.execute(sql`SELECT COUNT(*) AS n FROM businesses WHERE chain_id = ${chainId}`)) as unknown as [[{ n: number }]];
+    expect(Number(row[0].n)).toBe(PARALLEL);
+    const [words] = (await core.db.execute(sql`SELECT COUNT(*) AS n FROM business_search_tokens WHERE chain_id = ${chainId} AND token = 'botsing'`)) as unknown as [[{ n: number }]];
+    expect(Number(words[0].n)).toBe(PARALLEL - 1);
+  });
+
+  it("two calls with one new owner_code in the same batch: the first is written, the second is 311", async () => {
+    const chainId = await core.createChain("Twin Chain");
+    const results = await Promise.allSettled([
+      insertBusiness(core.db, { chainId, name: "Eerste", ownerCode: "TWIN" }, NOW),
+      insertBusiness(core.db, { chainId, name: "Tweede", ownerCode: "TWIN" }, NOW),
+      insertBusiness(core.db, { chainId, name: "Derde", ownerCode: "OTHER" }, NOW),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(((results[1] as PromiseRejectedResult).reason as ServiceError).errorName).toBe("business_already_exists");
+    expect((results[0] as PromiseFulfilledResult<{ name: string }>).value.name).toBe("Eerste");
   });
 });
 

@@ -33,26 +33,55 @@ export function rowAsInserted<T extends MySqlTable>(
   computed: Readonly<Record<string, unknown>>,
 ): T["$inferSelect"] {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table) as Record<string, MySqlColumn>)) {
-    const fail = (why: string) => new Error(`rowAsInserted ${column.name}: ${why}`);
-    if (key in computed) {
-      row[key] = computed[key];
+  for (const c of planOf(table)) {
+    if (c.key in computed) {
+      row[c.key] = computed[c.key];
       continue;
     }
-    if (column.generated || (column as unknown as { autoIncrement?: boolean }).autoIncrement) throw fail("computed by the database: the caller must give it");
-    const given = values[key];
+    if (c.computedByDatabase) throw new Error(`rowAsInserted ${c.name}: computed by the database: the caller must give it`);
+    const given = values[c.key];
     if (given !== undefined) {
-      const fsp = (column as unknown as { fsp?: number }).fsp;
-      if (given instanceof Date && DATE_COLUMNS.has(column.columnType) && !fsp && given.getMilliseconds() !== 0) {
-        throw fail("a Date with milliseconds, which the column does not keep");
+      if (c.wholeSeconds && given instanceof Date && given.getMilliseconds() !== 0) {
+        throw new Error(`rowAsInserted ${c.name}: a Date with milliseconds, which the column does not keep`);
       }
-      row[key] = given;
-    } else if (column.hasDefault) {
-      if (column.default === undefined || is(column.default, SQL)) throw fail("its default is computed by the database: the caller must give it");
-      row[key] = column.default;
+      row[c.key] = given;
+    } else if (c.defaultComputed) {
+      throw new Error(`rowAsInserted ${c.name}: its default is computed by the database: the caller must give it`);
     } else {
-      row[key] = null;
+      row[c.key] = c.stored;
     }
   }
   return row as T["$inferSelect"];
+}
+
+/** What rowAsInserted needs to know of a column, worked out once per table (issue 12: it ran per business written). */
+interface ColumnPlan {
+  key: string;
+  name: string;
+  /** auto-increment or generated: the caller must give its value */
+  computedByDatabase: boolean;
+  /** a DATETIME / TIMESTAMP without fractional seconds */
+  wholeSeconds: boolean;
+  /** its default is an SQL expression (or unknown): the caller must give its value */
+  defaultComputed: boolean;
+  /** the value stored when none is given: the declared default, else NULL */
+  stored: unknown;
+}
+
+const plans = new WeakMap<MySqlTable, ColumnPlan[]>();
+
+function planOf(table: MySqlTable): ColumnPlan[] {
+  let plan = plans.get(table);
+  if (!plan) {
+    plan = Object.entries(getTableColumns(table) as Record<string, MySqlColumn>).map(([key, column]) => ({
+      key,
+      name: column.name,
+      computedByDatabase: Boolean(column.generated || (column as unknown as { autoIncrement?: boolean }).autoIncrement),
+      wholeSeconds: DATE_COLUMNS.has(column.columnType) && !(column as unknown as { fsp?: number }).fsp,
+      defaultComputed: column.hasDefault && (column.default === undefined || is(column.default, SQL)),
+      stored: column.hasDefault ? column.default : null,
+    }));
+    plans.set(table, plan);
+  }
+  return plan;
 }

@@ -43,22 +43,31 @@ export function insertRows<T extends MySqlTable>(
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
   options: { addOnDuplicateKey?: string } = {},
 ): BuiltStatement {
+  const entries = columnEntries(table);
   const columns = getTableColumns(table) as Record<string, MySqlColumn>;
+  const given = new Set<string>();
   for (const row of rows) {
-    for (const key of Object.keys(row)) if (!(key in columns)) throw new Error(`insertRows: ${key} is no column of ${getTableName(table)}`);
+    for (const key of Object.keys(row)) {
+      if (!(key in columns)) throw new Error(`insertRows: ${key} is no column of ${getTableName(table)}`);
+      if (row[key] !== undefined) given.add(key);
+    }
   }
-  const used = Object.entries(columns).filter(([key]) => rows.some((r) => r[key] !== undefined));
+  const used = entries.filter(([key]) => given.has(key));
   const params: unknown[] = [];
   const tuples = rows.map((row) => {
     const values = used.map(([key, column]) => {
       const value = row[key];
       if (value === undefined) return "default";
-      if (is(value, SQL)) {
-        const rendered = dialect.sqlToQuery(value);
+      if (value === null) {
+        params.push(null);
+        return "?";
+      }
+      if (typeof value === "object" && is(value, SQL)) {
+        const rendered = renderedSql(value);
         params.push(...rendered.params);
         return rendered.sql;
       }
-      params.push(value === null ? null : column.mapToDriverValue(value));
+      params.push(column.mapToDriverValue(value));
       return "?";
     });
     return `(${values.join(", ")})`;
@@ -69,6 +78,30 @@ export function insertRows<T extends MySqlTable>(
   const upsert = added ? ` on duplicate key update ${name(added)} = ${name(added)} + VALUES(${name(added)})` : "";
   const text = `insert into \`${getTableName(table)}\` (${used.map(([, c]) => name(c)).join(", ")}) values ${tuples.join(", ")}${upsert}`;
   return { toSQL: () => ({ sql: text, params }) };
+}
+
+/** SQL expressions as rendered (an `sql` value does not change once built, so one used again is rendered once). */
+const renderings = new WeakMap<SQL, { sql: string; params: unknown[] }>();
+
+function renderedSql(value: SQL): { sql: string; params: unknown[] } {
+  let rendered = renderings.get(value);
+  if (!rendered) {
+    rendered = dialect.sqlToQuery(value);
+    renderings.set(value, rendered);
+  }
+  return rendered;
+}
+
+/** The columns of `table` by key, in the table's order (read once per table: insertRows runs per write). */
+const columnLists = new WeakMap<MySqlTable, Array<[string, MySqlColumn]>>();
+
+function columnEntries(table: MySqlTable): Array<[string, MySqlColumn]> {
+  let entries = columnLists.get(table);
+  if (!entries) {
+    entries = Object.entries(getTableColumns(table) as Record<string, MySqlColumn>);
+    columnLists.set(table, entries);
+  }
+  return entries;
 }
 
 /**
