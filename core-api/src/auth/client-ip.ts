@@ -62,7 +62,7 @@ export function resolveClientIp(
   forwardedFor: string | undefined,
   trustedProxies: readonly string[],
 ): string | null {
-  const socket = peer === undefined ? null : canonicalAddress(peer);
+  const socket = peer === undefined ? null : canonicalPeer(peer);
   if (socket === null) return null;
   if (forwardedFor === undefined || trustedProxies.length === 0 || !ipInRanges(socket, trustedProxies)) return socket;
   const hops = forwardedFor.split(",").map((s) => s.trim()).filter((s) => s !== "");
@@ -100,8 +100,23 @@ export function fromTrustedProxy(
   trustedProxies: readonly string[],
 ): boolean {
   const peer = socketPeer(c, clientAddress);
-  const socket = peer === undefined ? null : canonicalAddress(peer);
+  const socket = peer === undefined ? null : canonicalPeer(peer);
   return socket !== null && trustedProxies.length > 0 && ipInRanges(socket, trustedProxies);
+}
+
+/** canonicalAddress of socket peers seen lately: a peer's text is the same on every request of a connection. */
+const peerAddresses = new Map<string, string | null>();
+const PEER_ADDRESSES_KEPT = 1024;
+
+/** canonicalAddress(peer), remembered for the next requests (pure, so remembering changes nothing). */
+function canonicalPeer(peer: string): string | null {
+  let canonical = peerAddresses.get(peer);
+  if (canonical === undefined) {
+    canonical = canonicalAddress(peer);
+    if (peerAddresses.size >= PEER_ADDRESSES_KEPT) peerAddresses.clear();
+    peerAddresses.set(peer, canonical);
+  }
+  return canonical;
 }
 
 /** The socket peer's address as the runtime reports it; undefined when unknown. */

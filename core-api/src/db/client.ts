@@ -47,6 +47,10 @@ export function openCoreDatabase(
     connectionLimit: options.connectionLimit ?? 10,
     charset: "utf8mb4_unicode_ci",
     connectTimeout: timeouts.connectTimeoutMs || undefined,
+    // No call-site stack captured per statement (mysql2's "long stack traces": an
+    // Error.captureStackTrace for every query, issue 12); a failed statement's error keeps its
+    // code, message and SQL, which is what the service reads (http/database-unavailable.ts).
+    trace: false,
   } as const;
   const pool = guardPool(mysql.createPool(settings), timeouts);
   // Several statements per text only here: this pool runs nothing but db/one-transaction.ts, whose

@@ -106,6 +106,23 @@ export function compileSelect<Result extends unknown[], Names extends string>(
   };
 }
 
+/**
+ * Reads whole rows of `table` from rows fetched as arrays (`rowsAsArray`) whose first columns are
+ * `columns` (what a hand-written statement selects, with a table alias), decoded as compileSelect
+ * decodes them. For a statement that is not compiled once (its text varies with its values, as a
+ * search's does) but returns the table's rows.
+ * @param alias the table's alias in the statement
+ * @returns `columns`, the select list (`alias`.`column`, ... in the table's column order), and
+ *   `read`, which turns a row array into the row object (columns after the table's are ignored)
+ * @throws Error when the table has a date column read as text (see compileSelect)
+ */
+export function tableRows<T extends Table>(table: T, alias: string): { columns: string; count: number; read(row: readonly unknown[]): T["$inferSelect"] } {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const plan = rowPlan(fieldReaders(columns, []));
+  const list = Object.values(columns).map((c) => `${alias}.\`${c.name}\``).join(", ");
+  return { columns: list, count: plan.length, read: (row) => readRow(row, plan) as T["$inferSelect"] };
+}
+
 /** The readers of a selection, in the order drizzle writes its select list. */
 function fieldReaders(fields: Record<string, unknown>, prefix: readonly string[]): FieldReader[] {
   const out: FieldReader[] = [];

@@ -14,6 +14,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { Logger } from "../logger.ts";
+import { pathOf } from "./params.ts";
 import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from "@service/shared/logging";
 
 export { REQUEST_ID_HEADER };
@@ -55,7 +56,7 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
       requestId,
       method: c.req.method,
       route: answeringRoute(c),
-      path: new URL(c.req.url).pathname,
+      path: pathOf(c.req.url),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };

@@ -86,10 +86,12 @@ export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter
   if (method === "GET") {
     // The target, when the request names it well, is read with the caller's check; its errors
     // still come in their order, after the check (identifierOf again, below).
-    const named = adapter.targetJoin ? namedTarget(adapter.declaration, pathId, queryParams(c)) : undefined;
+    // Read once (before the check only when a target may be joined to it, as always).
+    let query = adapter.targetJoin ? queryParams(c) : undefined;
+    const named = query ? namedTarget(adapter.declaration, pathId, query) : undefined;
     const joined = named && adapter.targetJoin?.join(named);
     const scope = await scopeFor(c, adapter, "get", joined);
-    const by = targetOf(adapter, scope, pathId, queryParams(c));
+    const by = targetOf(adapter, scope, pathId, (query ??= queryParams(c)));
     const read = scope.target;
     const target = read && joined && read.join === joined.join && read.value === by.value && named?.property === by.property
       ? await adapter.targetJoin!.record(scope, read.row)
