@@ -31,5 +31,7 @@ for (const prop of businessResource.properties.values()) {
  * @param chain the chain record to nest under `chain` (see chains/nested-record.ts)
  */
 export function businessRecord(row: BusinessRow, chain: ResourceRecord): ResourceRecord {
-  return { ...businessColumns.toRecord(row), chain };
+  const record = businessColumns.toRecord(row);
+  record.chain = chain;
+  return record;
 }

@@ -169,6 +169,9 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
     return column;
   };
 
+  // The properties read from a row, in declaration order, with their levels: walked per record.
+  const readers = [...properties].flatMap(([name, storage]) => (storage.read ? [{ name, read: storage.read, level: decl.properties.get(name)!.level }] : []));
+
   return {
     declaration: decl,
     table,
@@ -176,8 +179,8 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
     properties,
     toRecord(row, upToLevel = Infinity) {
       const record: ResourceRecord = {};
-      for (const [name, storage] of properties) {
-        if (storage.read && decl.properties.get(name)!.level <= upToLevel) record[name] = storage.read(row);
+      for (const r of readers) {
+        if (r.level <= upToLevel) record[r.name] = r.read(row);
       }
       return record;
     },

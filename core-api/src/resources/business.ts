@@ -53,10 +53,11 @@ export const businessAdapter: ResourceAdapter = {
     if (chainFilter !== undefined && chainFilter !== scope.chainId) return { records: [], total: 0 };
     const { hits, total = 0 } = await searchBusinesses(scope.db, toSearch(scope.chainId, q));
     const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
-    const records = hits.map((h) => ({
-      ...businessRecord(h.row, chain),
-      ...(q.location ? { business_distance_km: h.distanceKm } : {}),
-    }));
+    const records = hits.map((h) => {
+      const record = businessRecord(h.row, chain);
+      if (q.location) record.business_distance_km = h.distanceKm;
+      return record;
+    });
     return { records, total };
   },
 

@@ -38,6 +38,39 @@ export function parseRecursionLevel(header: string | undefined | null): Recursio
   return Number(s) as RecursionLevel;
 }
 
+/** How one property of a plan is rendered. */
+interface RenderStep {
+  name: string;
+  prop: PropertyInfo;
+  /** a plain value: anything but a Date passes as it is */
+  plain: boolean;
+}
+
+/**
+ * The properties rendered at one level without omissions, per declaration, in declaration order
+ * (issue 12: a list page rendered 25 records by walking every declared property's rules again).
+ */
+const plans = new WeakMap<ResourceDeclaration, RenderStep[][]>();
+
+/** The steps of `decl` at `level`, less `omit`: the properties of level <= `level` that are not write-only. */
+function planOf(decl: ResourceDeclaration, level: number, omit: ReadonlySet<string> | undefined): RenderStep[] {
+  const make = () => {
+    const steps: RenderStep[] = [];
+    for (const prop of decl.properties.values()) {
+      // A write-only property (a secret) is never rendered, whatever the record holds.
+      if (prop.level > level || prop.writeOnly || omit?.has(prop.name)) continue;
+      const plain = prop.kind !== "reference" && !(prop.kind === "array" && prop.reference !== undefined);
+      steps.push({ name: prop.name, prop, plain });
+    }
+    return steps;
+  };
+  // Omissions (an end-user's) are rare: those plans are not kept.
+  if (omit?.size || !Number.isInteger(level) || level < 0 || level > 8) return make();
+  let byLevel = plans.get(decl);
+  if (!byLevel) plans.set(decl, (byLevel = []));
+  return (byLevel[level] ??= make());
+}
+
 /**
  * Renders `record` of resource `decl` at `level`.
  * @returns a plain JSON object with the properties of level <= `level`, in declaration order
@@ -49,19 +82,18 @@ export function renderResource(
   opts: RenderOptions,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const prop of decl.properties.values()) {
-    // A write-only property (a secret) is never rendered, whatever the record holds.
-    if (prop.level > level || prop.writeOnly || opts.omit?.has(prop.name)) continue;
-    const value = record[prop.name];
+  for (const step of planOf(decl, level, opts.omit)) {
+    const value = record[step.name];
     if (value === undefined) continue;
-    out[prop.name] = renderValue(prop, value, level, opts);
+    out[step.name] = value === null ? null
+      : value instanceof Date ? formatDateTime(value, opts.version)
+      : step.plain ? value
+      : renderValue(step.prop, value, level, opts);
   }
   return out;
 }
 
 function renderValue(prop: PropertyInfo, value: unknown, level: number, opts: RenderOptions): unknown {
-  if (value === null) return null;
-  if (value instanceof Date) return formatDateTime(value, opts.version);
   if (prop.kind === "reference") return renderReference(prop.reference, value, level - 1, opts);
   if (prop.kind === "array" && prop.reference && Array.isArray(value)) {
     return value.map((item) => renderReference(prop.reference, item, level - 1, opts));
@@ -75,5 +107,5 @@ function renderReference(name: string | undefined, value: unknown, level: number
   const nested = value as ResourceRecord;
   const decl = name ? opts.resources.get(name) : undefined;
   if (level <= 0 || !decl) return { id: nested.id };
-  return renderResource(decl, nested, level, { ...opts, omit: undefined });
+  return renderResource(decl, nested, level, opts.omit ? { ...opts, omit: undefined } : opts);
 }
