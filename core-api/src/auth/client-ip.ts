@@ -11,6 +11,7 @@
 import type { Context } from "hono";
 import { formatCidr, parseCidr } from "../ip-ranges/cidr.ts";
 import { ipInRanges } from "../ip-ranges/in-ranges.ts";
+import { requestHeader } from "../http/request-headers.ts";
 
 /**
  * The canonical text of one address, tolerating the port forms some proxies write into
@@ -86,7 +87,7 @@ export function clientIpOf(
   clientAddress: ((c: Context) => string | undefined) | undefined,
   trustedProxies: readonly string[],
 ): string | null {
-  return resolveClientIp(socketPeer(c, clientAddress), c.req.header("x-forwarded-for"), trustedProxies);
+  return resolveClientIp(socketPeer(c, clientAddress), requestHeader(c, "x-forwarded-for"), trustedProxies);
 }
 
 /**
