@@ -19,6 +19,7 @@ import {
   updateBusiness,
   type BusinessChanges,
   type BusinessRow,
+  type BusinessTargetRow,
   type BusinessValues,
 } from "../businesses/business-repository.ts";
 import { searchBusinesses, type BusinessColumn, type BusinessSearch, type TextField } from "../businesses/search.ts";
@@ -44,7 +45,7 @@ export const businessAdapter: ResourceAdapter = {
       : by.property === "owner_code" ? { join: BUSINESS_BY_OWNER_CODE_JOIN, value: String(by.value) }
       : undefined,
     record: async (scope, row) =>
-      row ? businessRecord(row as BusinessRow, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null,
+      row ? businessRecord(row as BusinessTargetRow, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null,
   },
 
   async list(scope, q) {
