@@ -319,7 +319,7 @@ function distanceSql(at: Location, alias: string): string {
     COS(RADIANS(${lat})) * COS(RADIANS(${alias}.latitude)) * POW(SIN(RADIANS(${alias}.longitude - ${dbl(at.longitude)}) / 2), 2)))))`;
 }
 
-function cellsSql(ranges: CellRange[], alias = "b"): string {
+function cellsSql(ranges: readonly CellRange[], alias = "b"): string {
   return `(${ranges.map(([a, z]) => `${alias}.geo_cell BETWEEN ${int(a)} AND ${int(z)}`).join(" OR ")})`;
 }
 
