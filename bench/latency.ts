@@ -111,21 +111,26 @@ export function measureHttpLatency(ctx: BenchContext, count: number): Promise<Ht
 /**
  * The statements of the product's requests at the big data set (once per run: the throughput
  * section replays the searches' statements as its floors).
+ * @param options.writes also add-business's (default true), which writes into the writes chain;
+ *   without, only the reads are captured and nothing is written
  */
-export function productStatements(ctx: BenchContext): Promise<RequestStatements[]> {
-  return ctx.memo("product-statements", async () => {
+export function productStatements(ctx: BenchContext, options: { writes?: boolean } = {}): Promise<RequestStatements[]> {
+  const withWrites = options.writes ?? true;
+  return ctx.memo(withWrites ? "product-statements" : "product-statements-reads", async () => {
     const chain = await ctx.benchChain(ctx.settings.count);
-    const writes = await writesChain(ctx);
     const [id] = await sampleIds(ctx.db, chain.chainId, 1);
     const tag = `cap${Date.now().toString(36)}`;
     const spec = (key: string, label: string, r: ReturnType<typeof byIdRequest>): CapturedRequestSpec =>
       ({ key, label, method: r.method, path: r.path, headers: r.headers });
-    const add = (n: number) => addBusinessRequest(writes, tag, n);
     const specs: CapturedRequestSpec[] = [
       spec("by-id", "GET /resources/business/{id}", byIdRequest(chain, id!)),
       ...runCases(ctx).map((c) => spec(c.key, `GET /resources/businesses, ${c.label}`, searchRequest(chain, c))),
-      { ...spec("add-business", "POST /internal/add-business", add(1)), body: JSON.parse(add(1).body!), secondBody: JSON.parse(add(2).body!) },
     ];
+    if (withWrites) {
+      const writes = await writesChain(ctx);
+      const add = (n: number) => addBusinessRequest(writes, tag, n);
+      specs.push({ ...spec("add-business", "POST /internal/add-business", add(1)), body: JSON.parse(add(1).body!), secondBody: JSON.parse(add(2).body!) });
+    }
     return captureRequests(ctx.settings, ctx.secrets.serviceSecretKey, specs);
   });
 }

@@ -33,7 +33,7 @@ import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
 import { addBusinessRequest, addBusinessRow, byIdRequest, sampleIds, searchRequest, writesChain, type ProductRequest } from "./product-requests.ts";
 import { markdownTable, textTable } from "./report.ts";
 import { barePool } from "./request-statements.ts";
-import type { BenchSection, ServiceHandle, TargetCheck } from "./section.ts";
+import type { BenchChain, BenchSection, ServiceHandle, TargetCheck } from "./section.ts";
 import { TYPESCRIPT_LOADER } from "./services.ts";
 import { replay } from "./sql-capture.ts";
 import { wipeStores } from "./load.ts";
@@ -107,14 +107,27 @@ async function probe(baseUrl: string, r: ProductRequest | { method: "GET"; path:
   if (res.status !== 200 || (check && !check(body))) throw new Error(`probe ${r.method} ${baseUrl}${r.path} answered ${res.status}: ${text.slice(0, 300)}`);
 }
 
+/**
+ * The target keys `--targets` names (a comma-separated list), or null when it is not given (all targets).
+ * @throws Error when the flag is given without keys
+ */
+function chosenTargets(flag: string | boolean | undefined): Set<string> | null {
+  if (flag === undefined) return null;
+  const keys = (flag === true ? "" : String(flag)).split(",").map((k) => k.trim()).filter(Boolean);
+  if (keys.length === 0) throw new Error("--targets needs target keys, e.g. --targets by-id,hono-pk");
+  return new Set(keys);
+}
+
 /** The throughput section (see the module comment); registered in run.ts. */
 export const throughputSection: BenchSection = {
   name: "throughput",
   summary: "requests/s of the running services next to floors started in the same run, interleaved rounds, ratios, WEB_CONCURRENCY 2/1, RSS per worker",
   flags: [
     "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
-    "--targets <a,b>        measure only these throughput targets, by key (e.g. argon2,authenticate,authenticate-w1;",
-    "                       default: all); a ratio is shown when both its targets run",
+    "--targets <a,b>        measure only these targets, by key (default: all): hello, hono-pk, mysql2-pk, by-id,",
+    "                       by-id-w1, by-id-w2, mysql2-insert, add-business, mysql2-location, location, mysql2-prefix,",
+    "                       prefix, argon2, authenticate, authenticate-w1, authenticate-w2; what no chosen target",
+    "                       needs is not started or written (without add-business and mysql2-insert nothing is written)",
   ],
   async run(ctx) {
     const s = ctx.settings;
@@ -122,35 +135,45 @@ export const throughputSection: BenchSection = {
     const warmSeconds = Math.min(2, seconds);
     const settleSeconds = numberOption(ctx.flags, "settle", null, s.quick ? 3 : 10);
     const cores = os.availableParallelism();
-    const onlyTargets = typeof ctx.flags.get("targets") === "string" ? new Set(String(ctx.flags.get("targets")).split(",").map((k) => k.trim()).filter(Boolean)) : null;
-
+    const only = chosenTargets(ctx.flags.get("targets"));
+    const want = (...keys: string[]) => only === null || keys.some((k) => only.has(k));
+    const writing = want("add-business", "mysql2-insert");
     const chain = await ctx.benchChain(s.count);
-    const writes = await writesChain(ctx);
-    const statements = await productStatements(ctx);
+    // Unused (never read) when no write target is measured: nothing is written then.
+    const writes = writing ? await writesChain(ctx) : (undefined as unknown as BenchChain);
+    const statements = want("mysql2-location", "mysql2-prefix") ? await productStatements(ctx, { writes: writing }) : [];
     const cases = runCases(ctx);
     const locationCase = cases.find((c) => c.key === "location")!;
     const textCase = cases.find((c) => c.key === "text")!;
     const replayed = (key: string) => statements.find((x) => x.key === key)!.all;
 
+    // A service no chosen target needs is not started: its targets are left out below.
     const services: Record<string, ServiceHandle> = {};
-    services.core = await ctx.core(cores);
-    services.core1 = await ctx.core(1);
-    services.core2 = cores === 2 ? services.core : await ctx.core(2);
-    services.connector = await ctx.connector(cores);
-    services.connector1 = await ctx.connector(1);
-    services.connector2 = cores === 2 ? services.connector : await ctx.connector(2);
-    const floor = await ctx.startProcess("floor-server", "bench/floor-server.ts", { DATABASE_URL: s.databaseUrl, FLOOR_DB_NAME: s.coreDb }, "/hello");
-    console.log(`started the floor server at ${floor.url} (pid ${floor.pid})`);
+    const startIf = async (keys: string[], make: () => Promise<ServiceHandle>, service: ServiceHandle["service"]) =>
+      want(...keys) ? make() : { service, workers: 0, url: "http://not-started", pid: 0, logPath: "" };
+    services.core = await startIf(["by-id", "add-business", "location", "prefix", ...(cores === 2 ? ["by-id-w2"] : [])], () => ctx.core(cores), "core-api");
+    services.core1 = await startIf(["by-id-w1"], () => ctx.core(1), "core-api");
+    services.core2 = cores === 2 ? services.core : await startIf(["by-id-w2"], () => ctx.core(2), "core-api");
+    services.connector = await startIf(["authenticate", ...(cores === 2 ? ["authenticate-w2"] : [])], () => ctx.connector(cores), "connector");
+    services.connector1 = await startIf(["authenticate-w1"], () => ctx.connector(1), "connector");
+    services.connector2 = cores === 2 ? services.connector : await startIf(["authenticate-w2"], () => ctx.connector(2), "connector");
+    const floor = want("hello", "hono-pk")
+      ? await ctx.startProcess("floor-server", "bench/floor-server.ts", { DATABASE_URL: s.databaseUrl, FLOOR_DB_NAME: s.coreDb }, "/hello")
+      : { url: "http://not-started", pid: 0, logPath: "" };
+    if (floor.pid) console.log(`started the floor server at ${floor.url} (pid ${floor.pid})`);
 
-    const storedHash = await ensureBenchCustomers(s, BENCH_CUSTOMERS);
+    const authenticating = want("authenticate", "authenticate-w1", "authenticate-w2");
+    const storedHash = authenticating ? await ensureBenchCustomers(s, BENCH_CUSTOMERS) : "";
     const nativeHash = await argonHash(BENCH_CUSTOMER_PASSWORD, MAGENTO_ARGON as never);
     const ids = await sampleIds(ctx.db, chain.chainId, 1000);
     const runStarted = Date.now();
     const runTag = runStarted.toString(36);
 
     const pool = barePool(s, 10);
-    await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`);
-    await pool.query(`CREATE TABLE ${FLOOR_TABLE} LIKE businesses`);
+    if (writing) {
+      await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`);
+      await pool.query(`CREATE TABLE ${FLOOR_TABLE} LIKE businesses`);
+    }
 
     const authRequest = (n: number): ProductRequest => ({
       method: "POST",
@@ -195,9 +218,9 @@ export const throughputSection: BenchSection = {
       auth(services.connector1, "authenticate-w1", `connector authenticate (${workersNote(1)})`),
       ...(cores === 2 ? [] : [auth(services.connector2, "authenticate-w2", `connector authenticate (${workersNote(2)})`)]),
     ];
-    const unknownTargets = [...(onlyTargets ?? [])].filter((k) => !allTargets.some((t) => t.key === k));
-    if (unknownTargets.length) throw new Error(`--targets: no target ${unknownTargets.join(", ")}; targets: ${allTargets.map((t) => t.key).join(", ")}`);
-    const targets = allTargets.filter((t) => !onlyTargets || onlyTargets.has(t.key));
+    const targets = allTargets.filter((t) => want(t.key));
+    const unknownKeys = [...(only ?? [])].filter((k) => !allTargets.some((t) => t.key === k));
+    if (unknownKeys.length) throw new Error(`--targets: no target ${unknownKeys.join(", ")}; targets: ${allTargets.map((t) => t.key).join(", ")}`);
     const w2 = (key: string) => (cores === 2 ? key : `${key}-w2`);
     const allRatios: Ratio[] = [
       { label: "by-id read / Hono + mysql2 primary-key select", product: "by-id", floor: "hono-pk", min: 0.5 },
@@ -209,25 +232,27 @@ export const throughputSection: BenchSection = {
       { label: "core-api by-id read: 2 workers / 1 worker", product: w2("by-id"), floor: "by-id-w1" },
       { label: "connector authenticate: 2 workers / 1 worker", product: w2("authenticate"), floor: "authenticate-w1" },
     ];
-    const ratios = allRatios.filter((q) => targets.some((t) => t.key === q.product) && targets.some((t) => t.key === q.floor));
+    const ratios = allRatios.filter((q) => want(q.product) && want(q.floor));
 
     // Every target answers correctly before anything is measured.
-    await probe(floor.url, { method: "GET", path: "/hello" });
-    await probe(floor.url, { method: "GET", path: `/business/${idOf(0)}` });
-    for (const svc of [services.core, services.core1, services.core2]) await probe(svc.url, byIdRequest(chain, idOf(0)));
-    await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
-    await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
-    await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
-    for (const svc of [services.connector, services.connector1, services.connector2]) {
-      await probe(svc.url, authRequest(0), (b) => b?.authenticated === true);
+    if (want("hello")) await probe(floor.url, { method: "GET", path: "/hello" });
+    if (want("hono-pk")) await probe(floor.url, { method: "GET", path: `/business/${idOf(0)}` });
+    for (const [key, svc] of [["by-id", services.core], ["by-id-w1", services.core1], [w2("by-id"), services.core2]] as const) {
+      if (want(key)) await probe(svc.url, byIdRequest(chain, idOf(0)));
+    }
+    if (want("add-business")) await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
+    if (want("location")) await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
+    if (want("prefix")) await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
+    for (const [key, svc] of [["authenticate", services.connector], ["authenticate-w1", services.connector1], [w2("authenticate"), services.connector2]] as const) {
+      if (want(key)) await probe(svc.url, authRequest(0), (b) => b?.authenticated === true);
     }
     if (!(await argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD))) throw new Error("native argon2id does not verify its own hash");
 
     const serviceRoots = new Map<string, number>();
     for (const [label, svc] of Object.entries({ "core-api": services.core, "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1 })) {
-      serviceRoots.set(`${label} pid ${svc.pid}`, svc.pid);
+      if (svc.pid) serviceRoots.set(`${label} pid ${svc.pid}`, svc.pid);
     }
-    serviceRoots.set(`${FLOOR_MEMORY_LABEL} pid ${floor.pid}`, floor.pid);
+    if (floor.pid) serviceRoots.set(`${FLOOR_MEMORY_LABEL} pid ${floor.pid}`, floor.pid);
     const memory = new MemorySampler(serviceRoots);
     memory.idle();
 
@@ -249,13 +274,13 @@ export const throughputSection: BenchSection = {
       }
     } finally {
       memory.stop();
-      await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`).catch(() => undefined);
+      if (writing) await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`).catch(() => undefined);
       await pool.end();
     }
     console.log(`waiting ${settleSeconds} s before reading memory again`);
     await new Promise((r) => setTimeout(r, settleSeconds * 1000));
     memory.after();
-    await wipeStores(ctx.db, writes.chainId);
+    if (writing) await wipeStores(ctx.db, writes.chainId);
 
     const ratioValues = ratios.map((q) => {
       const p = results.get(q.product)!;
@@ -314,7 +339,7 @@ runs in the bench process (it shares the ${cores} cores with the services, the f
 products and floors). Services: \`node ${TYPESCRIPT_LOADER.join(" ")} scripts/start.ts --service core-api|connector\` (the entry of \`npm start\`${TYPESCRIPT_LOADER.includes("tsx") ? "; this Node has no type stripping, so the tsx loader is in every process's RSS, which the production images' native type stripping does without" : ", run as the production images run it"}) as child processes on the bench
 databases (\`${s.coreDb}\`, \`${s.webshopDb}\`), LOG_LEVEL=${s.serviceLogLevel}, WEB_CONCURRENCY=${cores} (the core count) unless the
 target says otherwise. by-id reads rotate over ${ids.length} stores of the big chain as the bench admin (session headers);
-add-business creates a new store per request in the chain "${writes.name}" (emptied after the run);
+add-business creates a new store per request in the chain "${writing ? writes.name : "(not measured)"}" (emptied after the run);
 authenticate rotates over ${BENCH_CUSTOMERS} customers whose hash is the current Magento format
 (\`${storedHash.split(":").at(-1)}\`), each from a client address of its own (X-Forwarded-For in 198.18.0.0/15; the connector trusts 127.0.0.1). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2
 prepared statement, pool of 10); the bare mysql2 pool (10 connections, the services' pool size per process)

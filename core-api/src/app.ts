@@ -28,6 +28,7 @@ import { defaultLogger } from "./logger.ts";
 import { DOCS_PATH, registerDocs } from "./resources/docs.ts";
 import { registerResources } from "./resources/resource-routes.ts";
 import { SCHEMA_PATH } from "./resources/schema-document.ts";
+import { requestHeader } from "./http/request-headers.ts";
 
 /** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -69,7 +70,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   app.use("*", async (c, next) => {
     const now = clock();
-    const version = parseApiVersion(c.req.header("x-service-api-version"));
+    const version = parseApiVersion(requestHeader(c, "x-service-api-version"));
     const clientIp = clientIpOf(c, deps.clientAddress, trustedProxies);
     // Headers only: the credentials are checked with the chain the handler needs, in one query.
     const auth = new RequestAuth(readCredentials(c), { db: deps.db, now, clientIp, shopperTokens });

@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import type { CoreDb } from "../db/client.ts";
 import { apps, chains } from "../db/schema.ts";
 import type { ChainJwtSettings } from "./jwt.ts";
+import { requestHeader } from "../http/request-headers.ts";
 
 /** What a shopper request needs to know about its app's chain. */
 export interface AppChain {
@@ -20,7 +21,7 @@ export interface AppChain {
  * @returns undefined when absent or blank
  */
 export function readAppHostname(c: Context): string | undefined {
-  const value = c.req.header("x-service-app-hostname")?.trim().toLowerCase();
+  const value = requestHeader(c, "x-service-app-hostname")?.trim().toLowerCase();
   return value ? value : undefined;
 }
 

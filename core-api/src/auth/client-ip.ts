@@ -11,6 +11,7 @@
 import type { Context } from "hono";
 import { formatCidr, parseCidr } from "../ip-ranges/cidr.ts";
 import { ipInRanges } from "../ip-ranges/in-ranges.ts";
+import { requestHeader } from "../http/request-headers.ts";
 
 /**
  * The canonical text of one address, tolerating the port forms some proxies write into
@@ -62,7 +63,7 @@ export function resolveClientIp(
   forwardedFor: string | undefined,
   trustedProxies: readonly string[],
 ): string | null {
-  const socket = peer === undefined ? null : canonicalAddress(peer);
+  const socket = peer === undefined ? null : canonicalPeer(peer);
   if (socket === null) return null;
   if (forwardedFor === undefined || trustedProxies.length === 0 || !ipInRanges(socket, trustedProxies)) return socket;
   const hops = forwardedFor.split(",").map((s) => s.trim()).filter((s) => s !== "");
@@ -86,7 +87,7 @@ export function clientIpOf(
   clientAddress: ((c: Context) => string | undefined) | undefined,
   trustedProxies: readonly string[],
 ): string | null {
-  return resolveClientIp(socketPeer(c, clientAddress), c.req.header("x-forwarded-for"), trustedProxies);
+  return resolveClientIp(socketPeer(c, clientAddress), requestHeader(c, "x-forwarded-for"), trustedProxies);
 }
 
 /**
@@ -100,8 +101,23 @@ export function fromTrustedProxy(
   trustedProxies: readonly string[],
 ): boolean {
   const peer = socketPeer(c, clientAddress);
-  const socket = peer === undefined ? null : canonicalAddress(peer);
+  const socket = peer === undefined ? null : canonicalPeer(peer);
   return socket !== null && trustedProxies.length > 0 && ipInRanges(socket, trustedProxies);
+}
+
+/** canonicalAddress of socket peers seen lately: a peer's text is the same on every request of a connection. */
+const peerAddresses = new Map<string, string | null>();
+const PEER_ADDRESSES_KEPT = 1024;
+
+/** canonicalAddress(peer), remembered for the next requests (pure, so remembering changes nothing). */
+function canonicalPeer(peer: string): string | null {
+  let canonical = peerAddresses.get(peer);
+  if (canonical === undefined) {
+    canonical = canonicalAddress(peer);
+    if (peerAddresses.size >= PEER_ADDRESSES_KEPT) peerAddresses.clear();
+    peerAddresses.set(peer, canonical);
+  }
+  return canonical;
 }
 
 /** The socket peer's address as the runtime reports it; undefined when unknown. */

@@ -23,6 +23,7 @@ import type { Context } from "hono";
 import { ServiceError } from "../http/service-error.ts";
 import { readAppHostname } from "./apps.ts";
 import { parseAuthorization } from "./privileged.ts";
+import { requestHeader } from "../http/request-headers.ts";
 
 /** A session named by its headers. */
 export interface SessionClaim {
@@ -54,11 +55,11 @@ const SESSION_KEY = "x-service-session-key";
  *   credentials or incomplete or malformed session headers; the description says which
  */
 export function readCredentials(c: Context): Credentials {
-  const userIdHeader = c.req.header(USER_ID);
-  const keyHeader = c.req.header(SESSION_KEY);
+  const userIdHeader = requestHeader(c, USER_ID);
+  const keyHeader = requestHeader(c, SESSION_KEY);
   const hasSession = userIdHeader !== undefined || keyHeader !== undefined;
   const hostname = readAppHostname(c);
-  const bearer = parseAuthorization(c.req.header("authorization"));
+  const bearer = parseAuthorization(requestHeader(c, "authorization"));
   if (hasSession && bearer.kind !== "none") {
     throw new ServiceError("no_valid_session", "Send either session headers or an access token, not both.");
   }

@@ -4,7 +4,10 @@
  * node:crypto's createHash, which Deno provides too: synchronous, where Web Crypto's digest is a
  * promise settled from a worker thread, a hop every authenticated request paid (issue 12).
  */
-import { createHash } from "node:crypto";
+import * as nodeCrypto from "node:crypto";
+
+/** node:crypto's one-shot `hash` (Node 20.12+): no Hash object per call; absent on older runtimes. */
+const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
 
 /** A new secret: 32 random bytes as 64 lowercase hex characters. */
 export function newSecret(): string {
@@ -13,7 +16,7 @@ export function newSecret(): string {
 
 /** SHA-256 of `secret` (UTF-8) as 64 lowercase hex characters. */
 export function sha256Hex(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+  return oneShotHash ? oneShotHash("sha256", secret, "hex") : nodeCrypto.createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
 /** Constant-time equality of two strings (time depends only on their lengths). */

@@ -28,7 +28,7 @@ import { UNKNOWN_APP } from "./apps.ts";
 import type { SessionClaim } from "./credentials.ts";
 import type { ChainGrant } from "./identity.ts";
 import { addressAllowed } from "./ip-allowlist.ts";
-import { levelsOf, type PermissionRow } from "./permissions.ts";
+import { levelsOfBits, permissionBitsSql } from "./permissions.ts";
 import { sha256Hex, timingSafeEqualString } from "./secrets.ts";
 import { attachTarget, perTargetJoin, type TargetJoin, type TargetRequest } from "./target-join.ts";
 
@@ -59,7 +59,8 @@ const ADMIN_FIELDS = {
   adminId: adminUsers.id,
   // the chain's head: what access checks read and a chain nested at the default level shows
   chain: chainHeadSelection,
-  permission: adminChainPermissions,
+  // the admin's levels on the chain, one column (auth/permissions.ts)
+  permissionBits: permissionBitsSql,
   cidr: allowedIpRanges.cidr,
 };
 
@@ -104,7 +105,7 @@ type AdminRow = {
   session: { id: number; kind: "admin" | "end_user"; userId: number; keyHash: string; chainId: number | null };
   adminId: number | null;
   chain: ChainHead | null;
-  permission: PermissionRow | null;
+  permissionBits: number | null;
   cidr: string | null;
   target?: Record<string, unknown> | null;
 };
@@ -162,10 +163,10 @@ function checked<R extends AdminRow>(first: R | undefined, claim: SessionClaim, 
  * @throws ServiceError no_valid_session (6, 401) when the admin account is inactive
  */
 function adminGrant(rows: readonly AdminRow[], clientIp: string | null): ChainGrant {
-  const { session, chain, adminId, permission } = rows[0]!;
+  const { session, chain, adminId, permissionBits } = rows[0]!;
   if (adminId === null) throw new ServiceError("no_valid_session");
   const auth = { kind: "admin" as const, userId: session.userId, sessionId: session.id, clientIp };
-  const levels = chain ? levelsOf(permission) : null;
+  const levels = chain ? levelsOfBits(permissionBits) : null;
   if (!chain || !levels) return { auth, chain, kinds: [], levels: null, addressAllowed: false };
   const cidrs = rows.flatMap((r) => (r.cidr === null ? [] : [r.cidr]));
   const exempt = levels.super_user && chain.ipWhitelistSuperUserExemption;

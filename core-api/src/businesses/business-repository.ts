@@ -222,21 +222,32 @@ const LIVE_BY_OWNER_CODE = compileSelect(
 );
 
 /**
+ * What a target join reads of a business: every column a record is rendered from, which is all
+ * but the two the store keeps for its indexes (`active_owner_code`, `geo_cell`): every column is
+ * a column definition more the server sends and the driver reads per request (issue 12).
+ */
+const { activeOwnerCode: _activeOwnerCode, geoCell: _geoCell, ...BUSINESS_TARGET_COLUMNS } = getTableColumns(businesses);
+
+/** A business row as a target join reads it (BusinessRow without its index-only columns). */
+export type BusinessTargetRow = Omit<BusinessRow, "activeOwnerCode" | "geoCell">;
+
+/**
  * The live business named by id (placeholder `target`) in the chain the caller's check grants,
- * read in that check's one query (auth/target-join.ts): the row findBusinessById reads.
+ * read in that check's one query (auth/target-join.ts): the row findBusinessById reads, less
+ * its index-only columns (BusinessTargetRow).
  */
 export const BUSINESS_BY_ID_JOIN: TargetJoin = {
   key: "business-by-id",
   table: businesses,
-  selection: getTableColumns(businesses),
+  selection: BUSINESS_TARGET_COLUMNS,
   on: (chainId) => and(eq(businesses.id, sql.placeholder("target")), eq(businesses.chainId, chainId), eq(businesses.deleted, false))!,
 };
 
-/** The live business named by owner code (placeholder `target`) in the granted chain: the row findBusinessByOwnerCode reads. */
+/** The live business named by owner code (placeholder `target`) in the granted chain: the row findBusinessByOwnerCode reads, as BUSINESS_BY_ID_JOIN reads it. */
 export const BUSINESS_BY_OWNER_CODE_JOIN: TargetJoin = {
   key: "business-by-owner-code",
   table: businesses,
-  selection: getTableColumns(businesses),
+  selection: BUSINESS_TARGET_COLUMNS,
   on: (chainId) => and(eq(businesses.chainId, chainId), eq(businesses.activeOwnerCode, sql.placeholder("target")))!,
 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CELL_DEGREES, cellCover, cellRangesWithin, distanceKm, geoCell } from "./geo.ts";
 
-const inRanges = (cell: number, ranges: Array<[number, number]>) => ranges.some(([a, b]) => cell >= a && cell <= b);
+const inRanges = (cell: number, ranges: ReadonlyArray<readonly [number, number]>) => ranges.some(([a, b]) => cell >= a && cell <= b);
 const COLUMNS = Math.round(360 / CELL_DEGREES);
 
 /** Deterministic pseudo-random numbers in [0, 1). */
@@ -68,7 +68,7 @@ describe("cellCover", () => {
 
   it("keeps a 25 km search around Amsterdam to a few dozen ranges, most of the area inner", () => {
     const { inner, boundary } = cellCover(52.3791, 4.9003, 25);
-    const size = (rs: Array<[number, number]>) => rs.reduce((n, [a, b]) => n + b - a + 1, 0);
+    const size = (rs: ReadonlyArray<readonly [number, number]>) => rs.reduce((n, [a, b]) => n + b - a + 1, 0);
     expect(inner.length + boundary.length).toBeLessThanOrEqual(80);
     expect(size(inner)).toBeGreaterThan(2 * size(boundary));
   });

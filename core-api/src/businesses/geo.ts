@@ -22,10 +22,10 @@ const MAX_ROWS = 400;
 
 export type CellRange = [first: number, last: number];
 
-/** The grid cells a circle touches: `inner` wholly inside it, `boundary` the rest. */
+/** The grid cells a circle touches: `inner` wholly inside it, `boundary` the rest (shared: never changed by a caller). */
 export interface CellCover {
-  inner: CellRange[];
-  boundary: CellRange[];
+  readonly inner: readonly CellRange[];
+  readonly boundary: readonly CellRange[];
 }
 
 const rad = (deg: number) => (deg * Math.PI) / 180;
@@ -75,6 +75,22 @@ export function cellRangesWithin(lat: number, lon: number, radiusKm: number): Ce
  * row; a very large circle takes its whole latitude band as one boundary range.
  */
 export function cellCover(lat: number, lon: number, radiusKm: number): CellCover {
+  // The same circle is searched again and again (a store finder's own points): computed once.
+  const key = `${lat},${lon},${radiusKm}`;
+  let cover = covers.get(key);
+  if (!cover) {
+    if (covers.size >= COVERS_KEPT) covers.clear();
+    cover = Object.freeze(computeCellCover(lat, lon, radiusKm));
+    covers.set(key, cover);
+  }
+  return cover;
+}
+
+/** Covers of circles searched lately (cellCover is pure: remembering one changes nothing). */
+const covers = new Map<string, CellCover>();
+const COVERS_KEPT = 256;
+
+function computeCellCover(lat: number, lon: number, radiusKm: number): CellCover {
   const dLat = radiusKm / KM_PER_DEGREE_LAT;
   const south = Math.max(-90, lat - dLat);
   const north = Math.min(90, lat + dLat);

@@ -12,11 +12,12 @@
  *   offset + limit ids of each run instead of sorting every match. When the prefix has too many
  *   runs (a one-letter prefix), the page sorts the matches instead, and the total, when asked
  *   for, is one SUM over the counts;
- * - the page's rows (businesses/search.ts).
+ * - the page's rows, read with the page (businesses/search.ts, pageWithRows).
  */
-import { sql, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { one, rows } from "./query.ts";
+import { int, one, rows, str } from "./query.ts";
+import { pageHits, type PageStatement } from "./page-rows.ts";
+import type { PlannedPage } from "./search.ts";
 import { escapeLike } from "./text.ts";
 
 /** Merge at most this many (word, lcp_prev) runs; beyond it, sort. */
@@ -29,8 +30,8 @@ type Run = { token: string; lcp_prev: number; n: number };
 /**
  * One page of the businesses of `chainId` with a word in field `field` (TOKEN_FIELD code)
  * starting with `word`, by business id, and how to count them all.
- * @returns the page's query, already sent; `total` reads the counts the page read, or sums them
- *   when the prefix had too many runs to read them one by one
+ * @returns the page's hits, its statements already sent; `total` reads the counts the page read,
+ *   or sums them when the prefix had too many runs to read them one by one
  */
 export function prefixPage(
   db: CoreDb,
@@ -40,69 +41,52 @@ export function prefixPage(
   limit: number,
   offset: number,
   descending: boolean,
-): { rows: Promise<Array<{ id: number; distance_km: null }>>; total: () => Promise<number> } {
+): PlannedPage {
   const length = [...word].length;
-  const like = `${escapeLike(word)}%`;
-  const counts = sql`FROM business_search_word_counts c
-    WHERE c.chain_id = ${chainId} AND c.field = ${field} AND c.token LIKE ${like} AND c.lcp_prev < ${length} AND c.n > 0`;
-  const runs = rows<Run>(db, sql`SELECT c.token, c.lcp_prev, c.n ${counts} ORDER BY c.token, c.lcp_prev LIMIT ${MAX_RUNS + 1}`);
-  const page = runs.then(async (found) => {
+  const like = str(`${escapeLike(word)}%`);
+  const counts = `FROM business_search_word_counts c
+    WHERE c.chain_id = ${int(chainId)} AND c.field = ${int(field)} AND c.token LIKE ${like} AND c.lcp_prev < ${int(length)} AND c.n > 0`;
+  const runs = rows<Run>(db, `SELECT c.token, c.lcp_prev, c.n ${counts} ORDER BY c.token, c.lcp_prev LIMIT ${int(MAX_RUNS + 1)}`);
+  const hits = runs.then(async (found) => {
     const wanted = offset + limit;
     const merged = found.length <= MAX_RUNS && found.reduce((sum, r) => sum + Math.min(Number(r.n), wanted), 0) <= MAX_MERGED_ENTRIES;
-    return merged ? mergedPage(db, chainId, field, found, limit, offset, descending) : sortedPage(db, chainId, field, like, length, limit, offset, descending);
+    const page = merged ? mergedPage(chainId, field, found, limit, offset, descending) : sortedPage(chainId, field, like, length, limit, offset, descending);
+    return { hits: page === null ? [] : await pageHits(db, page) };
   });
   return {
-    rows: page.then((ids) => ids.map((id) => ({ id, distance_km: null }))),
+    hits,
     total: async () => {
       const found = await runs;
       if (found.length <= MAX_RUNS) return found.reduce((sum, r) => sum + Number(r.n), 0);
-      return Number((await one<{ n: number }>(db, sql`SELECT COALESCE(SUM(c.n), 0) AS n ${counts}`))?.n ?? 0);
+      return Number((await one<{ n: number }>(db, `SELECT COALESCE(SUM(c.n), 0) AS n ${counts}`))?.n ?? 0);
     },
   };
 }
 
-/** The page sorted from every entry under the prefix (too many runs to merge). */
-async function sortedPage(
-  db: CoreDb,
-  chainId: number,
-  field: number,
-  like: string,
-  length: number,
-  limit: number,
-  offset: number,
-  descending: boolean,
-): Promise<number[]> {
-  const found = await rows<{ id: number }>(
-    db,
-    sql`SELECT t.business_id AS id FROM business_search_tokens t FORCE INDEX (business_search_tokens_by_word)
-      WHERE t.chain_id = ${chainId} AND t.field = ${field} AND t.token LIKE ${like} AND t.lcp_prev < ${length}
-      ORDER BY t.business_id ${descending ? sql`DESC` : sql`ASC`} LIMIT ${limit} OFFSET ${offset}`,
-  );
-  return found.map((r) => r.id);
+/** The page sorted from every entry under the prefix (too many runs to merge); `like` is the escaped pattern. */
+function sortedPage(chainId: number, field: number, like: string, length: number, limit: number, offset: number, descending: boolean): PageStatement {
+  const order = descending ? "DESC" : "ASC";
+  return {
+    sql: `SELECT t.business_id AS id, NULL AS distance_km FROM business_search_tokens t FORCE INDEX (business_search_tokens_by_word)
+      WHERE t.chain_id = ${int(chainId)} AND t.field = ${int(field)} AND t.token LIKE ${like} AND t.lcp_prev < ${int(length)}
+      ORDER BY t.business_id ${order} LIMIT ${int(limit)} OFFSET ${int(offset)}`,
+    order: [`id ${order}`],
+  };
 }
 
-/** The page merged from the first offset + limit ids of each run. */
-async function mergedPage(
-  db: CoreDb,
-  chainId: number,
-  field: number,
-  runs: readonly Run[],
-  limit: number,
-  offset: number,
-  descending: boolean,
-): Promise<number[]> {
-  if (runs.length === 0) return [];
-  const order = descending ? sql`DESC` : sql`ASC`;
+/** The page merged from the first offset + limit ids of each run; null without runs. */
+function mergedPage(chainId: number, field: number, runs: readonly Run[], limit: number, offset: number, descending: boolean): PageStatement | null {
+  if (runs.length === 0) return null;
+  const order = descending ? "DESC" : "ASC";
   const wanted = offset + limit;
-  const parts: SQL[] = runs.map(
-    (r) => sql`(SELECT t.business_id FROM business_search_tokens t FORCE INDEX (business_search_tokens_by_word)
-      WHERE t.chain_id = ${chainId} AND t.field = ${field} AND t.token = ${r.token} AND t.lcp_prev = ${r.lcp_prev}
-      ORDER BY t.business_id ${order} LIMIT ${wanted})`,
+  const parts = runs.map(
+    (r) => `(SELECT t.business_id FROM business_search_tokens t FORCE INDEX (business_search_tokens_by_word)
+      WHERE t.chain_id = ${int(chainId)} AND t.field = ${int(field)} AND t.token = ${str(r.token)} AND t.lcp_prev = ${int(Number(r.lcp_prev))}
+      ORDER BY t.business_id ${order} LIMIT ${int(wanted)})`,
   );
-  const merged = await rows<{ business_id: number }>(
-    db,
-    sql`SELECT business_id FROM (${sql.join(parts, sql` UNION ALL `)}) r
-      ORDER BY business_id ${order} LIMIT ${limit} OFFSET ${offset}`,
-  );
-  return merged.map((r) => r.business_id);
+  return {
+    sql: `SELECT business_id AS id, NULL AS distance_km FROM (${parts.join(" UNION ALL ")}) u
+      ORDER BY business_id ${order} LIMIT ${int(limit)} OFFSET ${int(offset)}`,
+    order: [`id ${order}`],
+  };
 }

@@ -109,6 +109,10 @@ const cases: Array<[string, Partial<BusinessSearch>]> = [
   ["text phrase with inner separator", { text: text("albert-heijn") }],
   ["text across name and owner code", { text: text("st-001 jumbo", ["name", "owner_code"]), orderByRelevance: true }],
   ["text + location", { text: text("bak"), location: location(25) }],
+  ["text + location, second page", { text: text("bak"), location: location(25), offset: 10, limit: 10 }],
+  ["text + location, id descending for ties", { text: text("bak"), location: location(25), sort: { column: "id", order: "desc" } }],
+  ["text + location, past the end (the total counted apart)", { text: text("bak"), location: location(25), offset: 1000 }],
+  ["text + location matching nothing", { text: text("qqq"), location: location(25) }],
   ["text + location by relevance", { text: text("bak jumbo"), location: location(10), orderByRelevance: true }],
   ["location + filter", { location: location(25), filters: { isShutDown: false } }],
   ["text + filter", { text: text("bak"), filters: { countryCode: "BE" } }],
@@ -126,6 +130,8 @@ describe("searchBusinesses agrees with a brute-force search", () => {
       expect(got.hits.map((h) => h.row.id)).toEqual(expected.ids);
       for (const h of got.hits) {
         const want = expected.hits.find((e) => e.row.id === h.row.id)!;
+        // the page's rows, read with the page, are the rows as drizzle reads them
+        expect(h.row).toEqual(want.row);
         if (want.distanceKm === null) expect(h.distanceKm).toBeNull();
         else expect(h.distanceKm).toBeCloseTo(want.distanceKm, 9);
       }

@@ -10,17 +10,24 @@
  *   page, so it does not sort every match (geo.ts);
  * - text: the word index (chain_id, field, token, business_id) answers alone;
  * - text + location: the word index carries each business's coordinates, so one range scan of
- *   the words filters by distance too.
+ *   the words filters by distance too (a cheap longitude window first: the scan reads the words
+ *   of the circle's whole latitude band, round the globe).
  * Anything else (equality filters, sorting by a date) joins the rows: the row plan.
  * Deleted businesses have no grid cell and no words, so the index plans skip them for free.
+ *
+ * Round trips (issue 12): the page's statement returns the page's business rows themselves (its
+ * ids joined to `businesses`, in the page's order), not ids to read in another statement; a
+ * one-word text + location search counts its total in that same statement (a window count over
+ * the matches it groups anyway). Statements are SQL text built here (query.ts).
  */
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { getTableColumns } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { businesses } from "../db/schema.ts";
 import { cellCover, cellRangesWithin, EARTH_RADIUS_KM, geoRowsWithin, type CellRange } from "./geo.ts";
-import { findBusinessesByIds, TOKEN_FIELD, type BusinessRow } from "./business-repository.ts";
+import { TOKEN_FIELD, type BusinessRow } from "./business-repository.ts";
 import { prefixPage } from "./prefix-search.ts";
-import { one, rows } from "./query.ts";
+import { BUSINESS_ROW_COLUMNS, hitsOf, pageHits, pageWithRows, type PageStatement } from "./page-rows.ts";
+import { dbl, int, one, rowArrays, str } from "./query.ts";
 import { escapeLike } from "./text.ts";
 
 export type TextField = keyof typeof TOKEN_FIELD;
@@ -60,20 +67,21 @@ export interface BusinessSearchResult {
 
 type Location = NonNullable<BusinessSearch["location"]>;
 type Text = NonNullable<BusinessSearch["text"]>;
-type PageRow = { id: number; distance_km: number | null };
-/**
- * A plan's page (its query already sent) and how to count its total: asked for, the count runs
- * side by side with the page on a connection of its own; not asked for, it never runs.
- */
-export type PlannedPage = { rows: Promise<PageRow[]>; total: () => Promise<number> };
 
-const countOf = (counted: Promise<{ n: number } | undefined>) => counted.then((c) => Number(c?.n ?? 0));
+/**
+ * A plan's page (its statement already sent) and how to count its total: asked for, the count
+ * runs side by side with the page on a connection of its own; not asked for, it never runs. A
+ * plan without `total` counts it with the page (PageHits.total).
+ */
+export type PlannedPage = { hits: Promise<PageHits>; total?: () => Promise<number> };
+/** The page's hits, and the total when the page's own statement counted it. */
+export type PageHits = { hits: BusinessHit[]; total?: number };
 
 /** Relevance weight of a term matched in a field. */
 const FIELD_WEIGHT: Record<TextField, number> = { name: 2, owner_code: 1 };
 /** Up to this many grid rows (about 900 km) a text + location search lists them one by one. */
 const MAX_ROW_LIST = 400;
-const LOCATION_INDEX = sql`businesses b FORCE INDEX (businesses_location_search)`;
+const LOCATION_INDEX = "businesses b FORCE INDEX (businesses_location_search)";
 
 /**
  * Runs a business search.
@@ -92,123 +100,145 @@ export async function searchBusinesses(db: CoreDb, q: BusinessSearch, options: {
   const descending = q.sort?.column === "id" && q.sort.order === "desc";
   let plan: PlannedPage;
   if (indexOnly && q.location && !text) plan = locationPage(db, q.chainId, q.location, q.limit, q.offset, descending);
-  else if (indexOnly && text) plan = wordsPage(db, q, text, descending);
-  else plan = rowPage(db, q, text, filters);
+  else if (indexOnly && text) plan = wordsPage(db, q, text, descending, withTotal);
+  else plan = planned(db, rowPage(q, text, filters), (where) => one<{ n: number }>(db, `SELECT COUNT(*) AS n FROM ${where}`));
 
-  // The page's rows are read as soon as the page is known, while the total is still counting.
-  const [hits, total] = await Promise.all([
-    plan.rows.then(async (page) => {
-      const found = await findBusinessesByIds(db, page.map((r) => r.id));
-      const distances = new Map(page.map((r) => [r.id, r.distance_km === null ? null : Number(r.distance_km)]));
-      return found.map((row) => ({ row, distanceKm: distances.get(row.id) ?? null }));
-    }),
-    withTotal ? plan.total() : undefined,
-  ]);
-  return total === undefined ? { hits } : { hits, total };
+  // The total counts while the page's statement runs (unless that statement counts it).
+  const counting = withTotal ? plan.total?.() : undefined;
+  const [page, total] = await Promise.all([plan.hits, counting]);
+  if (!withTotal) return { hits: page.hits };
+  return { hits: page.hits, total: total ?? page.total ?? 0 };
+}
+
+/**
+ * Sends `page` with its rows joined (pageWithRows) and reads the hits.
+ * @param count the total's statement, given the page's FROM ... WHERE, or a count
+ */
+function planned(db: CoreDb, page: PageStatement & { from: string }, count: (from: string) => Promise<{ n: number } | undefined>): PlannedPage {
+  return { hits: pageHits(db, page).then((hits) => ({ hits })), total: () => count(page.from).then((c) => Number(c?.n ?? 0)) };
 }
 
 /** Location only: total from the cells, page from a circle grown until it holds it. */
 function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, offset: number, descending: boolean): PlannedPage {
   const wanted = offset + limit;
   // The page starts from a small circle (2 km, what a dense city needs for a page) grown until it
-  // holds the page: every business outside it is farther than all inside.
-  const page = async () => {
+  // holds the page: every business outside it is farther than all inside. A circle that does not
+  // hold `wanted` stores holds fewer than `limit` after the offset.
+  const hits = async () => {
     let radius = Math.min(at.radiusKm, 2 * Math.max(1, Math.sqrt(wanted / 25)));
     for (;;) {
-      const found = await nearest(db, chainId, { ...at, radiusKm: radius }, wanted, descending);
-      if (found.length >= wanted || radius >= at.radiusKm) return found.slice(offset);
+      const found = await pageHits(db, nearest(chainId, { ...at, radiusKm: radius }, limit, offset, descending));
+      if (found.length >= limit || radius >= at.radiusKm) return { hits: found };
       radius = Math.min(at.radiusKm, radius * 4);
     }
   };
-  return { rows: page(), total: () => countWithin(db, chainId, at) };
+  return { hits: hits(), total: () => countWithin(db, chainId, at) };
 }
 
 /** Number of live businesses of the chain within the circle. */
 async function countWithin(db: CoreDb, chainId: number, at: Location): Promise<number> {
   const { inner, boundary } = cellCover(at.latitude, at.longitude, at.radiusKm);
-  const parts: SQL[] = [];
+  const parts: string[] = [];
   if (inner.length) {
-    parts.push(sql`(SELECT COALESCE(SUM(c.n), 0) FROM business_geo_cell_counts c
-      WHERE c.chain_id = ${chainId} AND ${cellsSql(inner, sql`c`)})`);
+    parts.push(`(SELECT COALESCE(SUM(c.n), 0) FROM business_geo_cell_counts c
+      WHERE c.chain_id = ${int(chainId)} AND ${cellsSql(inner, "c")})`);
   }
   if (boundary.length) {
-    parts.push(sql`(SELECT COUNT(*) FROM ${LOCATION_INDEX} WHERE b.chain_id = ${chainId} AND ${cellsSql(boundary)}
-      AND ${distanceSql(at, sql`b`)} <= ${at.radiusKm})`);
+    parts.push(`(SELECT COUNT(*) FROM ${LOCATION_INDEX} WHERE b.chain_id = ${int(chainId)} AND ${cellsSql(boundary)}
+      AND ${distanceSql(at, "b")} <= ${dbl(at.radiusKm)})`);
   }
   if (!parts.length) return 0;
-  return Number((await one<{ n: number }>(db, sql`SELECT ${sql.join(parts, sql` + `)} AS n`))?.n ?? 0);
+  return Number((await one<{ n: number }>(db, `SELECT ${parts.join(" + ")} AS n`))?.n ?? 0);
 }
 
-/** The `limit` nearest live businesses of the chain within the circle, nearest first. */
-async function nearest(db: CoreDb, chainId: number, at: Location, limit: number, descending: boolean): Promise<PageRow[]> {
-  const distance = distanceSql(at, sql`b`);
-  return rows<PageRow>(
-    db,
-    sql`SELECT b.id, ${distance} AS distance_km FROM ${LOCATION_INDEX}
-      WHERE b.chain_id = ${chainId} AND ${cellsSql(cellRangesWithin(at.latitude, at.longitude, at.radiusKm))}
-        AND ${distance} <= ${at.radiusKm}
-      ORDER BY distance_km ASC, b.id ${descending ? sql`DESC` : sql`ASC`} LIMIT ${limit}`,
-  );
+/** The page of the live businesses of the chain within the circle, nearest first (the first offset + limit of them). */
+function nearest(chainId: number, at: Location, limit: number, offset: number, descending: boolean): PageStatement {
+  const distance = distanceSql(at, "b");
+  const idOrder = descending ? "DESC" : "ASC";
+  return {
+    sql: `SELECT b.id, ${distance} AS distance_km FROM ${LOCATION_INDEX}
+      WHERE b.chain_id = ${int(chainId)} AND ${cellsSql(cellRangesWithin(at.latitude, at.longitude, at.radiusKm))}
+        AND ${distance} <= ${dbl(at.radiusKm)}
+      ORDER BY distance_km ASC, b.id ${idOrder} LIMIT ${int(limit)} OFFSET ${int(offset)}`,
+    order: ["distance_km ASC", `id ${idOrder}`],
+  };
 }
 
 /** Text, with or without location, from the word index alone. */
-function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: boolean): PlannedPage {
-  const idOrder = descending ? sql`DESC` : sql`ASC`;
+function wordsPage(db: CoreDb, q: BusinessSearch, text: Text, descending: boolean, withTotal: boolean): PlannedPage {
+  const idOrder = descending ? "DESC" : "ASC";
   if (text.terms.length === 1 && text.terms[0]!.length === 1 && text.fields.length === 1) {
     // One word in one field, the usual search: every match has the same relevance, and the only
     // duplicates are businesses with two words of that prefix, so no derived table is needed.
     const word = text.terms[0]![0]!;
     if (!q.location) return prefixPage(db, q.chainId, TOKEN_FIELD[text.fields[0]!], word, q.limit, q.offset, descending);
     const range = wordRangeSql(q.chainId, text.fields[0]!, word, q.location);
-    return {
-      rows: rows<PageRow>(
-        db,
-        sql`SELECT t.business_id AS id, MIN(${distanceSql(q.location, sql`t`)}) AS distance_km ${range} GROUP BY t.business_id
-          ORDER BY distance_km ASC, t.business_id ${idOrder} LIMIT ${q.limit} OFFSET ${q.offset}`,
-      ),
-      total: () => countOf(one<{ n: number }>(db, sql`SELECT COUNT(DISTINCT t.business_id) AS n ${range}`)),
-    };
+    const count = () => one<{ n: number }>(db, `SELECT COUNT(DISTINCT t.business_id) AS n ${range}`).then((c) => Number(c?.n ?? 0));
+    const grouped = `SELECT t.business_id AS id, MIN(${distanceSql(q.location, "t")}) AS distance_km ${range} GROUP BY t.business_id`;
+    const order = ["distance_km ASC", `id ${idOrder}`];
+    const limited = `ORDER BY distance_km ASC, id ${idOrder} LIMIT ${int(q.limit)} OFFSET ${int(q.offset)}`;
+    if (!withTotal) return { hits: pageHits(db, { sql: `${grouped} ${limited}`, order }).then((hits) => ({ hits })) };
+    // The matches are grouped anyway: the window counts them before the page is cut (one scan).
+    const counted = `SELECT id, distance_km, COUNT(*) OVER () AS total FROM (${grouped}) g ${limited}`;
+    const hits = rowArrays(db, pageWithRows({ sql: counted, order }, ", p.total")).then(async (found) => ({
+      hits: hitsOf(found),
+      // No row: no match, or a page past the last (then the total is counted on its own).
+      total: found.length ? Number(found[0]![BUSINESS_ROW_COLUMNS + 1]) : q.offset === 0 ? 0 : await count(),
+    }));
+    return { hits };
   }
   const matches = textMatchSql(q.chainId, text, q.location);
-  const order: SQL[] = [];
-  if (q.location) order.push(sql`distance_km ASC`);
-  if (q.orderByRelevance) order.push(sql`relevance DESC`);
-  order.push(sql`business_id ${idOrder}`);
+  const order: string[] = [];
+  if (q.location) order.push("distance_km ASC");
+  if (q.orderByRelevance) order.push("relevance DESC");
+  order.push(`id ${idOrder}`);
   return {
-    rows: rows<PageRow>(
-      db,
-      sql`SELECT business_id AS id, distance_km FROM (${matches}) m
-        ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
-    ),
-    total: () => countOf(one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM (${matches}) m`)),
+    hits: pageHits(db, {
+      sql: `SELECT business_id AS id, distance_km, relevance FROM (${matches}) m
+        ORDER BY ${order.join(", ")} LIMIT ${int(q.limit)} OFFSET ${int(q.offset)}`,
+      order,
+    }).then((hits) => ({ hits })),
+    total: () => one<{ n: number }>(db, `SELECT COUNT(*) AS n FROM (${matches}) m`).then((c) => Number(c?.n ?? 0)),
   };
 }
 
-/** Anything with row filters or a date sort: join the rows. */
-function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, filters: SQL[]): PlannedPage {
-  const where: SQL[] = [sql`b.chain_id = ${q.chainId}`, sql`b.deleted = 0`, ...filters];
-  const distance = q.location ? distanceSql(q.location, sql`b`) : undefined;
+/** Anything with row filters or a date sort: join the rows. `from` is the FROM ... WHERE the total counts. */
+function rowPage(q: BusinessSearch, text: Text | undefined, filters: string[]): PageStatement & { from: string } {
+  const where: string[] = [`b.chain_id = ${int(q.chainId)}`, "b.deleted = 0", ...filters];
+  const distance = q.location ? distanceSql(q.location, "b") : undefined;
   if (q.location && distance) {
     where.push(cellsSql(cellRangesWithin(q.location.latitude, q.location.longitude, q.location.radiusKm)));
-    where.push(sql`${distance} <= ${q.location.radiusKm}`);
+    where.push(`${distance} <= ${dbl(q.location.radiusKm)}`);
   }
   const matches = text ? textMatchSql(q.chainId, text) : undefined;
-  const from = sql`businesses b ${matches ? sql`JOIN (${matches}) m ON m.business_id = b.id` : sql``}`;
-  const order: SQL[] = [];
-  if (distance) order.push(sql`distance_km ASC`);
-  if (matches && q.orderByRelevance) order.push(sql`m.relevance DESC`);
-  if (q.sort && q.sort.column !== "id") {
-    order.push(sql`${columnSql(q.sort.column)} ${q.sort.order === "desc" ? sql`DESC` : sql`ASC`}`);
+  const from = `businesses b ${matches ? `JOIN (${matches}) m ON m.business_id = b.id` : ""}`;
+  const select = ["b.id", `${distance ?? "NULL"} AS distance_km`];
+  const inner: string[] = [];
+  const outer: string[] = [];
+  if (distance) {
+    inner.push("distance_km ASC");
+    outer.push("distance_km ASC");
   }
-  order.push(q.sort?.column === "id" && q.sort.order === "desc" ? sql`b.id DESC` : sql`b.id ASC`);
-  const condition = sql.join(where, sql` AND `);
+  if (matches && q.orderByRelevance) {
+    select.push("m.relevance AS relevance");
+    inner.push("m.relevance DESC");
+    outer.push("relevance DESC");
+  }
+  if (q.sort && q.sort.column !== "id") {
+    const dir = q.sort.order === "desc" ? "DESC" : "ASC";
+    select.push(`${columnSql(q.sort.column)} AS sort_key`);
+    inner.push(`${columnSql(q.sort.column)} ${dir}`);
+    outer.push(`sort_key ${dir}`);
+  }
+  const idDir = q.sort?.column === "id" && q.sort.order === "desc" ? "DESC" : "ASC";
+  inner.push(`b.id ${idDir}`);
+  outer.push(`id ${idDir}`);
+  const condition = where.join(" AND ");
   return {
-    rows: rows<PageRow>(
-      db,
-      sql`SELECT b.id, ${distance ?? sql`NULL`} AS distance_km FROM ${from} WHERE ${condition}
-        ORDER BY ${sql.join(order, sql`, `)} LIMIT ${q.limit} OFFSET ${q.offset}`,
-    ),
-    total: () => countOf(one<{ n: number }>(db, sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${condition}`)),
+    sql: `SELECT ${select.join(", ")} FROM ${from} WHERE ${condition}
+      ORDER BY ${inner.join(", ")} LIMIT ${int(q.limit)} OFFSET ${int(q.offset)}`,
+    order: outer,
+    from: `${from} WHERE ${condition}`,
   };
 }
 
@@ -217,71 +247,98 @@ function rowPage(db: CoreDb, q: BusinessSearch, text: Text | undefined, filters:
  * A term matches in a field when every word of the term prefixes some word of the field. With a
  * location, only words of businesses within the circle count (the word index has coordinates).
  */
-function textMatchSql(chainId: number, text: Text, at?: Location): SQL {
-  const distance = at ? distanceSql(at, sql`t`) : sql`NULL`;
+function textMatchSql(chainId: number, text: Text, at?: Location): string {
+  const distance = at ? distanceSql(at, "t") : "NULL";
   const words = (field: TextField, word: string) => wordRangeSql(chainId, field, word, at);
-  const parts: SQL[] = [];
+  const parts: string[] = [];
   text.terms.forEach((term, termIndex) => {
     for (const field of text.fields) {
       const weight = FIELD_WEIGHT[field];
       if (term.length === 1) {
-        parts.push(sql`SELECT DISTINCT t.business_id, ${termIndex} AS term, ${weight} AS weight, ${distance} AS distance_km ${words(field, term[0]!)}`);
+        parts.push(`SELECT DISTINCT t.business_id, ${int(termIndex)} AS term, ${int(weight)} AS weight, ${distance} AS distance_km ${words(field, term[0]!)}`);
       } else {
-        const perWord = term.map((w, i) => sql`SELECT DISTINCT t.business_id, ${i} AS word, ${distance} AS distance_km ${words(field, w)}`);
-        parts.push(sql`SELECT business_id, ${termIndex} AS term, ${weight} AS weight, MIN(distance_km) AS distance_km
-          FROM (${sql.join(perWord, sql` UNION ALL `)}) w GROUP BY business_id HAVING COUNT(DISTINCT word) = ${term.length}`);
+        const perWord = term.map((w, i) => `SELECT DISTINCT t.business_id, ${int(i)} AS word, ${distance} AS distance_km ${words(field, w)}`);
+        parts.push(`SELECT business_id, ${int(termIndex)} AS term, ${int(weight)} AS weight, MIN(distance_km) AS distance_km
+          FROM (${perWord.join(" UNION ALL ")}) w GROUP BY business_id HAVING COUNT(DISTINCT word) = ${int(term.length)}`);
       }
     }
   });
-  const having = text.matchAll ? sql`HAVING COUNT(DISTINCT term) = ${text.terms.length}` : sql``;
-  return sql`SELECT business_id, SUM(weight) AS relevance, MIN(distance_km) AS distance_km
-    FROM (${sql.join(parts, sql` UNION ALL `)}) t GROUP BY business_id ${having}`;
+  const having = text.matchAll ? `HAVING COUNT(DISTINCT term) = ${int(text.terms.length)}` : "";
+  return `SELECT business_id, SUM(weight) AS relevance, MIN(distance_km) AS distance_km
+    FROM (${parts.join(" UNION ALL ")}) t GROUP BY business_id ${having}`;
 }
 
 /**
  * `FROM business_search_tokens t WHERE ...`: the words of `field` starting with `word` in the
  * chain, and with a location only those of businesses within the circle.
  */
-function wordRangeSql(chainId: number, field: TextField, word: string, at?: Location): SQL {
-  return sql`FROM business_search_tokens t WHERE t.chain_id = ${chainId} AND t.field = ${TOKEN_FIELD[field]}
-    AND t.token LIKE ${`${escapeLike(word)}%`} ${at ? locationFilterSql(at) : sql``}`;
+function wordRangeSql(chainId: number, field: TextField, word: string, at?: Location): string {
+  return `FROM business_search_tokens t WHERE t.chain_id = ${int(chainId)} AND t.field = ${int(TOKEN_FIELD[field])}
+    AND t.token LIKE ${str(`${escapeLike(word)}%`)} ${at ? locationFilterSql(at) : ""}`;
 }
 
 /**
  * Grid rows and exact distance on the word index's copied coordinates: with the index
- * (chain_id, field, geo_row, token) a word prefix is one short range per row of the circle.
+ * (chain_id, field, geo_row, token) a word prefix is one short range per row of the circle. The
+ * rows span the globe: a longitude window that holds the whole circle (longitudeWindow) is
+ * checked before the distance, which it leaves the same for every word it lets through.
  */
-function locationFilterSql(at: Location): SQL {
+function locationFilterSql(at: Location): string {
   const rows = geoRowsWithin(at.latitude, at.radiusKm);
   const band =
     rows.length <= MAX_ROW_LIST
-      ? sql`t.geo_row IN (${sql.join(rows.map((r) => sql`${r}`), sql`, `)})`
-      : sql`t.geo_row BETWEEN ${rows[0]!} AND ${rows[rows.length - 1]!}`;
-  return sql`AND ${band} AND ${distanceSql(at, sql`t`)} <= ${at.radiusKm}`;
+      ? `t.geo_row IN (${rows.map(int).join(", ")})`
+      : `t.geo_row BETWEEN ${int(rows[0]!)} AND ${int(rows[rows.length - 1]!)}`;
+  const window = longitudeWindow(at);
+  const lon = window ? ` AND t.longitude BETWEEN ${dbl(window[0])} AND ${dbl(window[1])}` : "";
+  return `AND ${band}${lon} AND ${distanceSql(at, "t")} <= ${dbl(at.radiusKm)}`;
+}
+
+/**
+ * Longitudes [west, east] holding every point within the circle, or null when no such window
+ * short of the whole globe exists (the circle reaches a pole or crosses the antimeridian). The
+ * widest longitude offset of a circle of angular radius r around latitude lat is
+ * asin(sin r / cos lat); the window is a little wider still, so rounding never cuts a point off.
+ */
+export function longitudeWindow(at: Location): [number, number] | null {
+  const r = at.radiusKm / EARTH_RADIUS_KM;
+  const lat = (at.latitude * Math.PI) / 180;
+  if (r >= Math.PI / 2 - Math.abs(lat) - 1e-6) return null;
+  const dLon = (Math.asin(Math.min(1, Math.sin(r) / Math.cos(lat))) * 180) / Math.PI;
+  const margin = dLon * 1e-6 + 1e-9;
+  const west = at.longitude - dLon - margin;
+  const east = at.longitude + dLon + margin;
+  return west < -180 || east > 180 ? null : [west, east];
 }
 
 /** Haversine distance in km from the search point to the row `alias`, as SQL. */
-function distanceSql(at: Location, alias: SQL): SQL {
-  const lat = sql`${alias}.latitude`;
-  const lon = sql`${alias}.longitude`;
-  return sql`(${2 * EARTH_RADIUS_KM} * ASIN(LEAST(1, SQRT(
-    POW(SIN(RADIANS(${lat} - ${at.latitude}) / 2), 2) +
-    COS(RADIANS(${at.latitude})) * COS(RADIANS(${lat})) * POW(SIN(RADIANS(${lon} - ${at.longitude}) / 2), 2)))))`;
+function distanceSql(at: Location, alias: string): string {
+  const lat = dbl(at.latitude);
+  return `(${dbl(2 * EARTH_RADIUS_KM)} * ASIN(LEAST(1, SQRT(
+    POW(SIN(RADIANS(${alias}.latitude - ${lat}) / 2), 2) +
+    COS(RADIANS(${lat})) * COS(RADIANS(${alias}.latitude)) * POW(SIN(RADIANS(${alias}.longitude - ${dbl(at.longitude)}) / 2), 2)))))`;
 }
 
-function cellsSql(ranges: CellRange[], alias: SQL = sql`b`): SQL {
-  return sql`(${sql.join(ranges.map(([a, z]) => sql`${alias}.geo_cell BETWEEN ${a} AND ${z}`), sql` OR `)})`;
+function cellsSql(ranges: readonly CellRange[], alias = "b"): string {
+  return `(${ranges.map(([a, z]) => `${alias}.geo_cell BETWEEN ${int(a)} AND ${int(z)}`).join(" OR ")})`;
 }
 
-function filterSql(f: BusinessSearch["filters"]): SQL[] {
+function filterSql(f: BusinessSearch["filters"]): string[] {
   return Object.entries(f ?? {})
     .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => sql`${columnSql(key as BusinessColumn)} = ${typeof value === "boolean" ? Number(value) : value}`);
+    .map(([key, value]) => `${columnSql(key as BusinessColumn)} = ${literal(value!)}`);
+}
+
+/** A filter value as a literal: booleans as 0 / 1, numbers as numbers, text escaped. */
+function literal(value: string | number | boolean): string {
+  if (typeof value === "boolean") return value ? "1" : "0";
+  if (typeof value === "number") return Number.isSafeInteger(value) ? int(value) : dbl(value);
+  return str(value);
 }
 
 const COLUMNS = getTableColumns(businesses);
 
 /** `b.<column>`: the row plan reads `businesses` as `b`. */
-function columnSql(key: BusinessColumn): SQL {
-  return sql`b.${sql.identifier(COLUMNS[key].name)}`;
+function columnSql(key: BusinessColumn): string {
+  return `b.\`${COLUMNS[key].name}\``;
 }

@@ -89,7 +89,7 @@ export function compileSelect<Result extends unknown[], Names extends string>(
   if (unknown.length || unused.length) {
     throw new Error(`compileSelect: placeholders ${[...used].join(", ")} used, ${names.join(", ")} declared`);
   }
-  const plan = rowPlan(readers);
+  const read = rowReader(rowPlan(readers));
   const statement = { sql: text, rowsAsArray: true };
   return {
     sql: text,
@@ -101,9 +101,26 @@ export function compileSelect<Result extends unknown[], Names extends string>(
         else if ((bound[i] = values[slot.name]) === undefined) throw new Error(`compileSelect: no value for placeholder ${slot.name}`);
       }
       const [rows] = (await db.$client.execute(statement, bound as never)) as unknown as [unknown[][]];
-      return rows.map((row) => readRow(row, plan)) as Result[number][];
+      return rows.map(read) as Result[number][];
     },
   };
+}
+
+/**
+ * Reads whole rows of `table` from rows fetched as arrays (`rowsAsArray`) whose first columns are
+ * `columns` (what a hand-written statement selects, with a table alias), decoded as compileSelect
+ * decodes them. For a statement that is not compiled once (its text varies with its values, as a
+ * search's does) but returns the table's rows.
+ * @param alias the table's alias in the statement
+ * @returns `columns`, the select list (`alias`.`column`, ... in the table's column order), and
+ *   `read`, which turns a row array into the row object (columns after the table's are ignored)
+ * @throws Error when the table has a date column read as text (see compileSelect)
+ */
+export function tableRows<T extends Table>(table: T, alias: string): { columns: string; count: number; read(row: readonly unknown[]): T["$inferSelect"] } {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const plan = rowPlan(fieldReaders(columns, []));
+  const list = Object.values(columns).map((c) => `${alias}.\`${c.name}\``).join(", ");
+  return { columns: list, count: plan.length, read: rowReader(plan) as (row: readonly unknown[]) => T["$inferSelect"] };
 }
 
 /** The readers of a selection, in the order drizzle writes its select list. */
@@ -168,25 +185,31 @@ function rowPlan(readers: readonly FieldReader[]): RowPlan {
 }
 
 /** A row array as the result object; a nested object whose every value is NULL is null. */
-function readRow(row: readonly unknown[], plan: RowPlan): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const entry of plan) {
+type RowReader = (row: readonly unknown[]) => Record<string, unknown>;
+
+/**
+ * The reader of rows of `plan`, generated once as straight-line code (issue 12: a page of 25
+ * wide rows was read through generic keyed stores, one per value): an object literal with the
+ * plan's keys in its order, each value decoded by its column's decoder, `null` for NULL, and a
+ * nested object (a LEFT JOIN's table) null when every value in it is NULL.
+ */
+function rowReader(plan: RowPlan): RowReader {
+  const decoders: Array<(value: unknown) => unknown> = [];
+  const decoder = (decode: (value: unknown) => unknown) => `d${decoders.push(decode) - 1}`;
+  const name = (key: string) => JSON.stringify(key);
+  const lines: string[] = [];
+  const fields: string[] = [];
+  plan.forEach((entry, g) => {
     if ("index" in entry) {
-      const raw = row[entry.index];
-      out[entry.key] = raw === null || raw === undefined ? null : entry.decode(raw);
-      continue;
+      fields.push(`${name(entry.key)}: (v = row[${entry.index}]) === null || v === undefined ? null : ${decoder(entry.decode)}(v)`);
+      return;
     }
-    const nested: Record<string, unknown> = {};
-    let found = false;
-    for (const field of entry.fields) {
-      const raw = row[field.index];
-      if (raw === null || raw === undefined) nested[field.key] = null;
-      else {
-        nested[field.key] = field.decode(raw);
-        found = true;
-      }
-    }
-    out[entry.key] = found ? nested : null;
-  }
-  return out;
+    lines.push(`let f${g} = false;`);
+    const nested = entry.fields.map((f) => `${name(f.key)}: (v = row[${f.index}]) === null || v === undefined ? null : ((f${g} = true), ${decoder(f.decode)}(v))`);
+    lines.push(`const n${g} = { ${nested.join(", ")} };`);
+    fields.push(`${name(entry.key)}: f${g} ? n${g} : null`);
+  });
+  const names = decoders.map((_, i) => `d${i}`);
+  const body = `return function readRow(row) {\n  let v;\n  ${lines.join("\n  ")}\n  return { ${fields.join(", ")} };\n};`;
+  return new Function(...names, body)(...decoders) as RowReader;
 }

@@ -33,6 +33,16 @@ export function versionAtLeast(v: ApiVersion, major: number, minor: number, patc
  */
 export function formatDateTime(date: Date | null | undefined, version: ApiVersion): string | null {
   if (!date) return null;
+  const time = date.getTime();
+  const rfc3339 = versionAtLeast(version, 1, 6, 8);
+  // The same instant as the last call (a row's creation and last change, a page of rows loaded
+  // together) reads the same: formatted once.
+  if (time === last.time && rfc3339 === last.rfc3339) return last.text;
   const iso = date.toISOString().slice(0, 19);
-  return versionAtLeast(version, 1, 6, 8) ? `${iso}Z` : iso.replace("T", " ");
+  const text = rfc3339 ? `${iso}Z` : iso.replace("T", " ");
+  last = { time, rfc3339, text };
+  return text;
 }
+
+/** The last datetime formatDateTime formatted (an invalid Date's NaN never matches). */
+let last = { time: NaN, rfc3339: true, text: "" };

@@ -23,7 +23,38 @@ export type Params = Record<string, ParamValue>;
  * @throws ServiceError parameter_invalid (419) for conflicting or too deeply nested keys (see nestBracketKeys)
  */
 export function queryParams(c: Context): Params {
-  return nestBracketKeys(new URL(c.req.url).searchParams);
+  return nestBracketKeys(new URLSearchParams(queryOf(c.req.url)));
+}
+
+/**
+ * The query string of `url` (without `?`), "" when there is none. The request URL is already
+ * parsed and serialised (`href`), so this is what `new URL(url).search` holds, without parsing
+ * the URL again per read (issue 12).
+ */
+export function queryOf(url: string): string {
+  // A serialised URL has no "#" before its fragment (a "#" in the path or query is %23).
+  const hash = url.indexOf("#");
+  const end = hash < 0 ? url.length : hash;
+  const q = url.indexOf("?");
+  return q < 0 || q > end ? "" : url.slice(q + 1, end);
+}
+
+/**
+ * The path of `url`, as `new URL(url).pathname` reads it from a serialised absolute URL (`href`:
+ * scheme, `//`, host, then the path up to `?` or `#`), without parsing it again.
+ */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const ch = url.charCodeAt(i);
+    if (ch === 63 /* ? */ || ch === 35 /* # */) {
+      end = i;
+      break;
+    }
+  }
+  return url.slice(start, end);
 }
 
 /**

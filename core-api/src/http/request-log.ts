@@ -14,9 +14,15 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { Logger } from "../logger.ts";
+import { pathOf } from "./params.ts";
 import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from "@service/shared/logging";
+import { carriesRequestId } from "./json-response.ts";
+import { requestHeader } from "./request-headers.ts";
 
 export { REQUEST_ID_HEADER };
+
+/** REQUEST_ID_HEADER as requestHeader names headers (lower case). */
+const REQUEST_ID_NAME = REQUEST_ID_HEADER.toLowerCase();
 
 
 /** The fields of one request's log line (message `request`). */
@@ -46,7 +52,7 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
   const newId = options.newId ?? (() => crypto.randomUUID());
   return async (c, next) => {
     const started = performance.now();
-    const sent = c.req.header(REQUEST_ID_HEADER);
+    const sent = requestHeader(c, REQUEST_ID_NAME);
     const requestId = sent !== undefined && ACCEPTED_REQUEST_ID.test(sent) && options.fromTrustedProxy(c) ? sent : newId();
     c.set("requestId", requestId);
     await next();
@@ -55,7 +61,7 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
       requestId,
       method: c.req.method,
       route: answeringRoute(c),
-      path: new URL(c.req.url).pathname,
+      path: pathOf(c.req.url),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
@@ -63,8 +69,9 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<{ Vari
   };
 }
 
-/** Sets the id on the response, copying a response whose headers are immutable. */
+/** Sets the id on the response, copying a response whose headers are immutable; a jsonResponse carries it already. */
 function echo(c: Context, requestId: string): void {
+  if (carriesRequestId(c.res)) return;
   try {
     c.res.headers.set(REQUEST_ID_HEADER, requestId);
   } catch {

@@ -15,6 +15,7 @@ import type { Context } from "hono";
 import { requireCallAccess, requireSession } from "../auth/context.ts";
 import { searchBusinesses } from "../businesses/search.ts";
 import { readCallParams } from "../http/coerce.ts";
+import { jsonResponse } from "../http/json-response.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { renderListedBusiness } from "./business-record.ts";
@@ -35,5 +36,5 @@ export async function getBusinesses(c: Context<AppEnv>): Promise<Response> {
     businesses: hits.map((hit) => renderListedBusiness(hit, version)),
     result_type: "get-businesses",
   };
-  return c.json(okBody(results));
+  return jsonResponse(c, okBody(results));
 }

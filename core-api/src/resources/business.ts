@@ -19,6 +19,7 @@ import {
   updateBusiness,
   type BusinessChanges,
   type BusinessRow,
+  type BusinessTargetRow,
   type BusinessValues,
 } from "../businesses/business-repository.ts";
 import { searchBusinesses, type BusinessColumn, type BusinessSearch, type TextField } from "../businesses/search.ts";
@@ -44,7 +45,7 @@ export const businessAdapter: ResourceAdapter = {
       : by.property === "owner_code" ? { join: BUSINESS_BY_OWNER_CODE_JOIN, value: String(by.value) }
       : undefined,
     record: async (scope, row) =>
-      row ? businessRecord(row as BusinessRow, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null,
+      row ? businessRecord(row as BusinessTargetRow, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null,
   },
 
   async list(scope, q) {
@@ -53,10 +54,11 @@ export const businessAdapter: ResourceAdapter = {
     if (chainFilter !== undefined && chainFilter !== scope.chainId) return { records: [], total: 0 };
     const { hits, total = 0 } = await searchBusinesses(scope.db, toSearch(scope.chainId, q));
     const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
-    const records = hits.map((h) => ({
-      ...businessRecord(h.row, chain),
-      ...(q.location ? { business_distance_km: h.distanceKm } : {}),
-    }));
+    const records = hits.map((h) => {
+      const record = businessRecord(h.row, chain);
+      if (q.location) record.business_distance_km = h.distanceKm;
+      return record;
+    });
     return { records, total };
   },
 

@@ -30,6 +30,8 @@ import { parseListParams, type ListQuery } from "./list-params.ts";
 import { parseRecursionLevel, renderResource, type ResourceRecord } from "./render.ts";
 import { resolveScope, type EngineOperation, type ResourceScope } from "./request-scope.ts";
 import { validateWrite, type BodySource, type WriteMethod, type WriteValues } from "./write.ts";
+import { jsonResponse } from "../http/json-response.ts";
+import { requestHeader } from "../http/request-headers.ts";
 
 /** A single-resource target: an identifier property and its value. */
 export interface Identifier {
@@ -86,17 +88,19 @@ export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter
   if (method === "GET") {
     // The target, when the request names it well, is read with the caller's check; its errors
     // still come in their order, after the check (identifierOf again, below).
-    const named = adapter.targetJoin ? namedTarget(adapter.declaration, pathId, queryParams(c)) : undefined;
+    // Read once (before the check only when a target may be joined to it, as always).
+    let query = adapter.targetJoin ? queryParams(c) : undefined;
+    const named = query ? namedTarget(adapter.declaration, pathId, query) : undefined;
     const joined = named && adapter.targetJoin?.join(named);
     const scope = await scopeFor(c, adapter, "get", joined);
-    const by = targetOf(adapter, scope, pathId, queryParams(c));
+    const by = targetOf(adapter, scope, pathId, (query ??= queryParams(c)));
     const read = scope.target;
     const target = read && joined && read.join === joined.join && read.value === by.value && named?.property === by.property
       ? await adapter.targetJoin!.record(scope, read.row)
       : await adapter.findOne(scope, by);
     // The catalogue's description, never the value asked for (tenant isolation; see findTarget).
     if (!target) throw new ServiceError("resource_not_found");
-    return c.json(okBody(render(adapter, scope, target)));
+    return jsonResponse(c, okBody(render(adapter, scope, target)));
   }
   if (method === "POST" && pathId === undefined && adapter.create) {
     const scope = await scopeFor(c, adapter, "create");
@@ -104,7 +108,7 @@ export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter
     const { body, source } = await readBody(c);
     const values = validateWrite(adapter.declaration, "post", body, { source });
     requireScopeChain(adapter.declaration, scope, values);
-    return c.json(okBody(render(adapter, scope, await adapter.create(scope, values))));
+    return jsonResponse(c, okBody(render(adapter, scope, await adapter.create(scope, values))));
   }
   if ((method === "PUT" || method === "PATCH") && adapter.update) {
     const scope = await scopeFor(c, adapter, "update");
@@ -115,14 +119,14 @@ export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter
     const values = validateWrite(adapter.declaration, writeMethod, body, { source, targetId: target.id });
     const updated = await adapter.update(scope, target, values);
     if (!updated) throw new ServiceError("resource_not_found");
-    return c.json(okBody(render(adapter, scope, updated)));
+    return jsonResponse(c, okBody(render(adapter, scope, updated)));
   }
   if (method === "DELETE" && adapter.remove) {
     const scope = await scopeFor(c, adapter, "delete");
     const target = await findTarget(scope, adapter, targetOf(adapter, scope, pathId, queryParams(c)));
     const deleted = await adapter.remove(scope, target);
     if (!deleted) throw new ServiceError("resource_not_found");
-    return c.json(okBody(render(adapter, scope, deleted)));
+    return jsonResponse(c, okBody(render(adapter, scope, deleted)));
   }
   throw new ServiceError("resource_not_found", `${method} is not available on ${adapter.declaration.path}.`);
 }
@@ -139,7 +143,8 @@ export async function servePlural(c: Context<AppEnv>, adapter: ResourceAdapter):
   const scope = await scopeFor(c, adapter, "list");
   const query = parseListParams(adapter.declaration, queryParams(c));
   const { records, total } = await adapter.list(scope, query);
-  return c.json(
+  return jsonResponse(
+    c,
     okBody({
       resources: records.map((r) => render(adapter, scope, r)),
       limit: query.limit,
@@ -206,8 +211,8 @@ async function scopeFor(c: Context<AppEnv>, adapter: ResourceAdapter, op: Engine
   return resolveScope(c.get("ctx"), {
     resource: adapter.declaration.name,
     operation: op,
-    chainHeader: c.req.header("x-service-chain-id"),
-    recursionLevel: parseRecursionLevel(c.req.header("x-service-response-recursion-level")),
+    chainHeader: requestHeader(c, "x-service-chain-id"),
+    recursionLevel: parseRecursionLevel(requestHeader(c, "x-service-response-recursion-level")),
     ...(target ? { target } : {}),
   });
 }

@@ -38,6 +38,43 @@ export function parseRecursionLevel(header: string | undefined | null): Recursio
   return Number(s) as RecursionLevel;
 }
 
+/** A renderer of one declaration at one level without omissions (see planOf). */
+type Renderer = (record: ResourceRecord, opts: RenderOptions) => Record<string, unknown>;
+
+/**
+ * Renderers per declaration and level, generated when first used (issue 12: a list page rendered
+ * 25 records by walking every declared property's rules again, through keyed loads and stores).
+ */
+const renderers = new WeakMap<ResourceDeclaration, Renderer[]>();
+
+/** The properties rendered at `level`, less `omit`: level <= `level`, not write-only, in declaration order. */
+function planOf(decl: ResourceDeclaration, level: number, omit: ReadonlySet<string> | undefined): PropertyInfo[] {
+  const props: PropertyInfo[] = [];
+  for (const prop of decl.properties.values()) {
+    // A write-only property (a secret) is never rendered, whatever the record holds.
+    if (prop.level > level || prop.writeOnly || omit?.has(prop.name)) continue;
+    props.push(prop);
+  }
+  return props;
+}
+
+/**
+ * The renderer of `props` at `level`, generated as straight-line code: for each property in
+ * order, a value the record does not carry (undefined) is left out, null stays null, a Date is
+ * formatted for the request's version, a reference (or a list of them) is rendered one level
+ * down, anything else is the value itself.
+ */
+function compileRenderer(props: readonly PropertyInfo[], level: number): Renderer {
+  const name = (key: string) => JSON.stringify(key);
+  const lines = props.map((prop, i) => {
+    const nested = prop.kind === "reference" || (prop.kind === "array" && prop.reference !== undefined);
+    const value = nested ? `renderValue(p${i}, v, ${level}, opts)` : "v";
+    return `v = record[${name(prop.name)}]; if (v !== undefined) out[${name(prop.name)}] = v === null ? null : v instanceof Date ? formatDateTime(v, opts.version) : ${value};`;
+  });
+  const body = `return function render(record, opts) {\n  const out = {};\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`;
+  return new Function("renderValue", "formatDateTime", ...props.map((_, i) => `p${i}`), body)(renderValue, formatDateTime, ...props) as Renderer;
+}
+
 /**
  * Renders `record` of resource `decl` at `level`.
  * @returns a plain JSON object with the properties of level <= `level`, in declaration order
@@ -48,20 +85,16 @@ export function renderResource(
   level: number,
   opts: RenderOptions,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const prop of decl.properties.values()) {
-    // A write-only property (a secret) is never rendered, whatever the record holds.
-    if (prop.level > level || prop.writeOnly || opts.omit?.has(prop.name)) continue;
-    const value = record[prop.name];
-    if (value === undefined) continue;
-    out[prop.name] = renderValue(prop, value, level, opts);
+  // Omissions (an end-user's) are rare, odd levels never come: those renderers are not kept.
+  if (opts.omit?.size || !Number.isInteger(level) || level < 0 || level > 8) {
+    return compileRenderer(planOf(decl, level, opts.omit), level)(record, opts);
   }
-  return out;
+  let byLevel = renderers.get(decl);
+  if (!byLevel) renderers.set(decl, (byLevel = []));
+  return (byLevel[level] ??= compileRenderer(planOf(decl, level, undefined), level))(record, opts);
 }
 
 function renderValue(prop: PropertyInfo, value: unknown, level: number, opts: RenderOptions): unknown {
-  if (value === null) return null;
-  if (value instanceof Date) return formatDateTime(value, opts.version);
   if (prop.kind === "reference") return renderReference(prop.reference, value, level - 1, opts);
   if (prop.kind === "array" && prop.reference && Array.isArray(value)) {
     return value.map((item) => renderReference(prop.reference, item, level - 1, opts));
@@ -75,5 +108,5 @@ function renderReference(name: string | undefined, value: unknown, level: number
   const nested = value as ResourceRecord;
   const decl = name ? opts.resources.get(name) : undefined;
   if (level <= 0 || !decl) return { id: nested.id };
-  return renderResource(decl, nested, level, { ...opts, omit: undefined });
+  return renderResource(decl, nested, level, opts.omit ? { ...opts, omit: undefined } : opts);
 }

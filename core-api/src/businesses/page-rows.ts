@@ -1,0 +1,47 @@
+/**
+ * A search page's statement with the page's business rows joined to it (businesses/search.ts;
+ * issue 12: the ids and then their rows were two round trips): the page's ids joined to
+ * `businesses`, in the page's order, read as the compiled reads read a row
+ * (db/compiled-select.ts tableRows).
+ */
+import type { CoreDb } from "../db/client.ts";
+import { tableRows } from "../db/compiled-select.ts";
+import { businesses } from "../db/schema.ts";
+import { rowArrays } from "./query.ts";
+import type { BusinessHit } from "./search.ts";
+
+/**
+ * A page's statement, its rows not yet joined: it selects `id`, `distance_km` (a number, or NULL
+ * without location) and the columns `order` names, ordered by them and limited to the page.
+ */
+export interface PageStatement {
+  sql: string;
+  /** the page's order as `<column of the statement> ASC|DESC`, ids last */
+  order: string[];
+}
+
+/** The business row as the page's statements select it (alias `r`). */
+const BUSINESS_ROWS = tableRows(businesses, "r");
+/** The columns of a business row; pageWithRows selects the distance right after them. */
+export const BUSINESS_ROW_COLUMNS = BUSINESS_ROWS.count;
+
+/**
+ * The page's statement with its business rows joined, in its order: the business columns
+ * (BUSINESS_ROWS), then the distance, then the statement's extra columns.
+ */
+export function pageWithRows(page: PageStatement, extra = ""): string {
+  return `SELECT ${BUSINESS_ROWS.columns}, p.distance_km${extra} FROM (${page.sql}) p
+    JOIN businesses r ON r.id = p.id AND r.deleted = 0 ORDER BY ${page.order.map((o) => `p.${o}`).join(", ")}`;
+}
+
+/** Reads hits from the rows of pageWithRows. */
+export function hitsOf(found: readonly unknown[][]): BusinessHit[] {
+  const at = BUSINESS_ROW_COLUMNS;
+  return found.map((row) => ({ row: BUSINESS_ROWS.read(row), distanceKm: row[at] === null ? null : Number(row[at]) }));
+}
+
+/** Runs `page` with its rows joined (pageWithRows). */
+export async function pageHits(db: CoreDb, page: PageStatement): Promise<BusinessHit[]> {
+  return hitsOf(await rowArrays(db, pageWithRows(page)));
+}
+
