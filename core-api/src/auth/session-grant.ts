@@ -21,7 +21,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb } from "../db/compiled-select.ts";
-import { chainHeadSelection, type ChainHead } from "../chains/chain-columns.ts";
+import { chainHeadOf, packedChainHeadSelection, type ChainHead, type PackedChainHead } from "../chains/chain-columns.ts";
 import { adminChainPermissions, adminUsers, allowedIpRanges, apps, chains, sessions, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { UNKNOWN_APP } from "./apps.ts";
@@ -55,10 +55,11 @@ const liveSession = and(eq(sessions.keyHash, sql.placeholder("keyHash")), gt(ses
 
 /** What both statements read of an admin session. */
 const ADMIN_FIELDS = {
-  session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash, chainId: sessions.chainId },
+  session: { id: sessions.id, kind: sessions.kind, userId: sessions.userId, keyHash: sessions.keyHash },
   adminId: adminUsers.id,
   // the chain's head: what access checks read and a chain nested at the default level shows
-  chain: chainHeadSelection,
+  // (packed: its yes / no columns in one, chains/chain-columns.ts)
+  chain: packedChainHeadSelection,
   // the admin's levels on the chain, one column (auth/permissions.ts)
   permissionBits: permissionBitsSql,
   cidr: allowedIpRanges.cidr,
@@ -86,7 +87,7 @@ const adminSession = perTargetJoin((join?: TargetJoin) => {
 /** Session headers with an app: an admin's session, or a shopper's of the app's chain (compiled once per target join). */
 const appSession = perTargetJoin((join?: TargetJoin) => {
   const q = qb
-    .select({ ...ADMIN_FIELDS, appChainId: apps.chainId, user: { id: users.id, active: users.active }, ...(join ? { target: join.selection } : {}) })
+    .select({ ...ADMIN_FIELDS, sessionChainId: sessions.chainId, appChainId: apps.chainId, user: { id: users.id, active: users.active }, ...(join ? { target: join.selection } : {}) })
     .from(sessions)
     .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
     .leftJoin(apps, and(isShopper, eq(apps.hostname, sql.placeholder("hostname"))))
@@ -102,14 +103,14 @@ const appSession = perTargetJoin((join?: TargetJoin) => {
 
 /** A row of either statement: the admin part, and the target when one was joined. */
 type AdminRow = {
-  session: { id: number; kind: "admin" | "end_user"; userId: number; keyHash: string; chainId: number | null };
+  session: { id: number; kind: "admin" | "end_user"; userId: number; keyHash: string };
   adminId: number | null;
   chain: ChainHead | null;
   permissionBits: number | null;
   cidr: string | null;
   target?: Record<string, unknown> | null;
 };
-type AppRow = AdminRow & { appChainId: number | null; user: { id: number; active: boolean } | null };
+type AppRow = AdminRow & { sessionChainId: number | null; appChainId: number | null; user: { id: number; active: boolean } | null };
 
 /**
  * Checks the session `claim` and reads what its holder has on the chain (see the module comment).
@@ -125,17 +126,17 @@ export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: S
   const keyHash = sha256Hex(claim.key);
   const joined = target ? { target: target.value } : {};
   if (hostname === null) {
-    const rows = (await adminSession(target?.join).run(db, { keyHash, now, chainId, ...joined })) as AdminRow[];
+    const rows = unpackHead((await adminSession(target?.join).run(db, { keyHash, now, chainId, ...joined })) as AdminRow[]);
     const first = checked(rows[0], claim, keyHash);
     if (first.session.kind !== "admin") throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
     return attachTarget(adminGrant(rows, clientIp), target, first.target);
   }
-  const rows = (await appSession(target?.join).run(db, { keyHash, now, chainId, hostname, ...joined })) as AppRow[];
+  const rows = unpackHead((await appSession(target?.join).run(db, { keyHash, now, chainId, hostname, ...joined })) as AppRow[]);
   const first = checked(rows[0], claim, keyHash);
   if (first.session.kind === "admin") return attachTarget(adminGrant(rows, clientIp), target, first.target);
   const { session, chain } = first;
   if (first.appChainId === null || !chain) throw new ServiceError("no_valid_session", UNKNOWN_APP);
-  if (session.chainId !== chain.id) throw new ServiceError("no_valid_session", "The session belongs to another app's chain.");
+  if (first.sessionChainId !== chain.id) throw new ServiceError("no_valid_session", "The session belongs to another app's chain.");
   if (!first.user?.active) throw new ServiceError("no_valid_session", "The shopper's account is not active.");
   const grant: ChainGrant = {
     auth: { kind: "end_user", userId: first.user.id, chainId: chain.id, sessionId: session.id },
@@ -145,6 +146,13 @@ export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: S
     addressAllowed: true,
   };
   return attachTarget(grant, target, first.target);
+}
+
+/** `rows` with the first row's chain head unpacked (the head is read from the first row only). */
+function unpackHead<R extends AdminRow>(rows: R[]): R[] {
+  const first = rows[0];
+  if (first?.chain) first.chain = chainHeadOf(first.chain as unknown as PackedChainHead);
+  return rows;
 }
 
 /**

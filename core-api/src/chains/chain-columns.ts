@@ -74,6 +74,42 @@ export const chainHeadSelection = chainColumns.headSelection(HEAD_LEVEL, HEAD_KE
   (typeof HEAD_KEYS)[number]
 >;
 
+/** The head's yes / no columns, in the order of their bits in a packed head (packedChainHeadSelection). */
+const HEAD_FLAGS = ["deleted", "ipWhitelistSuperUserExemption", "restrictCampaignEnable", "requireUniquePhoneNumber", "firstTransactionSetsHomeAndSignupStore", "verifyPhoneNumbers"] as const;
+
+/**
+ * A ChainHead in five columns instead of ten: its yes / no columns as the bits of one (bit i set
+ * when HEAD_FLAGS[i] holds 1, as a boolean column reads; NULL when no chain was joined, like
+ * every other column). For the authentication query, which reads a head with every request
+ * (issue 12: each column is a column definition more the server sends and the driver reads);
+ * chainHeadOf turns it back into the head.
+ */
+export const packedChainHeadSelection = {
+  id: chains.id,
+  name: chains.name,
+  appId: chainHeadSelection.appId,
+  dummyEmailDomain: chains.dummyEmailDomain,
+  flags: sql<number>`(${sql.join(HEAD_FLAGS.map((key, i) => sql`((${chains[key]} = 1) << ${sql.raw(String(i))})`), sql.raw(" | "))})`.mapWith(Number),
+};
+
+/** A head as packedChainHeadSelection reads it. */
+export type PackedChainHead = Omit<ChainHead, (typeof HEAD_FLAGS)[number]> & { flags: number };
+
+/** The ChainHead of a packed one (the same values chainHeadSelection reads). */
+export function chainHeadOf(packed: PackedChainHead): ChainHead {
+  const { flags, ...rest } = packed;
+  const head = rest as ChainHead;
+  HEAD_FLAGS.forEach((key, i) => ((head as Record<string, unknown>)[key] = (flags & (1 << i)) !== 0));
+  return head;
+}
+
+// The packed head holds exactly the head's keys (checked when this module loads).
+{
+  const packed = [...Object.keys(packedChainHeadSelection).filter((k) => k !== "flags"), ...HEAD_FLAGS].sort();
+  if (packed.join() !== [...HEAD_KEYS].sort().join()) throw new Error(`chain head: packed ${packed.join(", ")}; head ${HEAD_KEYS.join(", ")}`);
+  for (const key of HEAD_FLAGS) if (chains[key].columnType !== "MySqlBoolean") throw new Error(`chain head: ${key} is no boolean column`);
+}
+
 /** A chain head as the record of a chain nested at HEAD_LEVEL or below. */
 export function chainHeadRecord(head: ChainHead): ResourceRecord {
   return chainColumns.toRecord(head as ChainRow, HEAD_LEVEL);

@@ -1,0 +1,45 @@
+/**
+ * The packed chain head the authentication query reads (chain-columns.ts packedChainHeadSelection,
+ * chainHeadOf) is the head chainHeadSelection reads, for every combination of its yes / no
+ * columns, with and without an app; a chain not joined is null either way.
+ */
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCore, type TestCore } from "../../../test/helpers/core.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
+import { apps, chains } from "../db/schema.ts";
+import { chainHeadOf, chainHeadSelection, packedChainHeadSelection, type PackedChainHead } from "./chain-columns.ts";
+
+const FLAGS = ["deleted", "ipWhitelistSuperUserExemption", "restrictCampaignEnable", "requireUniquePhoneNumber", "firstTransactionSetsHomeAndSignupStore", "verifyPhoneNumbers"] as const;
+
+let core: TestCore;
+beforeAll(async () => {
+  core = await startCore();
+}, 60_000);
+afterAll(() => core.close());
+
+const full = compileSelect(qb.select({ chain: chainHeadSelection }).from(chains).where(eq(chains.id, sql.placeholder("id"))), ["id"]);
+const packed = compileSelect(qb.select({ chain: packedChainHeadSelection }).from(chains).where(eq(chains.id, sql.placeholder("id"))), ["id"]);
+
+describe("the packed chain head", () => {
+  it("reads as the head for all 64 combinations of its flags, with and without an app and a dummy e-mail domain", async () => {
+    const id = await core.createChain("Packed Head");
+    for (let bits = 0; bits < 1 << FLAGS.length; bits++) {
+      const values = Object.fromEntries(FLAGS.map((key, i) => [key, (bits & (1 << i)) !== 0]));
+      await core.db.update(chains).set({ ...values, dummyEmailDomain: bits % 3 === 0 ? null : `d${bits}.example` }).where(eq(chains.id, id));
+      if (bits === 32) await core.db.insert(apps).values({ chainId: id, hostname: `packed-${id}.example`, name: "Packed" });
+      const [want] = await full.run(core.db, { id });
+      const [got] = await packed.run(core.db, { id });
+      expect(chainHeadOf(got!.chain as unknown as PackedChainHead)).toEqual(want!.chain);
+    }
+  });
+
+  it("is null for a chain not joined, like the head", async () => {
+    const leftJoined = (selection: object) =>
+      compileSelect(qb.select({ one: sql<number>`1`, chain: selection as typeof chainHeadSelection }).from(sql`(SELECT 1) AS x`).leftJoin(chains, eq(chains.id, sql.placeholder("id"))), ["id"]);
+    const [want] = await leftJoined(chainHeadSelection).run(core.db, { id: -1 });
+    const [got] = await leftJoined(packedChainHeadSelection).run(core.db, { id: -1 });
+    expect(want!.chain).toBeNull();
+    expect(got!.chain).toBeNull();
+  });
+});
