@@ -8,7 +8,23 @@ import type { CoreDb } from "../db/client.ts";
 import { tableRows } from "../db/compiled-select.ts";
 import { businesses } from "../db/schema.ts";
 import { rowArrays } from "./query.ts";
-import type { BusinessHit } from "./search.ts";
+import type { BusinessRow } from "./business-repository.ts";
+
+/** A business of a search's page. */
+export interface BusinessHit {
+  row: BusinessRow;
+  /** kilometres from the search point; null without location search */
+  distanceKm: number | null;
+}
+
+/**
+ * A plan's page (its statement already sent) and how to count its total: asked for, the count
+ * runs side by side with the page on a connection of its own; not asked for, it never runs. A
+ * plan without `total` counts it with the page (PageHits.total).
+ */
+export type PlannedPage = { hits: Promise<PageHits>; total?: () => Promise<number> };
+/** The page's hits, and the total when the page's own statement counted it. */
+export type PageHits = { hits: BusinessHit[]; total?: number };
 
 /**
  * A page's statement, its rows not yet joined: it selects `id`, `distance_km` (a number, or NULL

@@ -16,8 +16,7 @@
  */
 import type { CoreDb } from "../db/client.ts";
 import { int, one, rows, str } from "./query.ts";
-import { pageHits, type PageStatement } from "./page-rows.ts";
-import type { PlannedPage } from "./search.ts";
+import { pageHits, type PageStatement, type PlannedPage } from "./page-rows.ts";
 import { escapeLike } from "./text.ts";
 
 /** Merge at most this many (word, lcp_prev) runs; beyond it, sort. */

@@ -24,9 +24,11 @@ import { getTableColumns } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { businesses } from "../db/schema.ts";
 import { cellCover, cellRangesWithin, EARTH_RADIUS_KM, geoRowsWithin, type CellRange } from "./geo.ts";
-import { TOKEN_FIELD, type BusinessRow } from "./business-repository.ts";
+import { TOKEN_FIELD } from "./business-repository.ts";
 import { prefixPage } from "./prefix-search.ts";
-import { BUSINESS_ROW_COLUMNS, hitsOf, pageHits, pageWithRows, type PageStatement } from "./page-rows.ts";
+import { BUSINESS_ROW_COLUMNS, hitsOf, pageHits, pageWithRows, type BusinessHit, type PageStatement, type PlannedPage } from "./page-rows.ts";
+
+export type { BusinessHit, PageHits, PlannedPage } from "./page-rows.ts";
 import { dbl, int, one, rowArrays, str } from "./query.ts";
 import { escapeLike } from "./text.ts";
 
@@ -53,11 +55,6 @@ export interface BusinessSearch {
   offset: number;
 }
 
-export interface BusinessHit {
-  row: BusinessRow;
-  /** kilometres from the search point; null without location search */
-  distanceKm: number | null;
-}
 
 export interface BusinessSearchResult {
   hits: BusinessHit[];
@@ -67,15 +64,6 @@ export interface BusinessSearchResult {
 
 type Location = NonNullable<BusinessSearch["location"]>;
 type Text = NonNullable<BusinessSearch["text"]>;
-
-/**
- * A plan's page (its statement already sent) and how to count its total: asked for, the count
- * runs side by side with the page on a connection of its own; not asked for, it never runs. A
- * plan without `total` counts it with the page (PageHits.total).
- */
-export type PlannedPage = { hits: Promise<PageHits>; total?: () => Promise<number> };
-/** The page's hits, and the total when the page's own statement counted it. */
-export type PageHits = { hits: BusinessHit[]; total?: number };
 
 /** Relevance weight of a term matched in a field. */
 const FIELD_WEIGHT: Record<TextField, number> = { name: 2, owner_code: 1 };
