@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { allParams, MAX_PARAM_DEPTH, nestBracketKeys, type Params } from "./params.ts";
+import { allParams, MAX_PARAM_DEPTH, nestBracketKeys, pathOf, queryOf, type Params } from "./params.ts";
 import { ServiceError } from "./service-error.ts";
 
 /** The parameters a request carries, read through a one-route Hono app. */
@@ -67,5 +67,21 @@ describe("allParams", () => {
   it("refuses bodies that are not a JSON object, and unsupported content types", async () => {
     for (const body of ["{name:", "[1]", "3", "null"]) expect(await paramsOf("/", json(body)), body).toEqual({ error: "parameter_invalid" });
     expect(await paramsOf("/", { method: "POST", headers: { "content-type": "text/plain" }, body: "x" })).toEqual({ error: "parameter_invalid" });
+  });
+});
+
+describe("pathOf and queryOf", () => {
+  it("read a serialised URL's path and query as new URL() does", () => {
+    const urls = [
+      "http://h:1/a/b?x=1#f", "http://h/", "http://h/a%20b?q", "http://h/a#x?y", "http://[::1]:80/x/y?z", "http://h/?",
+      "http://h/a/../b/./c?x=%zz", "http://h/é ü?ä=ö&a[b]=1&a[b]=2", "http://h/x?a=1?b=2#c?d", "http://h/x?#", "http://h/x?a=%23#b",
+    ];
+    for (const raw of urls) {
+      const href = new URL(raw).href;
+      const url = new URL(href);
+      expect(pathOf(href)).toBe(url.pathname);
+      expect(queryOf(href)).toBe(url.search.slice(1));
+      expect(new URLSearchParams(queryOf(href)).toString()).toBe(url.searchParams.toString());
+    }
   });
 });
