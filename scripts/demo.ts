@@ -134,13 +134,8 @@ async function main(): Promise<number> {
     });
     const far = loc.viaGetBusinesses.at(-1);
     if (far) console.log(`   farthest inside: ${far.name} at ${far.km.toFixed(3)} km`);
-    if (loc.problems.length === 0) {
-      console.log("   OK: both reads list the same stores nearest first, every distance equals turf's (to 1 mm), " +
-        "and every town turf puts inside is there");
-    } else {
-      failed = true;
-      for (const p of loc.problems.slice(0, 20)) console.log(`   ! ${p}`);
-    }
+    failed = reportChecks(loc.problems.slice(0, 20), "both reads list the same stores nearest first, every distance equals turf's (to 1 mm), " +
+      "and every town turf puts inside is there") || failed;
   }
 
   // 3. Webshop customer
@@ -157,11 +152,7 @@ async function main(): Promise<number> {
     console.log(`   GET  /rest/V1/service/customer/user_info_by_email/${chainId}/${email} -> ` +
       `${u.first_name} ${u.last_name}, ${u.address_streetname} ${u.address_housenumber}, ${u.address_postalcode} ` +
       `${u.address_towncity} ${u.country_code}, webshop_customer_id ${u.webshop_customer_id}`);
-    if (cust.problems.length === 0) console.log("   OK: customer written, authenticated and read back consistently");
-    else {
-      failed = true;
-      for (const p of cust.problems) console.log(`   ! ${p}`);
-    }
+    failed = reportChecks(cust.problems, "customer written, authenticated and read back consistently") || failed;
   }
 
   // 4. Members
@@ -173,11 +164,7 @@ async function main(): Promise<number> {
       console.log(`   ${m.username.padEnd(28)} user ${String(m.userId).padStart(4)}  member ${m.memberNumber}  phone ${m.phone}  ${m.userType}` +
         `${m.readBack ? "  (GET /internal/get-user: same user)" : ""}`);
     }
-    if (mem.problems.length === 0) console.log("   OK: numbers handed out from the range, phones stored in E.164, get-user answers what add-user answered");
-    else {
-      failed = true;
-      for (const p of mem.problems) console.log(`   ! ${p}`);
-    }
+    failed = reportChecks(mem.problems, "numbers handed out from the range, phones stored in E.164, get-user answers what add-user answered") || failed;
   }
 
   // 5. Phone verification by SMS
@@ -192,11 +179,7 @@ async function main(): Promise<number> {
       console.log(`     Idempotency-Key ${sms.sms.key}, X-Service-Signature ${sms.sms.signatureValid ? "valid (HMAC-SHA256 with the webhook's secret)" : "INVALID"}`);
       console.log(`   POST /internal/verify-phone-number code=${d.code} -> phone_number_status ${sms.statusAfter} (verified)`);
     }
-    if (sms.problems.length === 0) console.log("   OK: the code reached the receiver signed, once, and verified the number");
-    else {
-      failed = true;
-      for (const p of sms.problems) console.log(`   ! ${p}`);
-    }
+    failed = reportChecks(sms.problems, "the code reached the receiver signed, once, and verified the number") || failed;
   }
 
   // 6. Webshop <-> platform
@@ -208,6 +191,16 @@ async function main(): Promise<number> {
 
   console.log(failed ? "\ndemo finished with problems (see ! lines)" : "\ndemo finished: all checks passed");
   return failed ? 1 : 0;
+}
+
+/**
+ * Prints a step's verdict: its `OK: <okLine>` line, or one `! <problem>` line per problem.
+ * @returns true when a check failed
+ */
+function reportChecks(problems: readonly string[], okLine: string): boolean {
+  if (problems.length === 0) console.log(`   OK: ${okLine}`);
+  for (const p of problems) console.log(`   ! ${p}`);
+  return problems.length > 0;
 }
 
 /**
@@ -252,9 +245,7 @@ async function runWebshopSync(core: CoreApiClient, chainId: number): Promise<boo
       console.log(`   POST /auth/login (X-Service-App-Hostname ${r.link?.appHostname}) ${r.customers[1]?.email} / ${SHOP_PASSWORD} -> HTTP ${r.login.status}, ` +
         `shopper session of user ${r.login.userId}; a wrong password -> HTTP ${r.login.wrongPasswordStatus}`);
     }
-    if (r.problems.length === 0) console.log("   OK: shop registrations became members, the app-side change reached the shop, the webshop password opened a shopper session");
-    for (const p of r.problems) console.log(`   ! ${p}`);
-    return r.problems.length > 0;
+    return reportChecks(r.problems, "shop registrations became members, the app-side change reached the shop, the webshop password opened a shopper session");
   } finally {
     await database.close();
   }

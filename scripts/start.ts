@@ -11,7 +11,7 @@ import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { parseConnectorConfig, type ConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
-import { forkWorkers, isWorkerProcess, serveInWorker, workerCount, type WorkerService } from "@service/shared/worker-processes";
+import { forkWorkers, isWorkerProcess, runsSingletonJobs, serveInWorker, workerCount, type WorkerService } from "@service/shared/worker-processes";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
@@ -203,7 +203,7 @@ async function startServices(core: CoreConfig | undefined, connector: ConnectorC
         name: "connector",
         ...(await startConnector({
           databaseUrl: connector.databaseUrl, dbName: connector.dbName, port: connector.port, host: connector.host, metricsToken: connector.metricsToken,
-          logLevel: connector.logLevel, trustedProxies: connector.trustedProxies, syncCron: connector.syncCron, secretKey: connector.secretKey,
+          logLevel: connector.logLevel, trustedProxies: connector.trustedProxies, syncCron: runsSingletonJobs() ? connector.syncCron : null, secretKey: connector.secretKey,
         })),
       });
     }

@@ -29,7 +29,7 @@ import { runReconcile, StoreUnavailableError } from "../connector/src/sync/recon
 import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { startDatabaseProxy, type DatabaseProxy } from "./helpers/database-proxy.ts";
 import { closedPort, runScript, scriptEnv, type Running } from "./helpers/processes.ts";
-import { startSyncWorld, until, type Registration, type SyncWorld } from "./helpers/sync-world.ts";
+import { numberedRegistration, startSyncWorld, until, type Registration, type SyncWorld } from "./helpers/sync-world.ts";
 
 let w: SyncWorld;
 /** the core API's way to the database */
@@ -70,10 +70,7 @@ const leaseOwner = async () => (await w.shopSql("SELECT owner FROM service_job_l
 /** `npm run sync` through the shop's proxy, until it exits. */
 const sync = () => runScript("scripts/sync.ts", [], scriptEnv({ DATABASE_URL: shopProxy.url, WEBSHOP_DB_NAME: w.shopDbName, SERVICE_SECRET_KEY: TEST_SECRET_KEY }), 120_000);
 
-const registration = (n: number): Registration => ({
-  email: `dbrestart${n}@example.com`, firstname: `First${n}`, lastname: `Last${n}`, dob: "1990-01-02", gender: n % 2 + 1,
-  address: { street: `Kerkstraat\n${n}`, city: "Utrecht", postcode: "3511 AB", countryId: "NL", telephone: "+31612345678" },
-});
+const registration = (n: number): Registration => numberedRegistration("dbrestart", n);
 
 /** "The database restarts": every connection of both sides is cut, new ones are refused until `back()` resolves. */
 async function restartDatabase(back: () => Promise<void>): Promise<void> {

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAuthenticationPoint } from "../core-api/src/authentication-points/authentication-point-repository.ts";
 import { createAdmin, grantAccess } from "../core-api/src/db/seed.ts";
 import { closedPort, type Running } from "./helpers/processes.ts";
-import { startSyncWorld, until, type Registration, type SyncWorld } from "./helpers/sync-world.ts";
+import { numberedRegistration, startSyncWorld, until, type Registration, type SyncWorld } from "./helpers/sync-world.ts";
 
 let w: SyncWorld;
 
@@ -46,10 +46,7 @@ async function kill(p: Running): Promise<void> {
   await p.exited();
 }
 
-const registration = (n: number): Registration => ({
-  email: `restart${n}@example.com`, firstname: `First${n}`, lastname: `Last${n}`, dob: "1990-01-02", gender: n % 2 + 1,
-  address: { street: `Kerkstraat\n${n}`, city: "Utrecht", postcode: "3511 AB", countryId: "NL", telephone: "+31612345678" },
-});
+const registration = (n: number): Registration => numberedRegistration("restart", n);
 
 describe("the core API killed mid-reconcile", () => {
   it("the next pass after its restart makes every customer a member exactly once; acknowledged ones keep their last_hash and are not sent again", async () => {

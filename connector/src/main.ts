@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { createApp } from "./app.ts";
 import { BODY_LIMIT_BYTES, parseConnectorConfig } from "./config.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
-import { forkWorkers, isWorkerProcess, serveInWorker, workerCount } from "@service/shared/worker-processes";
+import { forkWorkers, isWorkerProcess, runsSingletonJobs, serveInWorker, workerCount } from "@service/shared/worker-processes";
 import { openConnectorDatabase, type ConnectorDb } from "./db/client.ts";
 import { migrateConnectorDatabase } from "./db/migrate.node.ts";
 import { seedConnector } from "./db/seed.ts";
@@ -161,7 +161,7 @@ async function runFromEnvironment(): Promise<void> {
     ...(await startConnector({
       databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
       logLevel: config.logLevel, trustedProxies: config.trustedProxies, metricsToken: config.metricsToken,
-      syncCron: config.syncCron, secretKey: config.secretKey,
+      syncCron: runsSingletonJobs() ? config.syncCron : null, secretKey: config.secretKey,
     })),
   }];
   if (isWorkerProcess()) return serveInWorker(serve);

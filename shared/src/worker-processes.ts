@@ -41,6 +41,8 @@ const DEFAULT_THREAD_POOL = 4;
 
 /** How forkWorkers tells a worker how many workers share the machine (internal, not configuration). */
 const WORKER_COUNT_VARIABLE = "SERVICE_WORKER_COUNT";
+/** How forkWorkers tells a worker its slot, 0..count-1; a replacement takes the slot of the worker it replaces. */
+const WORKER_SLOT_VARIABLE = "SERVICE_WORKER_SLOT";
 
 /**
  * The environment a worker gets besides this process's: the number of workers (for
@@ -49,8 +51,8 @@ const WORKER_COUNT_VARIABLE = "SERVICE_WORKER_COUNT";
  * least 2 each), so that N workers do not run 4 x N hashes of 64 MiB at once on the same cores
  * and thrash their caches.
  */
-function workerEnv(count: number): Record<string, string> {
-  const env: Record<string, string> = { [WORKER_COUNT_VARIABLE]: String(count) };
+function workerEnv(count: number, slot: number): Record<string, string> {
+  const env: Record<string, string> = { [WORKER_COUNT_VARIABLE]: String(count), [WORKER_SLOT_VARIABLE]: String(slot) };
   if (!process.env.UV_THREADPOOL_SIZE) env.UV_THREADPOOL_SIZE = String(Math.max(2, Math.ceil(DEFAULT_THREAD_POOL / count)));
   return env;
 }
@@ -79,6 +81,14 @@ export function processCpuShare(): number {
 export function threadPoolSize(): number {
   const n = Number(process.env.UV_THREADPOOL_SIZE);
   return Number.isInteger(n) && n > 0 ? Math.min(n, 1024) : DEFAULT_THREAD_POOL;
+}
+
+/**
+ * Whether this process runs the once-per-service background jobs (the connector's reconcile
+ * schedule): a process serving alone, or the worker in slot 0 (its replacement after a crash too).
+ */
+export function runsSingletonJobs(): boolean {
+  return !cluster.isWorker || process.env[WORKER_SLOT_VARIABLE] === "0";
 }
 
 /** Whether this process is a worker forked by forkWorkers (it serves, and does nothing once-only). */
@@ -146,9 +156,9 @@ export async function forkWorkers(count: number, options: { onReplaced?: (line: 
   let stopping = false;
   let services: Array<{ name: string; url: string }> = [];
 
-  const fork = (): Promise<Worker> =>
+  const fork = (slot: number): Promise<Worker> =>
     new Promise((resolve, reject) => {
-      const worker = cluster.fork(workerEnv(count));
+      const worker = cluster.fork(workerEnv(count, slot));
       live.add(worker);
       let ready = false;
       worker.on("message", (message: WorkerReport) => {
@@ -168,7 +178,7 @@ export async function forkWorkers(count: number, options: { onReplaced?: (line: 
         }
         if (stopping) return;
         options.onReplaced?.(`worker ${worker.process.pid} exited (${signal ?? `status ${code}`}): starting another`);
-        fork().catch((err: Error) => options.onReplaced?.(`the replacement worker could not start: ${err.message}`));
+        fork(slot).catch((err: Error) => options.onReplaced?.(`the replacement worker could not start: ${err.message}`));
       });
     });
 
@@ -189,7 +199,7 @@ export async function forkWorkers(count: number, options: { onReplaced?: (line: 
   };
 
   try {
-    await Promise.all(Array.from({ length: count }, () => fork()));
+    await Promise.all(Array.from({ length: count }, (_, slot) => fork(slot)));
   } catch (err) {
     await stop("SIGTERM");
     throw err;

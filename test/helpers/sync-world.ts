@@ -50,6 +50,17 @@ export interface Registration {
   createdAt?: Date;
 }
 
+/**
+ * The n-th of a series of Dutch registrations, `<prefix><n>@example.com`, names First<n> / Last<n>,
+ * with an address: the bulk customers of the restart tests.
+ */
+export function numberedRegistration(prefix: string, n: number): Registration {
+  return {
+    email: `${prefix}${n}@example.com`, firstname: `First${n}`, lastname: `Last${n}`, dob: "1990-01-02", gender: n % 2 + 1,
+    address: { street: `Kerkstraat\n${n}`, city: "Utrecht", postcode: "3511 AB", countryId: "NL", telephone: "+31612345678" },
+  };
+}
+
 export interface SyncWorld {
   coreDbName: string;
   /** the core database (seeding, row checks) */
