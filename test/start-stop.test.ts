@@ -96,6 +96,9 @@ describe("WEB_CONCURRENCY", () => {
       expect(answeredBy("connector").size).toBe(2);
       expect([...answeredBy("core-api")].sort()).toEqual([...answeredBy("connector")].sort()); // a worker serves both
       expect(npm.output().match(/demo chain \d+ seeded/g)).toHaveLength(1); // the primary seeded, once
+      // the reconcile schedule runs in one worker (slot 0), not in each
+      const schedules = npm.output().split("\n").filter((l) => l.includes("reconcile schedule started"));
+      expect(schedules).toHaveLength(1);
 
       npm.child.kill("SIGTERM");
       const { code } = await npm.exited();

@@ -37,8 +37,8 @@ describe("the reconcile schedule", () => {
     try {
       await proxy.down();
       expect(await schedule.runNow()).toBeNull();
-      expect(log.lines.map((l) => [l.level, l.message])).toEqual([["warn", "reconcile stopped"]]);
-      expect(log.lines[0]!.fields.err).toMatch(
+      expect(log.lines.map((l) => [l.level, l.message])).toEqual([["info", "reconcile schedule started"], ["warn", "reconcile stopped"]]);
+      expect(log.lines[1]!.fields.err).toMatch(
         /^the shop database became unavailable during the reconcile \(([^\n]+)\): 0 customer\(s\) sent and 0 taken from the platform before it are kept; the next run goes on where this one stopped$/,
       );
       proxy.up();

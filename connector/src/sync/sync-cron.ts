@@ -43,6 +43,7 @@ export function startSyncCron(
   onReport?: (report: ReconcileReport) => void,
 ): SyncCron {
   if (!cron.validate(expression)) throw new Error(`SYNC_CRON: not a cron expression: ${expression}`);
+  deps.logger.info({ job: "reconcile", cron: expression }, "reconcile schedule started");
   const stopping = new AbortController();
   let running: Promise<ReconcileReport | null> | null = null;
 
