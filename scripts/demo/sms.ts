@@ -43,6 +43,7 @@ export async function demoSms(core: CoreApiClient, chainId: number): Promise<Sms
   const secret = `whsec_${randomBytes(18).toString("base64url")}`;
   const receiver = await startWebhookReceiver(secret, RECEIVER_PATH);
   const out: SmsDemo = { receiverUrl: receiver.url, webhookId: 0, userId: 0, via: "", sms: null, latencyMs: null, statusBefore: null, statusAfter: null, problems };
+  let verifiedBefore: boolean | null = null;
   try {
     const existing = (await core.get("/resources/webhooks", { limit: 100 })).resources as Array<{ id: number; target_url: string; event_type: string }>;
     for (const old of existing.filter((w) => w.event_type === "phone_number_verification" && new URL(w.target_url).pathname === RECEIVER_PATH)) {
@@ -60,6 +61,7 @@ export async function demoSms(core: CoreApiClient, chainId: number): Promise<Sms
       }
       throw err;
     }
+    verifiedBefore = (await core.get("/resources/chain")).verify_phone_numbers === true;
     await core.sendJson("PATCH", "/resources/chain", { verify_phone_numbers: true });
 
     const { e164, ...params } = SMS_MEMBER;
@@ -91,6 +93,10 @@ export async function demoSms(core: CoreApiClient, chainId: number): Promise<Sms
     if (receiver.duplicates > 0) problems.push(`the receiver got ${receiver.duplicates} repeated deliveries (handled once each, by Idempotency-Key)`);
     return out;
   } finally {
+    // The receiver stops with the demo: its webhook goes too (deliveries still queued for it are
+    // given up, not retried against a closed port), and the chain's setting is put back.
+    if (out.webhookId) await core.sendJson("DELETE", `/resources/webhook/${out.webhookId}`).catch(() => undefined);
+    if (verifiedBefore === false) await core.sendJson("PATCH", "/resources/chain", { verify_phone_numbers: false }).catch(() => undefined);
     await receiver.close();
   }
 }
