@@ -226,7 +226,7 @@ async function findTarget(scope: ResourceScope, adapter: ResourceAdapter, by: Id
 }
 
 async function readBody(c: Context<AppEnv>): Promise<{ body: Params; source: BodySource }> {
-  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  const type = (requestHeader(c, "content-type") ?? "").toLowerCase();
   const body = await bodyParams(c);
   return { body, source: type.startsWith("application/json") ? "json" : "form" };
 }
