@@ -17,9 +17,9 @@ import type { Logger, LogLevel } from "@service/shared/logging";
 export { LOG_LEVELS, type Logger, type LogLevel } from "@service/shared/logging";
 
 /** Buffered stdout: written once this many bytes have gathered ... */
-export const STDOUT_BUFFER_BYTES = 4096;
+const STDOUT_BUFFER_BYTES = 4096;
 /** ... or this many milliseconds after a line, whichever comes first. */
-export const STDOUT_FLUSH_MS = 50;
+const STDOUT_FLUSH_MS = 50;
 
 /** How the default log writes. */
 export interface LogOutput {

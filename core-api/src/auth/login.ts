@@ -24,6 +24,7 @@ import { formatDateTime } from "../http/api-version.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv, RequestContext } from "../http/request-context.ts";
+import { requestHeader } from "../http/request-headers.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { findAppChain, readAppHostname, UNKNOWN_APP } from "./apps.ts";
 import { adminLoginAllowed } from "./ip-allowlist.ts";
@@ -105,7 +106,7 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
  */
 export async function logout(c: Context<AppEnv>): Promise<Response> {
   const { db } = c.var.ctx;
-  const key = c.req.header("x-service-session-key");
+  const key = requestHeader(c, "x-service-session-key");
   const auth = await c.var.ctx.auth.identity();
   const hasSession = (auth.kind === "admin" || auth.kind === "end_user") && auth.sessionId !== null;
   if (!hasSession || !key || !(await deleteSession(db, key.trim()))) throw new ServiceError("no_valid_session");

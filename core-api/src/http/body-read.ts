@@ -12,10 +12,11 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { requestHeader } from "./request-headers.ts";
 import { ServiceError } from "./service-error.ts";
 
 /** The error for a body that could not be read to its end. */
-export function bodyUnreadable(): ServiceError {
+function bodyUnreadable(): ServiceError {
   return new ServiceError("parameter_invalid", "The request body could not be read: the connection ended before it arrived.");
 }
 
@@ -41,8 +42,6 @@ export async function readBodyText(c: Context): Promise<string> {
 
 /** What readBodyText needs of Node's http.IncomingMessage (structural: this module runs on Deno too). */
 interface NodeIncoming {
-  /** Node's parsed headers, names in lower case */
-  readonly headers: Record<string, string | string[] | undefined>;
   readonly complete: boolean;
   readonly destroyed: boolean;
   readonly readableDidRead: boolean;
@@ -67,16 +66,11 @@ function unreadNodeBody(c: Context): NodeIncoming | null {
 
 /**
  * The request's Content-Length header when the body is framed by it (no Transfer-Encoding), else
- * undefined. On Node read from the IncomingMessage's parsed headers: hono's `c.req.header` builds
- * a fetch Headers object from them first.
+ * undefined; read by `requestHeader` like every other header (on Node from the raw header list,
+ * without building a fetch Headers object).
  */
 function declaredLength(c: Context): string | undefined {
-  const nodeHeaders = (c.env as { incoming?: Partial<NodeIncoming> } | undefined)?.incoming?.headers;
-  if (nodeHeaders && typeof nodeHeaders === "object") {
-    const length = nodeHeaders["content-length"];
-    return typeof length === "string" && nodeHeaders["transfer-encoding"] === undefined ? length : undefined;
-  }
-  return c.req.header("transfer-encoding") === undefined ? c.req.header("content-length") : undefined;
+  return requestHeader(c, "transfer-encoding") === undefined ? requestHeader(c, "content-length") : undefined;
 }
 
 /** UTF-8 as fetch's `text()` decodes a body: a leading BOM dropped, bad bytes replaced. */

@@ -25,6 +25,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { timingSafeEqualString } from "../auth/secrets.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { AppDeps, AppEnv } from "./request-context.ts";
+import { requestHeader } from "./request-headers.ts";
 import { ServiceError } from "./service-error.ts";
 import { poolGauges, type ScrapedGauge } from "@service/shared/pool-gauges";
 import { outboxGauges } from "../outbox/outbox-gauges.ts";
@@ -81,7 +82,7 @@ export function registerMetrics(app: Hono<AppEnv>, deps: Pick<AppDeps, "db" | "c
   const token = deps.config.metricsToken;
   app.get(METRICS_PATH, async (c) => {
     if (token !== undefined) {
-      const given = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
+      const given = /^Bearer\s+(\S+)\s*$/i.exec(requestHeader(c, "authorization") ?? "")?.[1] ?? "";
       if (!timingSafeEqualString(given, token)) {
         throw new ServiceError("no_valid_session", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.");
       }

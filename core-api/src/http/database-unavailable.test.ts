@@ -14,6 +14,7 @@ import { loadCoreConfig } from "../config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../db/client.ts";
 import { createAdmin, createChain, grantAccess } from "../db/seed.ts";
 import type { Logger } from "../logger.ts";
+import { driverFailure } from "./database-unavailable.ts";
 
 const TIMEOUT_MS = 300;
 const TIMEOUTS = { queryTimeoutMs: TIMEOUT_MS, acquireTimeoutMs: TIMEOUT_MS, connectTimeoutMs: TIMEOUT_MS };
@@ -160,5 +161,16 @@ describe("a database that is down", () => {
     } finally {
       await down.close();
     }
+  });
+});
+
+describe("driverFailure", () => {
+  it("reads the driver's code and message under drizzle's wrapper, else the error's own, without the statement", () => {
+    const driver = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:3306"), { code: "ECONNREFUSED" });
+    const wrapped = new Error("Failed query: select * from users where password = ?\nparams: secret", { cause: driver });
+    expect(driverFailure(wrapped)).toEqual({ code: "ECONNREFUSED", reason: "connect ECONNREFUSED 127.0.0.1:3306" });
+    expect(driverFailure(driver)).toEqual({ code: "ECONNREFUSED", reason: "connect ECONNREFUSED 127.0.0.1:3306" });
+    expect(driverFailure(Object.assign(new Error("lost"), { code: 42 }))).toEqual({ reason: "lost" });
+    expect(driverFailure("down")).toEqual({ reason: "down" });
   });
 });

@@ -8,6 +8,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@service/sh
 import { errorBody } from "@service/shared";
 import type { Context } from "hono";
 import type { Logger } from "../logger.ts";
+import { pathOf } from "./params.ts";
 
 export { isDatabaseUnavailable };
 
@@ -17,24 +18,21 @@ export { isDatabaseUnavailable };
  * @returns 503 with Retry-After (seconds) and error 904 service_unavailable
  */
 export function databaseUnavailable(c: Context, err: unknown, log: Logger): Response {
-  log.error(
-    { code: driverCode(err), reason: reasonOf(err), method: c.req.method, path: new URL(c.req.url).pathname },
-    "database unavailable",
-  );
+  log.error({ ...driverFailure(err), method: c.req.method, path: pathOf(c.req.url) }, "database unavailable");
   c.header("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
   return c.json(errorBody("service_unavailable"), 503);
 }
 
-/** The driver's error code (ECONNREFUSED, PROTOCOL_SEQUENCE_TIMEOUT ...) under drizzle's wrapper. */
-function driverCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
-  const code = e?.code ?? e?.cause?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-/** The driver's message (drizzle's own names the whole statement, parameters included: not logged). */
-function reasonOf(err: unknown): string | undefined {
-  const e = err as { message?: unknown; cause?: { message?: unknown } } | null;
-  const message = e?.cause?.message ?? e?.message;
-  return typeof message === "string" ? message : undefined;
+/**
+ * The driver's code and message of a database failure, for a log line without a stack trace:
+ * under drizzle's wrapper (whose own message names the whole statement, parameters included: not
+ * logged) they are its `cause`'s, else the error's own.
+ * @returns `code` (ECONNREFUSED, PROTOCOL_SEQUENCE_TIMEOUT ...) when the error carries one as a
+ *   string; `reason`, the message, or the error as text when it has none
+ */
+export function driverFailure(err: unknown): { code?: string; reason: string } {
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | null;
+  const code = e?.cause?.code ?? e?.code;
+  const reason = e?.cause?.message ?? e?.message;
+  return { ...(typeof code === "string" && { code }), reason: typeof reason === "string" ? reason : String(err) };
 }

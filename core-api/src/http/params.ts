@@ -11,6 +11,7 @@
 import type { Context } from "hono";
 import { readBodyText } from "./body-read.ts";
 import { exceedsDepth, MAX_PARAM_DEPTH } from "./json-depth.ts";
+import { requestHeader } from "./request-headers.ts";
 import { ServiceError } from "./service-error.ts";
 
 export { MAX_PARAM_DEPTH } from "./json-depth.ts";
@@ -69,7 +70,7 @@ export async function bodyParams(c: Context): Promise<Params> {
   // A GET or HEAD request has no body (fetch's Request refuses one); asking would only build the
   // full Request object on Node (@hono/node-server keeps a light one until something asks).
   if (c.req.method === "GET" || c.req.method === "HEAD") return {};
-  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  const type = (requestHeader(c, "content-type") ?? "").toLowerCase();
   if (type.startsWith("application/json")) {
     const text = await readBodyText(c);
     if (text.trim() === "") return {};

@@ -53,6 +53,7 @@ describe("requestHeader on Node", () => {
 describe("the app over HTTP on @hono/node-server", () => {
   let core: TestCore;
   let admin: TestAdmin;
+  let writer: TestAdmin;
   let server: ServerType;
   let port: number;
   let id: number;
@@ -60,6 +61,7 @@ describe("the app over HTTP on @hono/node-server", () => {
   beforeAll(async () => {
     core = await startCore();
     admin = await core.admin({ read: true });
+    writer = await core.admin({ write: true });
     id = (await insertBusiness(core.db, { chainId: core.chainId, name: "Over The Wire", ownerCode: "WIRE-1" }, new Date("2026-11-21T10:00:00Z"))).id;
     const app = createApp({ db: core.db, config: loadCoreConfig({ CORE_DB_NAME: core.dbName }), logger: { error() {}, warn() {}, info() {} } as never });
     server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
@@ -87,6 +89,32 @@ describe("the app over HTTP on @hono/node-server", () => {
       socket.on("error", reject);
     });
   }
+
+  /** Sends one raw POST with `lines` (header lines, Content-Length added) and `body`; returns the response's head and body. */
+  function rawPost(path: string, lines: string[], body: string): Promise<{ head: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        const head = [...lines, `Content-Length: ${Buffer.byteLength(body)}`].map((l) => `${l}\r\n`).join("");
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${head}\r\n${body}`);
+      });
+      let data = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk) => (data += chunk));
+      socket.on("end", () => {
+        const at = data.indexOf("\r\n\r\n");
+        resolve({ head: data.slice(0, at), body: data.slice(at + 4) });
+      });
+      socket.on("error", reject);
+    });
+  }
+
+  it("reads the body's Content-Type and Content-Length from the raw header list: odd case and whitespace, JSON and form", async () => {
+    const session = Object.entries(writer.headers).map(([k, v]) => `${k}: ${v}`);
+    const json = await rawPost("/internal/add-business", [...session, "CONTENT-TYPE: \tapplication/json; charset=utf-8 "], JSON.stringify({ chain_id: core.chainId, name: "Wire JSON", owner_code: "WIRE-J" }));
+    expect([json.head.split(" ")[1], JSON.parse(json.body).results?.business?.name]).toEqual(["200", "Wire JSON"]);
+    const form = await rawPost("/internal/add-business", [...session, "content-type:  application/x-www-form-urlencoded"], `chain_id=${core.chainId}&name=Wire+Form&owner_code=WIRE-F`);
+    expect([form.head.split(" ")[1], JSON.parse(form.body).results?.business?.name]).toEqual(["200", "Wire Form"]);
+  });
 
   const sessionLines = () => Object.entries(admin.headers).map(([k, v]) => `${k}: ${v}`);
 

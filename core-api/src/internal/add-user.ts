@@ -40,6 +40,7 @@ import { webshopSyncStep } from "./webshop-sync-step.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams, type Params } from "../http/params.ts";
 import type { AppEnv, RequestContext } from "../http/request-context.ts";
+import { requestHeader } from "../http/request-headers.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { adminUserInfoOf, saveAdminUser } from "../users/admin-user.ts";
 import { allOnSaved, saveAddedUser } from "../users/save-user.ts";
@@ -64,7 +65,7 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
   }
   const params = await allParams(c);
   const { chain_id: chainParam } = readCallParams(addUserCall, params, ["chain_id"]);
-  const clientChannel = clientChannelOf(c.req.header("x-service-request"));
+  const clientChannel = clientChannelOf(requestHeader(c, "x-service-request"));
   const forAdmin = PERMISSION_NAMES.some((name) => params[name] !== undefined);
   const row = forAdmin ? CALL_ACCESS[ADD_ADMIN_USER] : CALL_ACCESS["add-user"];
 

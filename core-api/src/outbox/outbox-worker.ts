@@ -43,6 +43,7 @@ import type { SecretBox } from "@service/shared/secret-box";
 import type { Logger } from "@service/shared/logging";
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signPayload } from "@service/shared/webhook-signature";
 import type { CoreDb } from "../db/client.ts";
+import { driverFailure } from "../http/database-unavailable.ts";
 import { DESTINATION_KINDS } from "./destination-kinds.ts";
 import { resolvesNothing } from "../webhooks/target-url.ts";
 import type { DestinationContext, DestinationKinds, OutboxRow, PreparedRequest } from "./destination.ts";
@@ -314,14 +315,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
-}
-
-/** The driver's code and message of a database failure, for a log line without a stack (drizzle's own message names the whole statement). */
-function driverFailure(err: unknown): { code?: string; reason: string } {
-  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | null;
-  const code = e?.cause?.code ?? e?.code;
-  const reason = e?.cause?.message ?? e?.message;
-  return { ...(typeof code === "string" && { code }), reason: typeof reason === "string" ? reason : String(err) };
 }
 
 function leaseToken(): string {

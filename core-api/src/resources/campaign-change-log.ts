@@ -34,6 +34,7 @@ import { CAMPAIGN_MODEL_CLASS, findLiveCampaign } from "../campaigns/campaign-re
 import { versionAtLeast } from "../http/api-version.ts";
 import { queryParams, type Params } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
+import { requestHeader } from "../http/request-headers.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { parseListParams } from "./list-params.ts";
 import { parseRecursionLevel, renderResource } from "./render.ts";
@@ -57,8 +58,8 @@ export async function serveCampaignChangeLog(c: Context<AppEnv>): Promise<Respon
   const scope = await resolveScope(c.get("ctx"), {
     resource: CHANGE_LOG_RESOURCE,
     operation: "get",
-    chainHeader: c.req.header("x-service-chain-id"),
-    recursionLevel: parseRecursionLevel(c.req.header("x-service-response-recursion-level")),
+    chainHeader: requestHeader(c, "x-service-chain-id"),
+    recursionLevel: parseRecursionLevel(requestHeader(c, "x-service-response-recursion-level")),
   });
   const campaignId = pathId(c.req.param("id"));
   const page = readChangeLogQuery(queryParams(c));

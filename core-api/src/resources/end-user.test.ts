@@ -12,6 +12,7 @@ import { seedCampaign, seedUser, seedVoucher } from "../vouchers/voucher-test-su
 import { startTwoChains, type TwoChains } from "../auth/two-chains.test-support.ts";
 import { CHANGE_LOG_RESOURCE, RESOURCE_ACCESS } from "../auth/access-table.ts";
 import { ADAPTERS } from "./resource-routes.ts";
+import { rendererCompilations } from "./render.ts";
 
 let w: TwoChains;
 const ids = { business: 0, page: 0, generated: 0, claimed: 0, redeemed: 0, othersVoucher: 0, othersKey: "", othersUser: 0, client: 0 };
@@ -76,6 +77,13 @@ describe("vouchers: own only", () => {
   it("the list shows own generated and claimed vouchers unless filtered by status", async () => {
     expect(await listIds()).toEqual([ids.generated, ids.claimed].sort());
     expect(await listIds("?status=redeemed")).toEqual([ids.redeemed]);
+  });
+
+  it("a repeated list generates no renderer: the shopper's omissions are cached with the level", async () => {
+    expect(await listIds()).toHaveLength(2);
+    const compiled = rendererCompilations();
+    expect(await listIds()).toEqual([ids.generated, ids.claimed].sort());
+    expect(rendererCompilations()).toBe(compiled);
   });
 
   it("single retrieval is not restricted by status, and omits the end-user properties", async () => {

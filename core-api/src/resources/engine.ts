@@ -226,7 +226,7 @@ async function findTarget(scope: ResourceScope, adapter: ResourceAdapter, by: Id
 }
 
 async function readBody(c: Context<AppEnv>): Promise<{ body: Params; source: BodySource }> {
-  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  const type = (requestHeader(c, "content-type") ?? "").toLowerCase();
   const body = await bodyParams(c);
   return { body, source: type.startsWith("application/json") ? "json" : "form" };
 }
@@ -251,12 +251,23 @@ function requireScopeChain(decl: ResourceDeclaration, scope: ResourceScope, valu
   values.chain = { id: scope.chainId };
 }
 
+/** Each declaration's `omitFor.end_user` as a set, built once (the renderer cache keys on it). */
+const endUserOmissions = new WeakMap<ResourceDeclaration, ReadonlySet<string> | undefined>();
+
+function endUserOmitted(decl: ResourceDeclaration): ReadonlySet<string> | undefined {
+  if (endUserOmissions.has(decl)) return endUserOmissions.get(decl);
+  const names = decl.omitFor?.end_user;
+  const omitted = names?.length ? new Set<string>(names) : undefined;
+  endUserOmissions.set(decl, omitted);
+  return omitted;
+}
+
 function render(adapter: ResourceAdapter, scope: ResourceScope, record: ResourceRecord): Record<string, unknown> {
   // End-users never see the declaration's omitFor.end_user properties (spec, "Resource-specific behaviour").
-  const omitted = scope.audience === "end_user" ? adapter.declaration.omitFor?.end_user : undefined;
+  const omitted = scope.audience === "end_user" ? endUserOmitted(adapter.declaration) : undefined;
   return renderResource(adapter.declaration, record, scope.recursionLevel, {
     version: scope.version,
     resources: RESOURCES,
-    ...(omitted ? { omit: new Set<string>(omitted) } : {}),
+    ...(omitted ? { omit: omitted } : {}),
   });
 }

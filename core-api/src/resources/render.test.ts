@@ -1,7 +1,7 @@
 import { businessResource } from "@service/shared/resources/business";
 import { RESOURCES } from "@service/shared/resources/resource-registry";
 import { describe, expect, it } from "vitest";
-import { parseRecursionLevel, renderResource } from "./render.ts";
+import { parseRecursionLevel, renderResource, rendererCompilations } from "./render.ts";
 
 const decl = businessResource;
 const created = new Date("2026-03-04T05:06:07.890Z");
@@ -50,6 +50,26 @@ describe("renderResource", () => {
   it("leaves out omitted properties and renders an undeclared reference as {id}", () => {
     expect(renderResource(decl, record, 4, { ...opts, omit: new Set(["chain_member", "created_date"]) })).not.toHaveProperty("chain_member");
     expect(renderResource(decl, record, 2, { ...opts, resources: new Map() }).chain).toEqual({ id: 3 });
+  });
+
+  it("renders repeated shopper records with one renderer per omitted set and level, output unchanged", () => {
+    const omitted = decl.omitFor!.end_user!;
+    const shopper = { ...opts, omit: new Set(omitted) };
+    const first = renderResource(decl, record, 4, shopper);
+    const compiled = rendererCompilations();
+    // The same set, an equal set built again, an equal set in another order: no new renderer.
+    const again = [
+      ...Array.from({ length: 25 }, () => renderResource(decl, record, 4, shopper)),
+      renderResource(decl, record, 4, { ...opts, omit: new Set(omitted) }),
+      renderResource(decl, record, 4, { ...opts, omit: new Set([...omitted].reverse()) }),
+    ];
+    expect(rendererCompilations()).toBe(compiled);
+    for (const out of again) expect(out).toEqual(first);
+    expect(first).toEqual({ id: 7, name: "Shop", owner_code: "S-7", chain: { id: 3, name: "Chain", deleted: false, created_date: "2026-03-04T05:06:07Z", last_modified_date: "2026-03-04T05:06:07Z" }, towncity: null });
+    // Another omitted set and no omissions keep their own renderers, not the shopper's.
+    expect(renderResource(decl, record, 4, { ...opts, omit: new Set(["name"]) })).not.toHaveProperty("name");
+    expect(renderResource(decl, record, 4, { ...opts, omit: new Set(["name"]) })).toHaveProperty("chain_member", true);
+    expect(renderResource(decl, record, 4, opts)).toMatchObject({ name: "Shop", chain_member: true });
   });
 });
 

@@ -38,14 +38,38 @@ export function parseRecursionLevel(header: string | undefined | null): Recursio
   return Number(s) as RecursionLevel;
 }
 
-/** A renderer of one declaration at one level without omissions (see planOf). */
+/** A renderer of one declaration at one level with one set of top-level omissions (see planOf). */
 type Renderer = (record: ResourceRecord, opts: RenderOptions) => Record<string, unknown>;
 
 /**
- * Renderers per declaration and level, generated when first used (issue 12: a list page rendered
- * 25 records by walking every declared property's rules again, through keyed loads and stores).
+ * Renderers per declaration, omitted set and level, generated when first used (issue 12: a list
+ * page rendered 25 records by walking every declared property's rules again, through keyed loads
+ * and stores; an end-user's page, whose omissions are the declaration's static
+ * `omitFor.end_user`, compiled one renderer per record). The inner key is `omissionKey`.
  */
-const renderers = new WeakMap<ResourceDeclaration, Renderer[]>();
+const renderers = new WeakMap<ResourceDeclaration, Map<string, Renderer[]>>();
+
+/** The omission key of each omitted set seen, so a caller's long-lived set is sorted once. */
+const omissionKeys = new WeakMap<ReadonlySet<string>, string>();
+
+let compilations = 0;
+
+/**
+ * How many renderers have been generated in this process (for tests: a repeated render must
+ * reuse its renderer).
+ * @returns a count, never decreasing
+ */
+export function rendererCompilations(): number {
+  return compilations;
+}
+
+/** `omit` as a cache key: its names sorted and joined by NUL (a character no property name has); "" for none. */
+function omissionKey(omit: ReadonlySet<string> | undefined): string {
+  if (!omit?.size) return "";
+  let key = omissionKeys.get(omit);
+  if (key === undefined) omissionKeys.set(omit, (key = [...omit].sort().join("\0")));
+  return key;
+}
 
 /** The properties rendered at `level`, less `omit`: level <= `level`, not write-only, in declaration order. */
 function planOf(decl: ResourceDeclaration, level: number, omit: ReadonlySet<string> | undefined): PropertyInfo[] {
@@ -72,6 +96,7 @@ function compileRenderer(props: readonly PropertyInfo[], level: number): Rendere
     return `v = record[${name(prop.name)}]; if (v !== undefined) out[${name(prop.name)}] = v === null ? null : v instanceof Date ? formatDateTime(v, opts.version) : ${value};`;
   });
   const body = `return function render(record, opts) {\n  const out = {};\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`;
+  compilations++;
   return new Function("renderValue", "formatDateTime", ...props.map((_, i) => `p${i}`), body)(renderValue, formatDateTime, ...props) as Renderer;
 }
 
@@ -85,13 +110,16 @@ export function renderResource(
   level: number,
   opts: RenderOptions,
 ): Record<string, unknown> {
-  // Omissions (an end-user's) are rare, odd levels never come: those renderers are not kept.
-  if (opts.omit?.size || !Number.isInteger(level) || level < 0 || level > 8) {
+  // Odd levels never come from a request: those renderers are not kept.
+  if (!Number.isInteger(level) || level < 0 || level > 8) {
     return compileRenderer(planOf(decl, level, opts.omit), level)(record, opts);
   }
-  let byLevel = renderers.get(decl);
-  if (!byLevel) renderers.set(decl, (byLevel = []));
-  return (byLevel[level] ??= compileRenderer(planOf(decl, level, undefined), level))(record, opts);
+  let byOmission = renderers.get(decl);
+  if (!byOmission) renderers.set(decl, (byOmission = new Map()));
+  const key = omissionKey(opts.omit);
+  let byLevel = byOmission.get(key);
+  if (!byLevel) byOmission.set(key, (byLevel = []));
+  return (byLevel[level] ??= compileRenderer(planOf(decl, level, opts.omit), level))(record, opts);
 }
 
 function renderValue(prop: PropertyInfo, value: unknown, level: number, opts: RenderOptions): unknown {
