@@ -65,7 +65,8 @@ function committerOf(db: CoreDb): WriteBatcher<NewBusiness, BusinessRow> {
  * arriving while a transaction of new businesses is being written go together into the next one.
  * Each call still answers only after the transaction holding its business committed (a search
  * after it finds the business and counts it), and a call whose business cannot be written fails
- * alone: a batch that fails on a server error is retried one business at a time.
+ * alone: a batch that fails on a row's error (a taken owner_code) is retried one business at a
+ * time; one that meets a deadlock is written again whole (db/group-commit.ts).
  * @param now creation and last-modified time (kept in whole seconds)
  * @returns the stored row
  * @throws ServiceError business_already_exists (311) when owner_code is used by a live business of
