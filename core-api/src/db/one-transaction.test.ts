@@ -54,7 +54,7 @@ describe("writeInOneTransaction", () => {
   });
 
   it("writes nothing when the pool gives up on the statements: the COMMIT is never queued behind them", async () => {
-    const [{ insertId: lockedId }] = await writeInOneTransaction(core.db, [business("Sperre")]);
+    const lockedId = (await writeInOneTransaction(core.db, [business("Sperre")]))[0]!.insertId;
     // another transaction holds the row the write will update, so the write waits past its timeout
     const locker = await core.db.$client.getConnection();
     await locker.query("START TRANSACTION");
@@ -63,7 +63,7 @@ describe("writeInOneTransaction", () => {
     try {
       const failure = await writeInOneTransaction(impatient.db, [
         business("Zombie", "ZOMBIE-1"),
-        core.db.update(businesses).set({ towncity: "Nergens" }).where(eq(businesses.id, lockedId!)),
+        core.db.update(businesses).set({ towncity: "Nergens" }).where(eq(businesses.id, lockedId)),
       ]).catch((e: unknown) => e);
       expect((failure as { code?: string }).code).toBe("PROTOCOL_SEQUENCE_TIMEOUT");
       // the server is still running the abandoned text: its insert done, its update waiting on the lock
@@ -78,7 +78,7 @@ describe("writeInOneTransaction", () => {
     // transaction ends: a COMMIT queued in that text would write "Zombie" (ER_DUP_ENTRY here).
     await writeInOneTransaction(core.db, [business("Daarna", "ZOMBIE-1")]);
     expect(await names()).not.toContain("Zombie");
-    const [locked] = await core.db.select().from(businesses).where(eq(businesses.id, lockedId!));
+    const [locked] = await core.db.select().from(businesses).where(eq(businesses.id, lockedId));
     expect(locked!.towncity).toBeNull();
   });
 
