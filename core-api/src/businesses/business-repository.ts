@@ -65,7 +65,8 @@ function committerOf(db: CoreDb): WriteBatcher<NewBusiness, BusinessRow> {
  * arriving while a transaction of new businesses is being written go together into the next one.
  * Each call still answers only after the transaction holding its business committed (a search
  * after it finds the business and counts it), and a call whose business cannot be written fails
- * alone: a batch that fails on a server error is retried one business at a time.
+ * alone: a batch that fails on a row's error (a taken owner_code) is retried one business at a
+ * time; one that meets a deadlock is written again whole (db/group-commit.ts).
  * @param now creation and last-modified time (kept in whole seconds)
  * @returns the stored row
  * @throws ServiceError business_already_exists (311) when owner_code is used by a live business of
@@ -76,8 +77,9 @@ export async function insertBusiness(db: CoreDb, values: BusinessValues, now: Da
 }
 
 /**
- * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports), sent in one
- * round trip (db/one-transaction.ts; a bulk load's long text in a few). The rows are answered as
+ * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports), sent in two
+ * round trips (db/one-transaction.ts: the statements, then the COMMIT; a bulk load's long text in
+ * a few). The rows are answered as
  * written, not read back (db/inserted-row.ts). The counts are written last, cells before words, as
  * by every write here: the count rows are the ones concurrent writers share, so their locks are
  * held the shortest and always taken in the same order.
@@ -98,8 +100,8 @@ function nthInsertedId(n: number): SQL {
 }
 
 /**
- * Writes new businesses, their words and both counts in one transaction, in one round trip
- * (insertBusinesses, and each batch of insertBusiness).
+ * Writes new businesses, their words and both counts in one transaction, in two round trips
+ * (the statements, then the COMMIT: db/one-transaction.ts; insertBusinesses, and each batch of insertBusiness).
  * @returns the stored rows in input order
  * @throws the driver's error (ER_DUP_ENTRY on a duplicate owner_code); nothing is written then
  */

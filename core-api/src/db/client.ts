@@ -8,7 +8,7 @@ import * as schema from "./schema.ts";
 
 /**
  * The drizzle client of the core database. `$client` is its mysql2 pool (db/compiled-select.ts
- * runs on it); `$writes` a pool of its own for writes sent as one transaction in one round trip
+ * runs on it); `$writes` a pool of its own for writes sent as one transaction in two round trips
  * (db/one-transaction.ts): only its connections accept several statements in one text.
  */
 export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool; $writes: mysql.Pool };

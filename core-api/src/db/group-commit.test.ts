@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isServerError, WriteBatcher } from "./group-commit.ts";
+import { WriteBatcher } from "./group-commit.ts";
 
 /** A write that records each batch it is given and answers `item * 10`; `fail` decides a batch's error. */
 function recorder(fail: (items: number[]) => unknown = () => null) {
@@ -14,7 +14,7 @@ function recorder(fail: (items: number[]) => unknown = () => null) {
   return { batches, write };
 }
 
-const serverError = (message: string) => Object.assign(new Error(message), { code: "ER_DUP_ENTRY" });
+const serverError = (message: string, code = "ER_DUP_ENTRY", errno?: number) => Object.assign(new Error(message), { code, errno });
 const settle = (ps: Array<Promise<number>>) => Promise.all(ps.map((p) => p.then((v) => ({ ok: v }), (e: Error) => ({ err: e.message }))));
 
 describe("WriteBatcher", () => {
@@ -53,7 +53,7 @@ describe("WriteBatcher", () => {
     expect(most).toBe(2);
   });
 
-  it("retries a batch that failed on a server error one write at a time: only the culprit fails", async () => {
+  it("retries a batch that failed on a duplicate key one write at a time: only the culprit fails", async () => {
     const { batches, write } = recorder((items) => (items.includes(3) ? serverError("duplicate 3") : null));
     const batcher = new WriteBatcher(write, { maxBatch: 64, maxInFlight: 1 });
     expect(await settle([1, 2, 3, 4].map((i) => batcher.add(i)))).toEqual([{ ok: 10 }, { ok: 20 }, { err: "duplicate 3" }, { ok: 40 }]);
@@ -80,12 +80,42 @@ describe("WriteBatcher", () => {
   });
 });
 
-describe("isServerError", () => {
-  it("is a driver error with an ER_ code, also wrapped as drizzle wraps it", () => {
-    expect(isServerError(serverError("x"))).toBe(true);
-    expect(isServerError(new Error("query failed", { cause: serverError("x") }))).toBe(true);
-    expect(isServerError(Object.assign(new Error("x"), { code: "ECONNREFUSED" }))).toBe(false);
-    expect(isServerError(new Error("x"))).toBe(false);
-    expect(isServerError(null)).toBe(false);
+describe("WriteBatcher on a lock conflict or a row's error", () => {
+  it("writes the whole batch again after a deadlock or lock wait timeout, without splitting it", async () => {
+    for (const code of ["ER_LOCK_DEADLOCK", "ER_LOCK_WAIT_TIMEOUT"]) {
+      let failures = 2;
+      const { batches, write } = recorder(() => (failures-- > 0 ? serverError("crossed", code) : null));
+      const batcher = new WriteBatcher(write, { maxBatch: 64, maxInFlight: 1 });
+      expect(await settle([1, 2, 3, 4].map((i) => batcher.add(i)))).toEqual([{ ok: 10 }, { ok: 20 }, { ok: 30 }, { ok: 40 }]);
+      expect(batches).toEqual([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]);
+    }
+  });
+
+  it("gives every caller the lock conflict that outlasts the batch's retries (drizzle-wrapped), never one write at a time", async () => {
+    const { batches, write } = recorder(() => new Error("query failed", { cause: serverError("deadlock", "ER_LOCK_DEADLOCK") }));
+    const batcher = new WriteBatcher(write, { maxBatch: 64, maxInFlight: 1 });
+    expect(await settle([1, 2, 3].map((i) => batcher.add(i)))).toEqual([{ err: "query failed" }, { err: "query failed" }, { err: "query failed" }]);
+    expect(batches).toEqual([[1, 2, 3], [1, 2, 3], [1, 2, 3]]);
+  });
+
+  it("splits on a row's error, also wrapped as drizzle wraps it, and MariaDB's failed CHECK constraint", async () => {
+    const errors = [
+      new Error("query failed", { cause: serverError("duplicate") }),
+      serverError("too long", "ER_DATA_TOO_LONG"),
+      serverError("check failed", "ER_INNODB_AUTOEXTEND_SIZE_OUT_OF_RANGE", 4025),
+    ];
+    for (const error of errors) {
+      const { batches, write } = recorder((items) => (items.includes(2) ? error : null));
+      const batcher = new WriteBatcher(write, { maxBatch: 64, maxInFlight: 1 });
+      expect(await settle([1, 2, 3].map((i) => batcher.add(i)))).toEqual([{ ok: 10 }, { err: error.message }, { ok: 30 }]);
+      expect(batches).toEqual([[1, 2, 3], [1], [2], [3]]);
+    }
+  });
+
+  it("gives every caller a server error no row causes (a statement refused whatever its values), without retrying", async () => {
+    const { batches, write } = recorder(() => serverError("syntax", "ER_PARSE_ERROR"));
+    const batcher = new WriteBatcher(write, { maxBatch: 64, maxInFlight: 1 });
+    expect(await settle([1, 2].map((i) => batcher.add(i)))).toEqual([{ err: "syntax" }, { err: "syntax" }]);
+    expect(batches).toEqual([[1, 2]]);
   });
 });

@@ -6,12 +6,18 @@
  * after the transaction holding its write has committed (or failed), so a read after it sees the
  * write, as after a transaction of its own.
  *
- * When a batch of several fails with an error that may belong to one of its writes (a server
- * error: a duplicate key, a deadlock), nothing of it was written (one transaction), and each write
- * is retried alone, in arrival order, so each caller gets its own answer or error: the write that
- * caused the failure fails alone, the others succeed. An error of the connection (the database
- * unreachable, a timeout) is every caller's, as it would have been without batching.
+ * A failed batch wrote nothing (one transaction). When it failed on an error of one of its rows
+ * (a duplicate key, a value the column refuses), each write is retried alone, in arrival order,
+ * so each caller gets its own answer or error: the write that caused the failure fails alone, the
+ * others succeed. A deadlock or lock wait timeout belongs to no row (the transaction met another
+ * one): the whole batch is written again, up to BATCH_RETRIES times, and not split (64 writers
+ * must not turn into 64 transactions because two batches crossed). Any other error (the database
+ * unreachable, a timeout, a statement it refuses whatever the values) is every caller's, as it
+ * would have been without batching.
  */
+
+/** How often a batch that met a deadlock or lock wait timeout is written again before its callers get the error. */
+const BATCH_RETRIES = 2;
 
 /** Options of a WriteBatcher. */
 export interface WriteBatcherOptions {
@@ -21,10 +27,17 @@ export interface WriteBatcherOptions {
   maxInFlight: number;
   /**
    * Whether a batch's failure may be caused by one write of it, so that retrying the writes one by
-   * one gives each its own answer (default: a server error, a driver error whose code starts with
-   * `ER_`). False: every caller of the batch gets the error.
+   * one gives each its own answer (default: isRowError, a duplicate key or a value a column
+   * refuses). False: every caller of the batch gets the error.
    */
   retryAlone?: (err: unknown) => boolean;
+  /**
+   * Whether a batch's failure is its transaction's bad luck, so that writing the same batch again
+   * may succeed (default: isLockConflict, a deadlock or lock wait timeout). Tried before retryAlone.
+   */
+  retryBatch?: (err: unknown) => boolean;
+  /** how often a batch is written again when retryBatch says so (default BATCH_RETRIES, 2) */
+  batchRetries?: number;
 }
 
 interface Waiting<I, O> {
@@ -33,12 +46,45 @@ interface Waiting<I, O> {
   reject(err: unknown): void;
 }
 
-/** A server error (the database ran the statement and refused it), as mysql2 reports one, maybe wrapped (`cause`). */
-export function isServerError(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === "string" && e.code.startsWith("ER_")) return true;
+/** The driver's error code of `err` or of an error it wraps (`cause`, as drizzle wraps mysql2's), with its number. */
+function driverError(err: unknown): { code: string; errno: unknown } | undefined {
+  for (let e = err as { code?: unknown; errno?: unknown; cause?: unknown } | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string") return { code: e.code, errno: e.errno };
   }
-  return false;
+  return undefined;
+}
+
+/** Server errors caused by the values of one row: a duplicate key, a value or reference its column refuses. */
+const ROW_ERROR_CODES = new Set([
+  "ER_DUP_ENTRY",
+  "ER_DUP_ENTRY_WITH_KEY_NAME",
+  "ER_BAD_NULL_ERROR",
+  "ER_NO_DEFAULT_FOR_FIELD",
+  "ER_WARN_NULL_TO_NOTNULL",
+  "ER_DATA_TOO_LONG",
+  "ER_WARN_DATA_OUT_OF_RANGE",
+  "ER_DATA_OUT_OF_RANGE",
+  "ER_TRUNCATED_WRONG_VALUE",
+  "ER_TRUNCATED_WRONG_VALUE_FOR_FIELD",
+  "ER_INVALID_JSON_TEXT",
+  "ER_NO_REFERENCED_ROW_2",
+  "ER_ROW_IS_REFERENCED_2",
+  "ER_CHECK_CONSTRAINT_VIOLATED",
+]);
+
+/** MariaDB's ER_CONSTRAINT_FAILED (a CHECK constraint), which mysql2 names after MySQL's error of that number. */
+const MARIADB_CONSTRAINT_FAILED = 4025;
+
+/** An error one row of a batch may cause (ROW_ERROR_CODES), as mysql2 reports it, maybe wrapped. */
+function isRowError(err: unknown): boolean {
+  const e = driverError(err);
+  return e !== undefined && (ROW_ERROR_CODES.has(e.code) || e.errno === MARIADB_CONSTRAINT_FAILED);
+}
+
+/** A deadlock or lock wait timeout: the transaction met another one, none of its rows is at fault. */
+function isLockConflict(err: unknown): boolean {
+  const code = driverError(err)?.code;
+  return code === "ER_LOCK_DEADLOCK" || code === "ER_LOCK_WAIT_TIMEOUT";
 }
 
 /**
@@ -61,13 +107,14 @@ export class WriteBatcher<I, O> {
   constructor(write: (items: I[]) => Promise<O[]>, options: WriteBatcherOptions) {
     if (!(options.maxBatch >= 1 && options.maxInFlight >= 1)) throw new Error("WriteBatcher: maxBatch and maxInFlight must be at least 1");
     this.write = write;
-    this.options = { retryAlone: isServerError, ...options };
+    this.options = { retryAlone: isRowError, retryBatch: isLockConflict, batchRetries: BATCH_RETRIES, ...options };
   }
 
   /**
    * Writes `item` with the next batch.
    * @returns its result, once the batch's transaction has committed
-   * @throws what `write` threw for it: alone, or for its whole batch when the error is not one to retry alone
+   * @throws what `write` threw for it: alone, or for its whole batch when the error is not one to
+   *   retry alone (a lock conflict still there after the batch's retries included)
    */
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -99,15 +146,19 @@ export class WriteBatcher<I, O> {
 
   private async runBatch(batch: Array<Waiting<I, O>>): Promise<void> {
     let results: O[];
-    try {
-      results = await this.write(batch.map((w) => w.item));
-    } catch (err) {
-      if (batch.length === 1 || !this.options.retryAlone(err)) {
-        for (const w of batch) w.reject(err);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        results = await this.write(batch.map((w) => w.item));
+        break;
+      } catch (err) {
+        if (attempt < this.options.batchRetries && this.options.retryBatch(err)) continue;
+        if (batch.length === 1 || !this.options.retryAlone(err)) {
+          for (const w of batch) w.reject(err);
+          return;
+        }
+        for (const w of batch) await this.runBatch([w]);
         return;
       }
-      for (const w of batch) await this.runBatch([w]);
-      return;
     }
     if (results.length !== batch.length) {
       const err = new Error(`WriteBatcher: ${results.length} results for ${batch.length} writes`);

@@ -1,13 +1,21 @@
 /**
- * A write whose statements need nothing read in between, sent as one transaction in one round
- * trip (issue 12: add-business spent seven round trips, and held the locks on the shared count
- * rows across three of them, so concurrent writers queued on the counts): `START TRANSACTION`,
- * the statements and `COMMIT` in one text, on the pool whose connections accept several
- * statements (db/client.ts `$writes`). The database runs them in order and stops at the first
- * that fails; the transaction is then rolled back and the error thrown as the driver gave it.
+ * A write whose statements need nothing read in between, sent as one transaction in two round
+ * trips (issue 12: add-business spent seven round trips, and held the locks on the shared count
+ * rows across three of them, so concurrent writers queued on the counts): `START TRANSACTION` and
+ * the statements in one text, on the pool whose connections accept several statements
+ * (db/client.ts `$writes`), then `COMMIT` alone once every statement has answered. The database
+ * runs them in order and stops at the first that fails; the transaction is then rolled back and
+ * the error thrown as the driver gave it.
+ *
+ * COMMIT is never queued in the text of the statements: when the client gives up on that text
+ * (the pool's statement timeout, a lost connection), the server may still be running it, and a
+ * COMMIT behind it would write what the caller was told had failed (and a retry would write it
+ * twice). Sent apart, it goes only after the statements answered, so an error before it means
+ * nothing was written: the server rolls back the open transaction of a connection that closed.
+ * Only an error of the COMMIT itself leaves the outcome unknown, as for any transaction.
  *
  * A text longer than MAX_TEXT_BYTES (a bulk load) is split: the same transaction then takes a
- * round trip per part. Values are bound by drizzle and written into the text by mysql2's own
+ * round trip per part (and one for the COMMIT). Values are bound by drizzle and written into the text by mysql2's own
  * escaping (what every drizzle query on the main pool does), never concatenated.
  */
 import { getTableColumns, getTableName, is, sql, SQL } from "drizzle-orm";
@@ -123,12 +131,15 @@ export interface WriteResult {
 }
 
 /**
- * Runs `statements` in order as one transaction, in one round trip unless the text is long.
- * A statement may use what an earlier one did on the connection (`LAST_INSERT_ID()`).
+ * Runs `statements` in order as one transaction: one round trip for them (more when the text is
+ * long), then one for the COMMIT (see the module comment). A statement may use what an earlier
+ * one did on the connection (`LAST_INSERT_ID()`).
  * @param options.maxTextBytes split texts longer than this (default MAX_TEXT_BYTES, 4 MiB)
  * @returns one result per statement, in order
- * @throws the driver's error of the first statement that failed (for example ER_DUP_ENTRY);
- *   nothing is written then
+ * @throws the driver's error of the first statement that failed (for example ER_DUP_ENTRY), or the
+ *   pool's when the statements timed out or the connection was lost before the COMMIT was sent:
+ *   nothing is written then. An error of the COMMIT itself (a timeout, a lost connection) leaves
+ *   the outcome unknown.
  */
 export async function writeInOneTransaction(
   db: CoreDb,
@@ -148,20 +159,26 @@ export async function writeInOneTransaction(
     parts.at(-1)!.push(text);
     size += text.length;
   }
-  parts.at(-1)!.push("COMMIT");
   const conn = await db.$writes.getConnection();
   try {
     const results: WriteResult[] = [];
-    for (const part of parts) {
-      const [answers] = (await conn.query(part.join(";\n"))) as unknown as [WriteResult | WriteResult[]];
-      results.push(...(Array.isArray(answers) ? answers : [answers]));
+    try {
+      for (const part of parts) {
+        const [answers] = (await conn.query(part.join(";\n"))) as unknown as [WriteResult | WriteResult[]];
+        results.push(...(Array.isArray(answers) ? answers : [answers]));
+      }
+    } catch (err) {
+      // The database stopped at the failing statement inside the open transaction (or the pool
+      // gave up on the text and destroyed the connection: the server then rolls back).
+      await conn.query("ROLLBACK").catch(() => conn.destroy());
+      throw err;
     }
-    // the answers of START TRANSACTION and COMMIT are no statement's
-    return results.slice(1, -1).map((r) => ({ affectedRows: Number(r.affectedRows), insertId: Number(r.insertId) }));
-  } catch (err) {
-    // The database stopped at the failing statement inside the open transaction.
-    await conn.query("ROLLBACK").catch(() => conn.destroy());
-    throw err;
+    await conn.query("COMMIT").catch((err: unknown) => {
+      conn.destroy(); // outcome unknown: the connection must not serve another transaction
+      throw err;
+    });
+    // the answer of START TRANSACTION is no statement's
+    return results.slice(1).map((r) => ({ affectedRows: Number(r.affectedRows), insertId: Number(r.insertId) }));
   } finally {
     conn.release(); // a no-op once destroyed
   }

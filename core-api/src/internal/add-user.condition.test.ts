@@ -19,6 +19,15 @@ afterAll(() => w.core.close());
 let seq = 0;
 const email = (what: string) => `cond-${what}-${++seq}@example.com`;
 
+/** Statements of the world's database waiting for a user's row lock (lockUser's SELECT ... FOR UPDATE), this one's left out. */
+async function lockWaits(): Promise<number> {
+  const [rows] = (await w.core.db.$client.query(
+    "SELECT COUNT(*) AS n FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID() AND command = 'Query' AND info LIKE 'select %from `users`%for update'",
+    [w.core.dbName],
+  )) as unknown as [Array<{ n: number }>];
+  return Number(rows[0]!.n);
+}
+
 /** The world's clock is NOW (10:00:00 UTC); the member was last modified an hour before. */
 const HOUR_BEFORE = new Date(NOW.getTime() - 3_600_000);
 
@@ -125,6 +134,37 @@ describe("add-user if_unmodified_since: bad user input is refused whether the us
       expect(body.error?.code, `${since} ${JSON.stringify(body)}`).toBe(code);
     }
     expect(await writtenRows(w.core)).toBe(before);
+  });
+});
+
+describe("add-user if_unmodified_since: the user found is deleted before it is locked", () => {
+  it("the request starts over and sees the users as they are now: a new user, the deleted one no phone number's other holder", async () => {
+    const username = email("vanish");
+    const phone = { phone_number: "+31 6 12349901" };
+    const v163 = { "X-Service-API-version": "1.6.3" };
+    const first = await addUserAsAdmin(w, { username, ...phone }, "json", v163);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const goneId = first.body.results.user.id as number;
+    // another transaction holds the user's row: the conditional write finds the user, then waits to lock it
+    const locker = await w.core.db.$client.getConnection();
+    let request: ReturnType<typeof addUserAsAdmin> | undefined;
+    try {
+      await locker.query("START TRANSACTION");
+      await locker.query("SELECT id FROM users WHERE id = ? FOR UPDATE", [goneId]);
+      request = addUserAsAdmin(w, { username, update_if_exists: true, first_name: "Again", if_unmodified_since: "2026-11-21 09:00:00", ...phone }, "json", v163);
+      for (let i = 0; i < 200 && (await lockWaits()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await lockWaits()).toBe(1);
+      await locker.query("DELETE FROM users WHERE id = ?", [goneId]);
+      await locker.query("COMMIT");
+    } finally {
+      await locker.query("ROLLBACK");
+      locker.release();
+    }
+    const { status, body } = await request!;
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.results).toMatchObject({ user_type: "new", updated_existing_user: false, precondition_failed: false });
+    expect(body.results.user).toMatchObject({ username, first_name: "Again", phone_number_duplicate: false });
+    expect(body.results.user.id).not.toBe(goneId);
   });
 });
 

@@ -7,6 +7,7 @@
 import type { SecretBox } from "@service/shared/secret-box";
 import type { CoreDb } from "../db/client.ts";
 import { outbox } from "../db/schema.ts";
+import { ORDERING_KEY_LENGTH } from "../db/tables/outbox.ts";
 
 /** The purpose payloads are sealed for (secret box). */
 export const PAYLOAD_PURPOSE = "outbox.payload";
@@ -36,9 +37,6 @@ export interface Delivery {
    */
   orderingKey?: string | null;
 }
-
-/** Longest ordering key (the column's length). */
-export const ORDERING_KEY_LENGTH = 128;
 
 /** What enqueue needs besides the transaction. */
 export interface EnqueueEnv {

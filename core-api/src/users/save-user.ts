@@ -15,7 +15,11 @@
  * (SELECT ... FOR UPDATE) and updated only when its last_modified_date is not later than that
  * moment; otherwise nothing is written and the stored user is the answer (`preconditionFailed`).
  * The check and the write happen under the lock in one transaction, so of two conditional writers
- * racing with the same moment one updates and the other sees the first's change.
+ * racing with the same moment one updates and the other sees the first's change. When the user
+ * found is gone by the time it is locked (deleted by a transaction that committed in between),
+ * the request lost a race and starts over: a fresh lookup then finds the users as they are now
+ * (none: a new user, as for any request without a match; the snapshot of the first attempt would
+ * still count the vanished user, say as a phone number's other holder).
  *
  * alter-user: the user named by id is changed; a username, member number or authentication point
  * identifier another user of the chain has is user_already_exists.
@@ -112,7 +116,8 @@ export async function saveAddedUser(
       if (existing && w.unmodifiedSince) {
         // The latest committed row, locked: a racing writer waits here until this one commits.
         existing = await lockUser(tx, w.chain.id, existing.id);
-        if (existing && existing.lastModifiedDate.getTime() > w.unmodifiedSince.getTime()) {
+        if (!existing) throw new LostRace();
+        if (existing.lastModifiedDate.getTime() > w.unmodifiedSince.getTime()) {
           // Only the write is skipped: bad input is refused as the update would refuse it.
           refuseBadUpdate(w, existing);
           return { user: existing, created: false, preconditionFailed: true };
@@ -150,14 +155,21 @@ export async function saveAlteredUser(db: CoreDb, w: UserWrite & { userId: numbe
   { clashIsFinal: true });
 }
 
-/** Runs `work`, again after a unique-index clash or a deadlock (see the module comment). */
+/** The user a write found was gone when it came to lock it: the write starts over (see the module comment). */
+class LostRace extends Error {
+  constructor() {
+    super("The user found was deleted before it could be locked.");
+  }
+}
+
+/** Runs `work`, again after a unique-index clash, a deadlock or a lost race (see the module comment). */
 async function attempt<T>(work: () => Promise<T>, opts: { clashIsFinal?: boolean } = {}): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await work();
     } catch (err) {
       const clash = uniqueClash(err);
-      const retry = i < ATTEMPTS && (isDeadlock(err) || clash === "referralCode" || (clash !== null && !opts.clashIsFinal));
+      const retry = i < ATTEMPTS && (isDeadlock(err) || err instanceof LostRace || clash === "referralCode" || (clash !== null && !opts.clashIsFinal));
       if (retry) continue;
       if (clash !== null && clash !== "referralCode") throw new ServiceError("user_already_exists", `Another user of the chain has this ${clash === "username" ? "username" : clash === "memberNumber" ? "member_number" : "authentication_point_identifier"}.`);
       throw err;

@@ -7,6 +7,9 @@
 import { bigint, char, datetime, index, int, mysqlTable, text, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
 import { timestamps } from "./columns.ts";
 
+/** Longest ordering key, in characters (the column's length; outbox/enqueue.ts refuses longer ones). */
+export const ORDERING_KEY_LENGTH = 128;
+
 /**
  * A delivery. `pending` rows are due at `next_attempt_at`; a worker claims one by moving
  * `next_attempt_at` to the end of its lease and writing its `lease_token`, so no other worker
@@ -30,7 +33,7 @@ export const outbox = mysqlTable(
      * their changes committed), for example `authentication_point:<chainId>:user:<userId>`;
      * null: no order (webhooks)
      */
-    orderingKey: varchar("ordering_key", { length: 128 }),
+    orderingKey: varchar("ordering_key", { length: ORDERING_KEY_LENGTH }),
     /** the event, for example `phone_number_verification` */
     eventType: varchar("event_type", { length: 64 }).notNull(),
     /** the event's JSON payload, sealed with the secret box (purpose `outbox.payload`): it may carry one-time codes */
