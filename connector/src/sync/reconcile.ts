@@ -303,7 +303,7 @@ async function reconcileChain(
   options: ReconcileOptions & { dryRun: boolean; batchSize: number; concurrency: number },
   stopSignal: AbortSignal,
   report: ReconcileReport,
-): Promise<ChainReport> {
+): Promise<void> {
   const chain: ChainReport = { chainId: link.chainId, scanned: 0, due: 0, sent: 0, pulled: 0, failed: 0, stopped: null };
   report.chains.push(chain);
   const total = await countCustomers(deps.db, link.websiteIds);
@@ -346,7 +346,6 @@ async function reconcileChain(
     if (lastPage) break;
   }
   await next.catch(() => undefined);
-  return chain;
 }
 
 /**
