@@ -13,7 +13,7 @@ import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { TEST_DATABASE_URL } from "./helpers/databases.ts";
 import { runScript, scriptEnv, start } from "./helpers/processes.ts";
 import { releaseLease, takeLease } from "../connector/src/sync/job-lease.ts";
-import { startSyncWorld, type SyncWorld } from "./helpers/sync-world.ts";
+import { startSyncWorld, until, type SyncWorld } from "./helpers/sync-world.ts";
 
 let w: SyncWorld;
 
@@ -27,11 +27,6 @@ const customer = (n: string) => ({
   email: `lease${n}@example.com`, firstname: `F${n}`, lastname: `L${n}`,
   address: { street: `Street\n${n}`, city: "Utrecht", postcode: "3511 AB", countryId: "NL", telephone: "+31612345678" },
 });
-
-/** Polls `check` every 100 ms until it is true (the test's own timeout bounds it). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 100));
-}
 
 describe("two connector instances", () => {
   it("racing runs: one works, the other reports the lease held and sends nothing", async () => {

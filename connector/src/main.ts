@@ -57,9 +57,10 @@ export interface RunningConnector {
   /** the reconcile schedule, when one was asked for */
   syncCron: SyncCron | null;
   /**
-   * Stops the reconcile schedule (a pass under way stops after its calls in flight), stops
-   * accepting connections, lets in-flight requests finish (up to DRAIN_LIMIT_MS, then cuts
-   * them), then closes the database pool.
+   * At once both stops the reconcile schedule (a pass under way stops after its calls in flight,
+   * without waiting for an unavailable database to free its lease) and stops accepting
+   * connections, letting in-flight requests finish (up to DRAIN_LIMIT_MS, then cuts them); then
+   * closes the database pool.
    */
   close(): Promise<void>;
 }
@@ -99,8 +100,8 @@ export async function startConnector(options: StartConnectorOptions): Promise<Ru
     db: database.db,
     syncCron,
     close: async () => {
-      await syncCron?.stop();
-      await closeServer(server);
+      // Together: a pass waiting for an unavailable database must not keep the port accepting.
+      await Promise.all([closeServer(server), syncCron?.stop()]);
       await database.close();
     },
   };

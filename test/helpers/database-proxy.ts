@@ -20,6 +20,8 @@
  *   const db = openConnectorDatabase(proxy.url, name);
  *   await proxy.down();   // every connection of `db` is lost, new ones are refused
  *   proxy.up();           // the database is back
+ *
+ * Also downDatabaseUrl(): a port where nothing listens, for a database that is down from the start.
  */
 import net, { type AddressInfo } from "node:net";
 import { TEST_DATABASE_URL } from "./databases.ts";
@@ -123,4 +125,16 @@ export async function startDatabaseProxy(): Promise<DatabaseProxy> {
       await stopped;
     },
   };
+}
+
+/** A database URL on a port of 127.0.0.1 where nothing listens (connections are refused). */
+export async function downDatabaseUrl(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const url = new URL(TEST_DATABASE_URL);
+  url.hostname = "127.0.0.1";
+  url.port = String(port);
+  return url.toString().replace(/\/$/, "");
 }

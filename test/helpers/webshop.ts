@@ -10,9 +10,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { openConnectorDatabase, type ConnectorDatabase } from "../../connector/src/db/client.ts";
-import { migrateConnectorDatabase } from "../../connector/src/db/migrate.node.ts";
 import { seedConnector } from "../../connector/src/db/seed.ts";
 import { startConnector, type RunningConnector } from "../../connector/src/main.ts";
+import { createMigratedDatabase } from "./database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./databases.ts";
 
 export interface TestWebshop {
@@ -47,7 +47,7 @@ export interface WebshopOptions {
 /** Starts a connector serving chain `chainId` (its website is the seeded default one). */
 export async function startWebshop(chainId: number, options: WebshopOptions = {}): Promise<TestWebshop> {
   const dbName = throwawayDatabaseName("webshop");
-  await migrateConnectorDatabase(TEST_DATABASE_URL, dbName);
+  await createMigratedDatabase("connector", dbName);
   const database = openConnectorDatabase(TEST_DATABASE_URL, dbName, { connectionLimit: 2 });
   const token = `test-shop-token-${randomBytes(12).toString("hex")}`;
   await seedConnector(database.db, { chainId, integrationToken: token });

@@ -15,7 +15,8 @@
  *   the whole record, or one valid account would wipe the address's failures), and so does an
  *   attempt that got no answer (an error). Only failures lock: attempts still in flight do not.
  * - What a process that dies mid-check leaves pending goes with the window (a new window starts
- *   with nothing pending).
+ *   with nothing pending). An attempt settles only in the window it was counted in: one that
+ *   outlives its window changes nothing in the next.
  * - The address is the client's as Express sees it: the socket peer, or the `X-Forwarded-For`
  *   entry a trusted proxy added (TRUSTED_PROXIES). Behind a caller that relays shoppers without
  *   forwarding their address, every attempt shares the caller's counter.
@@ -32,8 +33,19 @@ export const ADDRESS_LIMIT = 20;
 export const WINDOW_MS = 15 * 60_000;
 export const LOCK_MS = 15 * 60_000;
 
-/** The outcome of counting an attempt: go ahead (with the counter's key), or refused for a while. */
-export type AddressVerdict = { refused: false; addressHash: string } | { refused: true; retryAfterMs: number };
+/**
+ * An attempt counted as pending: the counter's key and the window it was counted in. Settling it
+ * changes the counter only while that window lasts (an attempt that outlives its window was
+ * cleared with it and must not touch the next one).
+ */
+export interface AddressAttempt {
+  addressHash: string;
+  /** window_started_at of the counter when the attempt was counted */
+  windowStartedAt: Date;
+}
+
+/** The outcome of counting an attempt: go ahead (the attempt to settle), or refused for a while. */
+export type AddressVerdict = ({ refused: false } & AddressAttempt) | { refused: true; retryAfterMs: number };
 
 /**
  * Counts an authenticate attempt from `address` as pending and says whether it may go on; an
@@ -60,17 +72,19 @@ export async function beginAddressAttempt(db: ConnectorQueryable, address: strin
     db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, sql.placeholder("addressHash"))).prepare(),
   ).execute({ addressHash });
   if (row?.lockedUntil && row.lockedUntil > now) return { refused: true, retryAfterMs: row.lockedUntil.getTime() - now.getTime() };
-  if (row && row.failures + row.pending > ADDRESS_LIMIT) {
+  if (!row) throw new Error("beginAddressAttempt: the counter just written is not there");
+  const attempt = { addressHash, windowStartedAt: row.windowStartedAt };
+  if (row.failures + row.pending > ADDRESS_LIMIT) {
     // Past the limit in a burst: refused, and this attempt no longer pending.
-    await settle(db, addressHash, false);
+    await settle(db, attempt, false);
     return { refused: true, retryAfterMs: LOCK_MS };
   }
-  return { refused: false, addressHash };
+  return { refused: false, ...attempt };
 }
 
 /** Records that a pending attempt failed: one more failure; the ADDRESS_LIMIT-th locks the address. */
-export async function addressAttemptFailed(db: ConnectorQueryable, addressHash: string, now: Date): Promise<void> {
-  await settle(db, addressHash, true, now);
+export async function addressAttemptFailed(db: ConnectorQueryable, attempt: AddressAttempt, now: Date): Promise<void> {
+  await settle(db, attempt, true, now);
 }
 
 /** How often a process prunes counters that are over (a housekeeping statement, not one per login). */
@@ -84,8 +98,8 @@ let nextPruneAt = 0;
  * lock are over, so the table stays small (such a counter starts again from nothing anyway:
  * pruning changes no answer).
  */
-export async function addressAttemptSucceeded(db: ConnectorQueryable, addressHash: string, now: Date): Promise<void> {
-  await settle(db, addressHash, false);
+export async function addressAttemptSucceeded(db: ConnectorQueryable, attempt: AddressAttempt, now: Date): Promise<void> {
+  await settle(db, attempt, false);
   if (now.getTime() < nextPruneAt) return;
   nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
   const windowStart = new Date(now.getTime() - WINDOW_MS);
@@ -99,8 +113,8 @@ export async function addressAttemptSucceeded(db: ConnectorQueryable, addressHas
  * Records that a pending attempt got no answer (its check failed with an error): it is no
  * longer pending and counts as nothing.
  */
-export async function addressAttemptAbandoned(db: ConnectorQueryable, addressHash: string): Promise<void> {
-  await settle(db, addressHash, false);
+export async function addressAttemptAbandoned(db: ConnectorQueryable, attempt: AddressAttempt): Promise<void> {
+  await settle(db, attempt, false);
 }
 
 /** One spelling per address: lowercase, an IPv4-mapped IPv6 address as its IPv4 (a dual-stack socket's view). */
@@ -113,14 +127,17 @@ function canonical(address: string | null): string | null {
 /**
  * Settles a pending attempt: no longer pending; when it `failed`, one more failure, and the
  * address locked for LOCK_MS from `now` once failures reach ADDRESS_LIMIT (unless it is locked
- * already). locked_until is assigned first, reading failures before they change.
+ * already). locked_until is assigned first, reading failures before they change. Only while the
+ * counter is in the window the attempt was counted in: once the window started again, the attempt
+ * was cleared with the old one, and settling it changes nothing.
  */
-async function settle(db: ConnectorQueryable, addressHash: string, failed: false): Promise<void>;
-async function settle(db: ConnectorQueryable, addressHash: string, failed: true, now: Date): Promise<void>;
-async function settle(db: ConnectorQueryable, addressHash: string, failed: boolean, now?: Date): Promise<void> {
+async function settle(db: ConnectorQueryable, attempt: AddressAttempt, failed: false): Promise<void>;
+async function settle(db: ConnectorQueryable, attempt: AddressAttempt, failed: true, now: Date): Promise<void>;
+async function settle(db: ConnectorQueryable, attempt: AddressAttempt, failed: boolean, now?: Date): Promise<void> {
   const pending = sql`pending = GREATEST(CAST(pending AS SIGNED) - 1, 0)`;
+  const same = sql`address_hash = ${attempt.addressHash} AND window_started_at = ${attempt.windowStartedAt}`;
   if (!failed) {
-    await db.execute(sql`UPDATE service_authenticate_throttle SET ${pending} WHERE address_hash = ${addressHash}`);
+    await db.execute(sql`UPDATE service_authenticate_throttle SET ${pending} WHERE ${same}`);
     return;
   }
   // Written out rather than through drizzle's update, which orders SET by the table's columns:
@@ -131,5 +148,5 @@ async function settle(db: ConnectorQueryable, addressHash: string, failed: boole
         THEN ${new Date(now!.getTime() + LOCK_MS)} ELSE locked_until END,
       failures = failures + 1,
       ${pending}
-    WHERE address_hash = ${addressHash}`);
+    WHERE ${same}`);
 }

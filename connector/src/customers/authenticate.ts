@@ -63,11 +63,11 @@ export async function authenticateCustomer(
   } catch (err) {
     // No answer (the database failed under the check): the attempt counts as nothing. Best
     // effort: with the database gone this fails too, and the window clears it.
-    await addressAttemptAbandoned(db, attempt.addressHash).catch(() => undefined);
+    await addressAttemptAbandoned(db, attempt).catch(() => undefined);
     throw err;
   }
-  if (result.authenticated) await addressAttemptSucceeded(db, attempt.addressHash, startedAt);
-  else await addressAttemptFailed(db, attempt.addressHash, startedAt);
+  if (result.authenticated) await addressAttemptSucceeded(db, attempt, startedAt);
+  else await addressAttemptFailed(db, attempt, startedAt);
   return result;
 }
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
-import { downDatabaseUrl, startFreezableDatabase, type FreezableDatabase } from "../../../test/helpers/frozen-database.ts";
+import { downDatabaseUrl, startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
 import { createApp } from "../app.ts";
 import { BODY_LIMIT_BYTES } from "../config.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
@@ -19,7 +19,7 @@ import { captureLog } from "../test-support/log-capture.ts";
 const TIMEOUT_MS = 300;
 const TIMEOUTS = { queryTimeoutMs: TIMEOUT_MS, acquireTimeoutMs: TIMEOUT_MS, connectTimeoutMs: TIMEOUT_MS };
 const name = throwawayDatabaseName("webshop_frozen");
-let proxy: FreezableDatabase;
+let proxy: DatabaseProxy;
 const opened: ConnectorDatabase[] = [];
 const servers: Server[] = [];
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const seedDb = openConnectorDatabase(TEST_DATABASE_URL, name);
   await seedConnector(seedDb.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: new Date() });
   await seedDb.close();
-  proxy = await startFreezableDatabase();
+  proxy = await startDatabaseProxy();
 });
 afterAll(async () => {
   for (const s of servers) await new Promise<void>((resolve) => s.close(() => resolve()));

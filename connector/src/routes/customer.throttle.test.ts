@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDRESS_LIMIT, addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt, LOCK_MS, type AddressVerdict,
+  ADDRESS_LIMIT, addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt, LOCK_MS, type AddressVerdict, WINDOW_MS,
 } from "../customers/address-throttle.ts";
 import { AUTH_MESSAGES } from "../customers/authenticate.ts";
 import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
@@ -128,7 +128,7 @@ describe("authenticate: per-address counting", () => {
     const begin = async () => {
       const verdict: AddressVerdict = await beginAddressAttempt(db, from, h.now());
       if (verdict.refused) throw new Error("refused");
-      return verdict.addressHash;
+      return verdict;
     };
     for (let i = 0; i < ADDRESS_LIMIT - 2; i++) await addressAttemptFailed(db, await begin(), h.now());
     // A success in flight while another attempt fails: ADDRESS_LIMIT - 1 failures, no lock.
@@ -147,6 +147,31 @@ describe("authenticate: per-address counting", () => {
     h.advance(LOCK_MS + 1);
     await begin();
     expect(await counterOf(from)).toMatchObject({ failures: 0, pending: 1, locked_until: expect.any(Date) });
+  });
+
+  it("an attempt that outlives its window changes nothing in the next one", async () => {
+    const db = h.database.db;
+    const from = "198.51.100.23";
+    const begin = async () => {
+      const verdict = await beginAddressAttempt(db, from, h.now());
+      if (verdict.refused) throw new Error("refused");
+      return verdict;
+    };
+    const slowFailure = await begin();
+    const slowSuccess = await begin();
+    await addressAttemptFailed(db, await begin(), h.now());
+    expect(await counterOf(from)).toMatchObject({ failures: 1, pending: 2 });
+    // The window ends while two attempts are still being checked; a new one starts with one attempt.
+    h.advance(WINDOW_MS + 1);
+    const fresh = await begin();
+    expect(fresh.windowStartedAt).toEqual(h.now());
+    expect(await counterOf(from)).toMatchObject({ failures: 0, pending: 1, window_started_at: h.now() });
+    // The old attempts settle: the new window keeps its own count.
+    await addressAttemptFailed(db, slowFailure, h.now());
+    await addressAttemptSucceeded(db, slowSuccess, h.now());
+    expect(await counterOf(from)).toMatchObject({ failures: 0, pending: 1 });
+    await addressAttemptFailed(db, fresh, h.now());
+    expect(await counterOf(from)).toMatchObject({ failures: 1, pending: 0 });
   });
 
   it("an attempt whose check fails with an error counts as nothing", async () => {

@@ -81,4 +81,37 @@ describe("loadCustomerPage", () => {
     expect((await loadCustomerPage(h.database.db, [other.websiteId], 0, 10)).map((c) => c.customer.email)).toEqual(["other@example.com"]);
     expect(await loadCustomerPage(h.database.db, [], 0, 10)).toEqual([]);
   });
+
+  it("a page whose connection is lost mid-page fails with the statement's own error, not the closing statement's", async () => {
+    // The customers of the test before are there.
+    const pool = h.database.db.$client;
+    /** the errors of the page's statements sent after the connection went away */
+    const lost: unknown[] = [];
+    // The pool hands out a connection that goes away under the page's second statement (the
+    // three after the first are queued together).
+    const db = {
+      $client: {
+        getConnection: async () => {
+          const conn = await pool.getConnection();
+          const query = conn.query.bind(conn);
+          let statements = 0;
+          conn.query = ((...args: Parameters<typeof query>) => {
+            const n = ++statements; // 1: START TRANSACTION, 2: the customers, 3-5: the rest
+            if (n === 3) conn.destroy();
+            if (n < 3 || n > 5) return query(...args);
+            return query(...args).catch((err: unknown) => {
+              lost.push(err);
+              throw err;
+            });
+          }) as typeof conn.query;
+          return conn;
+        },
+      },
+    } as unknown as typeof h.database.db;
+    const failure = await loadCustomerPage(db, [1], 0, 10).then(() => null, (err: unknown) => err);
+    expect(failure).toBeInstanceOf(Error);
+    expect(lost).toContain(failure);
+    // The pool is fine afterwards.
+    expect((await loadCustomerPage(h.database.db, [1], 0, 10)).length).toBeGreaterThan(0);
+  });
 });

@@ -11,7 +11,7 @@
  * the statements name them directly and skip drizzle's mapping.
  */
 import { inArray, sql } from "drizzle-orm";
-import type { RowDataPacket } from "mysql2";
+import type { PoolConnection, RowDataPacket } from "mysql2/promise";
 import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import type { AddressRow, CustomerRow, ServiceDataRow, SubscriberRow, UserInfoSource } from "../customers/mapping.ts";
@@ -66,20 +66,30 @@ export async function loadCustomerPage(
     // The snapshot holds across the statements at the server's isolation level, InnoDB's default
     // REPEATABLE READ (the connector never changes it for a session).
     await conn.query("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+    let page: ScannedCustomer[];
     try {
-      const [customers] = await conn.query<RowDataPacket[]>({ sql: CUSTOMERS, rowsAsArray: true }, [afterId, websiteIds, limit]);
-      if (customers.length === 0) return [];
-      const range = [(customers[0] as Row)[C.id], (customers[customers.length - 1] as Row)[C.id]];
-      // Queued at once: the connection sends each as the one before ends.
-      const rowsOf = (sql: string) => conn.query<RowDataPacket[]>({ sql, rowsAsArray: true }, range).then(([rows]) => rows);
-      const [services, addresses, subscribers] = await Promise.all([rowsOf(SERVICE), rowsOf(ADDRESSES), rowsOf(SUBSCRIBERS)]);
-      return mergePage(customers as unknown as Row[], services as unknown as Row[], addresses as unknown as Row[], subscribers as unknown as Row[]);
-    } finally {
-      await conn.query("COMMIT");
+      page = await readPage(conn, websiteIds, afterId, limit);
+    } catch (err) {
+      // The statement's own error is the one to tell: a ROLLBACK on a lost connection fails too.
+      await conn.query("ROLLBACK").catch(() => undefined);
+      throw err;
     }
+    await conn.query("COMMIT");
+    return page;
   } finally {
     conn.release();
   }
+}
+
+/** loadCustomerPage's four statements on `conn`, inside its transaction. */
+async function readPage(conn: PoolConnection, websiteIds: number[], afterId: number, limit: number): Promise<ScannedCustomer[]> {
+  const [customers] = await conn.query<RowDataPacket[]>({ sql: CUSTOMERS, rowsAsArray: true }, [afterId, websiteIds, limit]);
+  if (customers.length === 0) return [];
+  const range = [(customers[0] as Row)[C.id], (customers[customers.length - 1] as Row)[C.id]];
+  // Queued at once: the connection sends each as the one before ends.
+  const rowsOf = (sql: string) => conn.query<RowDataPacket[]>({ sql, rowsAsArray: true }, range).then(([rows]) => rows);
+  const [services, addresses, subscribers] = await Promise.all([rowsOf(SERVICE), rowsOf(ADDRESSES), rowsOf(SUBSCRIBERS)]);
+  return mergePage(customers as unknown as Row[], services as unknown as Row[], addresses as unknown as Row[], subscribers as unknown as Row[]);
 }
 
 /**

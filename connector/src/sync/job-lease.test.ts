@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDatabaseProxy } from "../../../test/helpers/database-proxy.ts";
+import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
-import { migrateConnectorDatabase } from "../db/migrate.node.ts";
 import { releaseLease, releaseLeaseWhenBack, renewLease, takeLease } from "./job-lease.ts";
 
 let dbName = "";
@@ -15,7 +15,7 @@ let other: ConnectorDatabase;
 
 beforeAll(async () => {
   dbName = throwawayDatabaseName("lease");
-  await migrateConnectorDatabase(TEST_DATABASE_URL, dbName);
+  await createMigratedDatabase("connector", dbName);
   database = openConnectorDatabase(TEST_DATABASE_URL, dbName);
   other = openConnectorDatabase(TEST_DATABASE_URL, dbName);
 });
@@ -111,6 +111,35 @@ describe("releaseLeaseWhenBack", () => {
         await new Promise((r) => setTimeout(r, 50));
         next = await takeLease(other.db, "job-gone", 60_000);
       }
+    } finally {
+      await through.close();
+      await proxy.close();
+    }
+  });
+
+  it("stops waiting as soon as its signal aborts (shutdown), leaving the lease to lapse", async () => {
+    const proxy = await startDatabaseProxy();
+    const through = openConnectorDatabase(proxy.url, dbName);
+    try {
+      const lease = await takeLease(through.db, "job-stop", 60_000);
+      if (!lease.taken) throw new Error("not taken");
+      await proxy.down();
+      const stop = new AbortController();
+      let attempts = 0;
+      // The lease holds for a minute: without the signal this would wait out the minute.
+      const releasing = releaseLeaseWhenBack(through.db, lease.lease, Date.now() + 60_000, { signal: stop.signal, onRetry: () => attempts++ });
+      while (attempts < 2) await new Promise((r) => setTimeout(r, 20));
+      stop.abort();
+      expect(await releasing).toBe("abandoned");
+      expect(await owner("job-stop")).toEqual([{ owner: lease.lease.owner }]);
+      // Already aborted: one attempt, no waiting.
+      attempts = 0;
+      expect(await releaseLeaseWhenBack(through.db, lease.lease, Date.now() + 60_000, { signal: stop.signal, onRetry: () => attempts++ })).toBe("abandoned");
+      expect(attempts).toBe(1);
+      // With the database there, an aborted signal still frees the lease (a normal shutdown).
+      proxy.up();
+      expect(await releaseLeaseWhenBack(through.db, lease.lease, Date.now() + 60_000, { signal: stop.signal })).toBe("released");
+      expect(await owner("job-stop")).toEqual([{ owner: null }]);
     } finally {
       await through.close();
       await proxy.close();

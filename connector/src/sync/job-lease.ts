@@ -84,37 +84,39 @@ export async function releaseLease(db: ConnectorQueryable, lease: HeldLease): Pr
 }
 
 /** First pause of releaseLeaseWhenBack between attempts; it doubles up to RELEASE_MAX_PAUSE_MS. */
-export const RELEASE_FIRST_PAUSE_MS = 100;
+const RELEASE_FIRST_PAUSE_MS = 100;
 /** Longest pause of releaseLeaseWhenBack between attempts. */
-export const RELEASE_MAX_PAUSE_MS = 2_000;
+const RELEASE_MAX_PAUSE_MS = 2_000;
 
-/** Optional settings of releaseLeaseWhenBack (tests). */
+/** Optional settings of releaseLeaseWhenBack. */
 export interface ReleaseWhenBackOptions {
-  /** the current time in epoch milliseconds (default Date.now) */
-  now?: () => number;
-  /** pauses between attempts (default a timer) */
-  sleep?: (ms: number) => Promise<void>;
+  /**
+   * ends the retrying at once (shutdown): an attempt under way finishes, no new one starts, and
+   * the lease is left to lapse by itself (`abandoned`); one attempt is still made when it is
+   * already aborted on entry
+   */
+  signal?: AbortSignal;
   /** told once per failed attempt, with the database's error */
   onRetry?: (err: unknown) => void;
 }
 
 /**
  * releaseLease, tried again while the database is unavailable (isDatabaseUnavailable: it is
- * restarting, or the network to it is down), with back-off from RELEASE_FIRST_PAUSE_MS doubling up
- * to RELEASE_MAX_PAUSE_MS: a run that stopped because its database went away frees its lease once
- * the database is back, and the next run can start at once. Gives up at `deadline`, when the lease
- * lapses by itself anyway (waiting longer would free nothing sooner).
+ * restarting, or the network to it is down), with back-off from 100 ms doubling up to 2 s: a run
+ * that stopped because its database went away frees its lease once the database is back, and the
+ * next run can start at once. Gives up at `deadline`, when the lease lapses by itself anyway
+ * (waiting longer would free nothing sooner), or at once when `options.signal` aborts (the process
+ * is shutting down and must not wait for the database; the lease lapses by itself).
  * @param deadline when the lease lapses unless renewed, epoch milliseconds on this process's clock
  *   (the time of the last take or renewal plus its duration)
- * @returns `released` (also when another run holds it by now), or `lapsed` when the deadline
- *   passed with the database still unavailable
+ * @returns `released` (also when another run holds it by now); `lapsed` when the deadline passed
+ *   with the database still unavailable; `abandoned` when the signal ended the retrying first
  * @throws at once, an error other than the database being unavailable (a statement the database refused)
  */
 export async function releaseLeaseWhenBack(
   db: ConnectorQueryable, lease: HeldLease, deadline: number, options: ReleaseWhenBackOptions = {},
-): Promise<"released" | "lapsed"> {
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+): Promise<"released" | "lapsed" | "abandoned"> {
+  const { signal } = options;
   for (let pause = RELEASE_FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, RELEASE_MAX_PAUSE_MS)) {
     try {
       await releaseLease(db, lease);
@@ -122,9 +124,24 @@ export async function releaseLeaseWhenBack(
     } catch (err) {
       if (!isDatabaseUnavailable(err)) throw err;
       options.onRetry?.(err);
-      const left = deadline - now();
+      if (signal?.aborted) return "abandoned";
+      const left = deadline - Date.now();
       if (left <= 0) return "lapsed";
-      await sleep(Math.min(pause, left));
+      await pauseUnlessAborted(Math.min(pause, left), signal);
+      if (signal?.aborted) return "abandoned";
     }
   }
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+function pauseUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }

@@ -1,9 +1,9 @@
 /** The connector's link to the platform per chain (platform-link.ts): checked input, sealed token, one row per chain. */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
-import { migrateConnectorDatabase } from "../db/migrate.node.ts";
 import { seedConnector } from "../db/seed.ts";
 import { linkPlatform, PlatformLinkError, readPlatformLinks } from "./platform-link.ts";
 
@@ -18,7 +18,7 @@ let box: SecretBox;
 
 beforeAll(async () => {
   dbName = throwawayDatabaseName("link");
-  await migrateConnectorDatabase(TEST_DATABASE_URL, dbName);
+  await createMigratedDatabase("connector", dbName);
   database = openConnectorDatabase(TEST_DATABASE_URL, dbName);
   await seedConnector(database.db, { chainId: 3 });
   box = await openSecretBox(KEY);

@@ -33,7 +33,8 @@
  * StoreUnavailableError (one line): what the platform acknowledged and was stored stays, a
  * transaction the restart rolled back is as if never made, and the next run sends whatever is not
  * stored. The lease is freed as soon as the database is back (releaseLeaseWhenBack), so that next
- * run need not wait for it to lapse.
+ * run need not wait for it to lapse; a run stopped (its signal) meanwhile stops waiting at once and
+ * leaves the lease to lapse.
  */
 import { updateCustomerRequestSchema, type UserInfoObject } from "@service/shared/connector";
 import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
@@ -143,7 +144,10 @@ export interface ReconcileOptions {
   batchSize?: number;
   concurrency?: number;
   leaseMs?: number;
-  /** stops the run: calls in flight finish, nothing new starts, the lease is released */
+  /**
+   * stops the run: calls in flight finish, nothing new starts, the lease is released (or, while
+   * the database is unavailable, left to lapse: the run does not wait for the database)
+   */
   signal?: AbortSignal;
   onProgress?: (progress: ReconcileProgress) => void;
   /** after the platform accepted a customer and its last_hash is stored */
@@ -268,7 +272,9 @@ async function runPass(deps: ReconcileDeps, options: ReconcileOptions, report: R
     // lease lapses first.
     if (lease?.taken) {
       let told = false;
+      // A stop (shutdown) ends the waiting for the database at once: the lease then lapses.
       const released = await releaseLeaseWhenBack(deps.db, lease.lease, leaseEnd, {
+        signal: options.signal,
         onRetry: (err) => {
           if (!told) deps.logger?.warn({ err: driverReason(err) }, "reconcile: the lease cannot be freed yet; trying again while it holds");
           told = true;
@@ -278,6 +284,7 @@ async function runPass(deps: ReconcileDeps, options: ReconcileOptions, report: R
         return "failed";
       });
       if (released === "lapsed") deps.logger?.warn({}, "reconcile: the database stayed unavailable until the lease lapsed");
+      if (released === "abandoned") deps.logger?.warn({}, "reconcile: stopped while the database was unavailable; the lease lapses by itself");
     }
   }
   if (stop.signal.aborted) report.status = stop.signal.reason === "lease_lost" ? "lease_lost" : "aborted";
@@ -296,7 +303,7 @@ async function reconcileChain(
   options: ReconcileOptions & { dryRun: boolean; batchSize: number; concurrency: number },
   stopSignal: AbortSignal,
   report: ReconcileReport,
-): Promise<ChainReport> {
+): Promise<void> {
   const chain: ChainReport = { chainId: link.chainId, scanned: 0, due: 0, sent: 0, pulled: 0, failed: 0, stopped: null };
   report.chains.push(chain);
   const total = await countCustomers(deps.db, link.websiteIds);
@@ -339,7 +346,6 @@ async function reconcileChain(
     if (lastPage) break;
   }
   await next.catch(() => undefined);
-  return chain;
 }
 
 /**

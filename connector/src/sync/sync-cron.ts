@@ -23,7 +23,10 @@ export function isSyncCronExpression(expression: string): boolean {
 
 /** A running schedule. */
 export interface SyncCron {
-  /** Stops the schedule; a pass under way is asked to stop (calls in flight finish) and awaited. */
+  /**
+   * Stops the schedule; a pass under way is asked to stop (calls in flight finish; a lease it cannot
+   * free while the database is unavailable is left to lapse) and awaited.
+   */
   stop(): Promise<void>;
   /** Runs a pass now, as a tick would (tests, operators); resolves with its report. */
   runNow(): Promise<ReconcileReport | null>;

@@ -5,9 +5,9 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
-import { migrateConnectorDatabase } from "../db/migrate.node.ts";
 import { serviceCustomerData } from "../db/schema.ts";
 import { MemberLinkedElsewhereError, recordSynced, type SyncedCustomer } from "./sync-state.ts";
 
@@ -16,7 +16,7 @@ let database: ConnectorDatabase;
 
 beforeAll(async () => {
   dbName = throwawayDatabaseName("syncstate");
-  await migrateConnectorDatabase(TEST_DATABASE_URL, dbName);
+  await createMigratedDatabase("connector", dbName);
   database = openConnectorDatabase(TEST_DATABASE_URL, dbName);
 });
 

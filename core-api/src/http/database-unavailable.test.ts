@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
-import { downDatabaseUrl, startFreezableDatabase, type FreezableDatabase } from "../../../test/helpers/frozen-database.ts";
+import { downDatabaseUrl, startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
 import { createApp } from "../app.ts";
 import { loadCoreConfig } from "../config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../db/client.ts";
@@ -33,7 +33,7 @@ function recordingLogger() {
 
 const dbName = throwawayDatabaseName("core_frozen");
 let direct: CoreDatabase;
-let proxy: FreezableDatabase;
+let proxy: DatabaseProxy;
 let served: CoreDatabase;
 let chainId: number;
 const log = recordingLogger();
@@ -46,7 +46,7 @@ beforeAll(async () => {
   chainId = await createChain(direct.db, "Frozen Chain");
   const adminId = await createAdmin(direct.db, { username: "frozen@example.com", password: "pw-secret" });
   await grantAccess(direct.db, adminId, chainId, { read: true, write: true });
-  proxy = await startFreezableDatabase();
+  proxy = await startDatabaseProxy();
   served = openCoreDatabase(proxy.url, dbName, { connectionLimit: 2, timeouts: TIMEOUTS });
   app = createApp({ db: served.db, config: loadCoreConfig({ CORE_DB_NAME: dbName }), logger: log.logger });
   const res = await app.request("/auth/login", {
