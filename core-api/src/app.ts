@@ -14,6 +14,8 @@ import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client
 import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
+import { CheckCoalescer } from "./auth/check-coalescer.ts";
+import type { ChainGrant } from "./auth/identity.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
 import { bodyLimitByLength, readingBody } from "./http/body-read.ts";
@@ -44,6 +46,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
   const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
+  // Concurrent requests with the same credentials share one check (auth/check-coalescer.ts).
+  const coalescer = new CheckCoalescer<ChainGrant>();
   // Opened on first use, once per app: most requests never need it.
   let box: Promise<SecretBox> | null = null;
   const secretBox = () => {
@@ -73,7 +77,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const version = parseApiVersion(requestHeader(c, "x-service-api-version"));
     const clientIp = clientIpOf(c, deps.clientAddress, trustedProxies);
     // Headers only: the credentials are checked with the chain the handler needs, in one query.
-    const auth = new RequestAuth(readCredentials(c), { db: deps.db, now, clientIp, shopperTokens });
+    const auth = new RequestAuth(readCredentials(c), { db: deps.db, now, clientIp, shopperTokens, coalescer });
     c.set("ctx", { deps: handlerDeps, db: deps.db, auth, version, now, clientIp, secretBox });
     await next();
     // Credentials no handler needed (the schema document, an unknown path) are still checked:

@@ -13,10 +13,15 @@
  * Credentials no handler needed are still checked before the response leaves (app.ts), and a
  * request refused for any other reason first gets its credentials checked (`refusal`), so bad
  * credentials are 6 / 266 whatever else the request got wrong, as when they were checked upfront.
+ *
+ * Concurrent requests with the same credentials share one query through the app's coalescer
+ * (auth/check-coalescer.ts): only with a query sent after the request arrived, so a revocation is
+ * effective on the next request as before.
  */
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import type { ClaimedKind } from "./access-table.ts";
+import type { CheckCoalescer } from "./check-coalescer.ts";
 import type { Credentials } from "./credentials.ts";
 import type { AuthContext, ChainGrant, VerifiedCaller } from "./identity.ts";
 import type { ShopperTokenVerifier } from "./jwt.ts";
@@ -33,6 +38,11 @@ export interface AuthEnv {
   /** the request's canonical client address (auth/client-ip.ts); null when unknown */
   clientIp: string | null;
   shopperTokens: ShopperTokenVerifier;
+  /**
+   * the app's coalescer of identical checks (auth/check-coalescer.ts); absent: every check runs
+   * its own query
+   */
+  coalescer?: CheckCoalescer<ChainGrant>;
 }
 
 /** The key of a shopper's one query: a shopper's chain is always the app's. */
@@ -143,11 +153,32 @@ export class RequestAuth {
     return grant;
   }
 
-  async #query(chainId: number | null, target: TargetRequest | undefined): Promise<ChainGrant> {
+  /**
+   * The check on `chainId`: through the coalescer when the credentials can share one (sessions
+   * and privileged tokens; a shopper's token is verified per request), else its own query.
+   */
+  #query(chainId: number | null, target: TargetRequest | undefined): Promise<ChainGrant> {
     const c = this.#credentials;
-    const { db, now, clientIp, shopperTokens } = this.#env;
+    const { coalescer, now } = this.#env;
     // A target joins the granted chain: only with a chain asked for.
     const joined = chainId === null ? undefined : target;
+    if (c.kind === "privileged" && c.hostname !== undefined && !this.#appHostnameAccepted) {
+      return Promise.reject(new ServiceError("no_valid_session", "A privileged access token is not accepted with X-Service-App-Hostname."));
+    }
+    const key = coalescer && coalescingKey(c, chainId, this.#env.clientIp);
+    if (!coalescer || key === undefined) return this.#run(now, chainId, joined);
+    return coalescer.check(
+      key,
+      now,
+      (at) => this.#run(at, chainId, undefined),
+      joined ? (at) => this.#run(at, chainId, joined) : undefined,
+    );
+  }
+
+  /** Runs the check's one query at request time `now`. */
+  async #run(now: Date, chainId: number | null, joined: TargetRequest | undefined): Promise<ChainGrant> {
+    const c = this.#credentials;
+    const { db, clientIp, shopperTokens } = this.#env;
     switch (c.kind) {
       case "anonymous":
         throw new ServiceError("no_valid_session", "This call needs a valid session.");
@@ -156,12 +187,28 @@ export class RequestAuth {
       case "app_session":
         return loadSessionGrant(db, c.session, { hostname: c.hostname, now, chainId, clientIp, ...(joined ? { target: joined } : {}) });
       case "privileged":
-        if (c.hostname !== undefined && !this.#appHostnameAccepted) {
-          throw new ServiceError("no_valid_session", "A privileged access token is not accepted with X-Service-App-Hostname.");
-        }
         return loadPrivilegedGrant(db, c, chainId, joined);
       case "end_user":
         return loadShopperTokenGrant(db, c, now, shopperTokens);
     }
+  }
+}
+
+/**
+ * What a check's answer depends on besides the time, as one key: the credentials as sent, the
+ * chain asked for and, for a session, the client address (an admin's allowed IP ranges).
+ * @returns undefined for credentials whose checks are not shared (none, a shopper's token)
+ */
+function coalescingKey(c: Credentials, chainId: number | null, clientIp: string | null): string | undefined {
+  const chain = chainId ?? "";
+  switch (c.kind) {
+    case "admin":
+      return `admin\u0000${c.session.userId}\u0000${c.session.key}\u0000${chain}\u0000${clientIp ?? ""}`;
+    case "app_session":
+      return `app\u0000${c.session.userId}\u0000${c.session.key}\u0000${c.hostname}\u0000${chain}\u0000${clientIp ?? ""}`;
+    case "privileged":
+      return `privileged\u0000${c.tokenId}\u0000${c.secret}\u0000${c.hostname ?? ""}\u0000${chain}`;
+    default:
+      return undefined;
   }
 }

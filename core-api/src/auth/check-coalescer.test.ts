@@ -1,0 +1,112 @@
+/**
+ * The coalescer of identical authentication checks (auth/check-coalescer.ts), with queries the test
+ * answers by hand: who runs a query, who shares one, and that no request is ever answered by a
+ * query sent before it arrived.
+ */
+import { describe, expect, it } from "vitest";
+import { CheckCoalescer } from "./check-coalescer.ts";
+
+/** A query the test answers by hand; `calls` records each start with its time and its label. */
+function manualQueries() {
+  const calls: Array<{ label: string; now: Date; answer(value: string): void; fail(err: unknown): void }> = [];
+  const query = (label: string) => (now: Date) =>
+    new Promise<string>((resolve, reject) => {
+      calls.push({ label, now, answer: resolve, fail: reject });
+    });
+  return { calls, query };
+}
+
+const at = (seconds: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, seconds));
+const settle = () => new Promise((r) => setImmediate(r));
+
+describe("CheckCoalescer", () => {
+  it("runs a request's own check at once when its key is idle, and forgets the key when it is answered", async () => {
+    const c = new CheckCoalescer<string>();
+    const { calls, query } = manualQueries();
+    const answer = c.check("k", at(1), query("shared"), query("own"));
+    expect(calls.map((q) => q.label)).toEqual(["own"]);
+    expect(c.busyKeys).toBe(1);
+    calls[0]!.answer("first");
+    await expect(answer).resolves.toBe("first");
+    await settle();
+    expect(c.busyKeys).toBe(0);
+    expect(c.started).toBe(1);
+  });
+
+  it("never hands a request the answer of a query sent before it arrived", async () => {
+    const c = new CheckCoalescer<string>();
+    const { calls, query } = manualQueries();
+    const first = c.check("k", at(1), query("shared"));
+    // Arrives while the first query is out: it must wait for a query of its own time.
+    const second = c.check("k", at(2), query("shared"));
+    let secondAnswer: string | undefined;
+    void second.then((v) => (secondAnswer = v));
+    expect(calls).toHaveLength(1);
+    calls[0]!.answer("before the revocation");
+    await expect(first).resolves.toBe("before the revocation");
+    await settle();
+    expect(secondAnswer).toBeUndefined();
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.now).toEqual(at(2));
+    calls[1]!.answer("after the revocation");
+    await expect(second).resolves.toBe("after the revocation");
+  });
+
+  it("lets every request arriving during one query share the next, run at the latest of their times without a target", async () => {
+    const c = new CheckCoalescer<string>();
+    const { calls, query } = manualQueries();
+    void c.check("k", at(1), query("shared"), query("own 1"));
+    const joiners = [
+      c.check("k", at(3), query("shared 2"), query("own 2")),
+      c.check("k", at(5), query("shared 3"), query("own 3")),
+      c.check("k", at(4), query("shared 4"), query("own 4")),
+    ];
+    expect(calls.map((q) => q.label)).toEqual(["own 1"]);
+    calls[0]!.answer("one");
+    await settle();
+    // One query for the three, the first joiner's shared check, at the latest request time.
+    expect(calls.map((q) => q.label)).toEqual(["own 1", "shared 2"]);
+    expect(calls[1]!.now).toEqual(at(5));
+    calls[1]!.answer("three");
+    await expect(Promise.all(joiners)).resolves.toEqual(["three", "three", "three"]);
+    expect(c.started).toBe(2);
+  });
+
+  it("gives every joiner the query's error, then starts afresh", async () => {
+    const c = new CheckCoalescer<string>();
+    const { calls, query } = manualQueries();
+    const first = c.check("k", at(1), query("shared"));
+    const joiners = [c.check("k", at(2), query("shared")), c.check("k", at(2), query("shared"))];
+    calls[0]!.fail(new Error("database down"));
+    await expect(first).rejects.toThrow("database down");
+    await settle();
+    calls[1]!.fail(new Error("still down"));
+    for (const j of joiners) await expect(j).rejects.toThrow("still down");
+    await settle();
+    expect(c.busyKeys).toBe(0);
+    const later = c.check("k", at(3), query("shared"));
+    calls[2]!.answer("back");
+    await expect(later).resolves.toBe("back");
+  });
+
+  it("turns a query that throws before returning a promise into that request's error", async () => {
+    const c = new CheckCoalescer<string>();
+    const boom = () => {
+      throw new Error("bad header");
+    };
+    await expect(c.check("k", at(1), boom)).rejects.toThrow("bad header");
+    await settle();
+    expect(c.busyKeys).toBe(0);
+  });
+
+  it("keeps keys apart: other credentials or chains never wait for or share a check", async () => {
+    const c = new CheckCoalescer<string>();
+    const { calls, query } = manualQueries();
+    const a = c.check("admin 1 chain 1", at(1), query("a"));
+    const b = c.check("admin 1 chain 2", at(1), query("b"));
+    expect(calls.map((q) => q.label)).toEqual(["a", "b"]);
+    calls[1]!.answer("chain 2");
+    calls[0]!.answer("chain 1");
+    await expect(Promise.all([a, b])).resolves.toEqual(["chain 1", "chain 2"]);
+  });
+});
