@@ -74,16 +74,42 @@ export function readCallParams<C extends CallDeclaration, K extends keyof CallVa
       out[p.name] = values[0];
       continue;
     }
-    const absent = p.schema.safeParse(undefined);
-    if (absent.success && absent.data !== undefined) out[p.name] = absent.data;
+    const absent = absentValue(p);
+    if (absent !== undefined) out[p.name] = absent;
   }
   return out as Pick<CallValues<C>, K>;
 }
 
 function selected(call: CallDeclaration, names: readonly string[] | undefined): CallParam[] {
-  if (!names) return [...call.parameters.values()];
-  for (const name of names) if (!call.parameters.has(name)) throw new Error(`${call.name} declares no parameter ${name}`);
-  return [...call.parameters.values()].filter((p) => names.includes(p.name));
+  let lists = selections.get(call);
+  if (!lists) selections.set(call, (lists = new Map()));
+  const key = names ? names.join("\u0000") : ALL;
+  let list = lists.get(key);
+  if (!list) {
+    if (names) for (const name of names) if (!call.parameters.has(name)) throw new Error(`${call.name} declares no parameter ${name}`);
+    list = names ? [...call.parameters.values()].filter((p) => names.includes(p.name)) : [...call.parameters.values()];
+    lists.set(key, list);
+  }
+  return list;
+}
+
+/** The parameter lists `selected` made, per call and names (a declaration never changes once loaded). */
+const selections = new WeakMap<CallDeclaration, Map<string, CallParam[]>>();
+const ALL = "\u0001all";
+
+/**
+ * What the schema makes of an absent parameter (its default; undefined for none), parsed once per
+ * parameter when it is a plain value (an object default is parsed per request: a handler may change it).
+ */
+const absentValues = new WeakMap<CallParam, { value: unknown }>();
+
+function absentValue(p: CallParam): unknown {
+  const known = absentValues.get(p);
+  if (known) return known.value;
+  const parsed = p.schema.safeParse(undefined);
+  const value = parsed.success ? parsed.data : undefined;
+  if (value === null || typeof value !== "object") absentValues.set(p, { value });
+  return value;
 }
 
 function isEmpty(value: ParamValue): boolean {
