@@ -77,14 +77,17 @@ export interface ProcessMemory {
   pid: number;
   /** "primary" (the spawned process, when it has workers), "worker n", or "single process" */
   role: string;
+  /** before any load (cold: no request path compiled yet) */
   idle: number | null;
+  /** right after the warm-up: the process as serving every target left it, before the timed rounds */
+  warm: number | null;
   peak: number | null;
   after: number | null;
 }
 
 /**
  * Samples the RSS of every process in the trees of `roots` (one tree per service) on an
- * interval. Call `idle()` before the load, `start()` as the load begins, `stop()` when it ends,
+ * interval. Call `idle()` before the load, `start()` as the load begins, `warm()` after the warm-up, `stop()` when it ends,
  * then `after()` once the services had time to settle.
  */
 export class MemorySampler {
@@ -97,7 +100,7 @@ export class MemorySampler {
     this.roots = roots;
   }
 
-  private read(phase: "idle" | "peak" | "after"): void {
+  private read(phase: "idle" | "warm" | "peak" | "after"): void {
     for (const [service, root] of this.roots) {
       const tree = nodeProcessTree(root);
       const known = this.byService.get(service) ?? new Map<number, ProcessMemory>();
@@ -106,7 +109,7 @@ export class MemorySampler {
         const rss = rssBytes(pid);
         if (rss === null) return;
         const role = pid === root ? (tree.length > 1 ? "primary" : "single process") : `worker ${i}`;
-        const entry = known.get(pid) ?? { pid, role, idle: null, peak: null, after: null };
+        const entry = known.get(pid) ?? { pid, role, idle: null, warm: null, peak: null, after: null };
         entry.role = role;
         if (phase === "peak") entry.peak = Math.max(entry.peak ?? 0, rss);
         else entry[phase] = rss;
@@ -118,6 +121,11 @@ export class MemorySampler {
   /** Reads the idle RSS of every process (before any load). */
   idle(): void {
     this.read("idle");
+  }
+
+  /** Reads the RSS of every process after the warm-up (before the timed rounds). */
+  warm(): void {
+    this.read("warm");
   }
 
   /** Starts sampling the peak every `intervalMs` (default 250 ms). */

@@ -18,8 +18,10 @@
  * - native argon2id verifications (@node-rs/argon2, the Magento hash's parameters), 8 concurrent.
  * WEB_CONCURRENCY: the by-id read and authenticate also run against services started with 1 and
  * 2 workers: the 2-worker / 1-worker ratio.
- * Memory: the RSS of every process of the started services is read before the load (idle),
- * sampled every 250 ms during the rounds (peak) and read again after a pause (after).
+ * Memory: the RSS of every process of the started services is read before the load (cold),
+ * after the warm-up (warm idle: every request path has run once), sampled every 250 ms during
+ * the warm-up and the rounds (peak) and read again after a pause (after); "returns to idle" is
+ * judged against the warm idle reading.
  *
  * Every round runs every target once, in the same order, so a change in the machine's load
  * touches products and floors alike; the round's 1-minute load average is recorded.
@@ -29,6 +31,7 @@ import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import { numberOption } from "../scripts/lib/options.ts";
 import { productStatements, runCases } from "./latency.ts";
 import { closedLoop, httpLoad, type LoadResult } from "./load-drivers.ts";
+import { measureCpu, type CpuSpent } from "./process-cpu.ts";
 import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
 import { addBusinessRequest, addBusinessRow, byIdRequest, sampleIds, searchRequest, writesChain, type ProductRequest } from "./product-requests.ts";
 import { markdownTable, textTable } from "./report.ts";
@@ -57,6 +60,8 @@ interface Target {
   kind: "floor" | "product";
   /** how it is driven, for the table */
   how: string;
+  /** the process serving it (its tree), for the CPU table; absent: it runs in this process */
+  pid?: number;
   run(seconds: number): Promise<LoadResult>;
 }
 
@@ -83,12 +88,14 @@ const fmtRatio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : "-");
 const loadAverage = () => Math.round(os.loadavg()[0]! * 100) / 100;
 
 /** An HTTP target: `next(n)` gives the n-th request. */
-function httpTarget(key: string, label: string, kind: Target["kind"], url: string, connections: number, next: (n: number) => ProductRequest | { method: "GET"; path: string }): Target {
+function httpTarget(key: string, label: string, kind: Target["kind"], server: { url: string; pid: number }, connections: number, next: (n: number) => ProductRequest | { method: "GET"; path: string }): Target {
+  const url = server.url;
   let n = 0;
   return {
     key,
     label,
     kind,
+    pid: server.pid,
     how: `autocannon, ${connections} connections`,
     run: (seconds) => httpLoad(url, connections, seconds, () => next(n++)),
   };
@@ -183,8 +190,8 @@ export const throughputSection: BenchSection = {
       body: JSON.stringify({ email: benchCustomerEmail(n % BENCH_CUSTOMERS), password: BENCH_CUSTOMER_PASSWORD, service_chain_id: BENCH_CUSTOMER_CHAIN_ID }),
     });
     const idOf = (n: number) => ids[n % ids.length]!;
-    const byId = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc.url, CONNECTIONS, (n) => byIdRequest(chain, idOf(n)));
-    const auth = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc.url, AUTH_CONCURRENCY, (n) => authRequest(n));
+    const byId = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc, CONNECTIONS, (n) => byIdRequest(chain, idOf(n)));
+    const auth = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc, AUTH_CONCURRENCY, (n) => authRequest(n));
     const bare = (key: string, label: string, concurrency: number, op: (n: number) => Promise<unknown>): Target => ({
       key, label, kind: "floor", how: `this process, ${concurrency} in flight`,
       run: async (secs) => {
@@ -198,8 +205,8 @@ export const throughputSection: BenchSection = {
     const workersNote = (n: number) => `WEB_CONCURRENCY=${n}`;
 
     const allTargets: Target[] = [
-      httpTarget("hello", "Hono hello-world (@hono/node-server)", "floor", floor.url, CONNECTIONS, () => ({ method: "GET", path: "/hello" })),
-      httpTarget("hono-pk", "Hono + mysql2 primary-key select", "floor", floor.url, CONNECTIONS, (n) => ({ method: "GET", path: `/business/${idOf(n)}` })),
+      httpTarget("hello", "Hono hello-world (@hono/node-server)", "floor", floor, CONNECTIONS, () => ({ method: "GET", path: "/hello" })),
+      httpTarget("hono-pk", "Hono + mysql2 primary-key select", "floor", floor, CONNECTIONS, (n) => ({ method: "GET", path: `/business/${idOf(n)}` })),
       bare("mysql2-pk", "bare mysql2 pool: primary-key select", CONNECTIONS, (n) => pool.execute("SELECT * FROM businesses WHERE id = ?", [idOf(n)])),
       byId(services.core, "by-id", `GET /resources/business/{id} (${workersNote(cores)})`),
       byId(services.core1, "by-id-w1", `GET /resources/business/{id} (${workersNote(1)})`),
@@ -208,11 +215,11 @@ export const throughputSection: BenchSection = {
         const r = addBusinessRow(writes.chainId, runTag, ++inserted);
         return pool.execute(insertSql, [r.chainId, r.name, r.ownerCode, r.towncity, r.countryCode, r.latitude, r.longitude]);
       }),
-      httpTarget("add-business", `add-business over HTTP (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, (n) => addBusinessRequest(writes, runTag, n)),
+      httpTarget("add-business", `add-business over HTTP (${workersNote(cores)})`, "product", services.core, CONNECTIONS, (n) => addBusinessRequest(writes, runTag, n)),
       bare("mysql2-location", "bare mysql2 pool: the location search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("location"))),
-      httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, () => searchRequest(chain, locationCase)),
+      httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, locationCase)),
       bare("mysql2-prefix", "bare mysql2 pool: the prefix search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("text"))),
-      httpTarget("prefix", `prefix search "${textCase.prefix}" (${workersNote(cores)})`, "product", services.core.url, CONNECTIONS, () => searchRequest(chain, textCase)),
+      httpTarget("prefix", `prefix search "${textCase.prefix}" (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, textCase)),
       bare("argon2", "native argon2id verifications (@node-rs/argon2, 64 MiB, t=2, p=1)", AUTH_CONCURRENCY, () => argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD)),
       auth(services.connector, "authenticate", `connector authenticate (${workersNote(cores)})`),
       auth(services.connector1, "authenticate-w1", `connector authenticate (${workersNote(1)})`),
@@ -259,15 +266,18 @@ export const throughputSection: BenchSection = {
     console.log(`\nthroughput: ${targets.length} targets, ${s.rounds} interleaved rounds of ${seconds} s each, after a ${warmSeconds} s warm-up of each`);
     memory.start();
     for (const t of targets) await t.run(warmSeconds);
+    memory.warm();
     const results = new Map<string, LoadResult[]>(targets.map((t) => [t.key, []]));
+    const cpuSpent = new Map<string, Array<{ cpu: CpuSpent; operations: number }>>(targets.map((t) => [t.key, []]));
     const rounds: Array<{ start: number; end: number }> = [];
     try {
       for (let round = 1; round <= s.rounds; round++) {
         const start = loadAverage();
         console.log(`round ${round} (load average ${start})`);
         for (const t of targets) {
-          const r = await t.run(seconds);
+          const { result: r, cpu } = await measureCpu(serviceRoots, () => t.run(seconds));
           results.get(t.key)!.push(r);
+          cpuSpent.get(t.key)!.push({ cpu, operations: r.ok + r.failed });
           console.log(`  ${t.label.padEnd(72)} ${fmtRate(r.perSecond).padStart(8)}/s  p50 ${r.p50Ms.toFixed(1)} ms${r.failed ? `  ${r.failed} FAILED` : ""}`);
         }
         rounds.push({ start, end: loadAverage() });
@@ -292,7 +302,7 @@ export const throughputSection: BenchSection = {
     const memoryRows = allMemoryRows.filter((p) => !p.service.startsWith(FLOOR_MEMORY_LABEL));
     const memoryOk = (p: ProcessMemory) => p.peak !== null && p.peak < RSS_LIMIT_BYTES;
     const backTowardIdle = (p: ProcessMemory) =>
-      p.idle !== null && p.peak !== null && p.after !== null && p.after - p.idle <= Math.max(0, p.peak - p.idle) / 2 + 2 ** 20;
+      p.warm !== null && p.peak !== null && p.after !== null && p.after - p.warm <= Math.max(0, p.peak - p.warm) / 2 + 2 ** 20;
 
     const targetChecks: TargetCheck[] = [
       ...ratioValues.filter((q) => q.min !== undefined).map((q) => ({
@@ -306,9 +316,9 @@ export const throughputSection: BenchSection = {
         detail: memoryRows.length ? `highest peak ${mib(Math.max(...memoryRows.map((p) => p.peak ?? 0)))} MB` : "no /proc: not measured",
       },
       {
-        label: `RSS returns toward idle ${settleSeconds} s after the load (at most half the rise left)`,
+        label: `RSS returns toward its warm idle ${settleSeconds} s after the load (at most half the rise above it left)`,
         met: memoryRows.length > 0 && memoryRows.every(backTowardIdle),
-        detail: memoryRows.map((p) => `${p.service.replace(/ pid \d+$/, "")} ${p.role}: ${mib(p.idle)} -> ${mib(p.peak)} -> ${mib(p.after)} MB`).join("; "),
+        detail: memoryRows.map((p) => `${p.service.replace(/ pid \d+$/, "")} ${p.role}: ${mib(p.idle)} (cold) / ${mib(p.warm)} (warm) -> ${mib(p.peak)} -> ${mib(p.after)} MB`).join("; "),
       },
     ];
     const cell = (t: Target) => results.get(t.key)!;
@@ -322,11 +332,31 @@ export const throughputSection: BenchSection = {
       q.label, ...q.perRound.map(fmtRatio), fmtRatio(median(q.perRound)),
       q.min !== undefined ? `>= ${q.min}x` : "-", q.min !== undefined ? (median(q.perRound) >= q.min ? "met" : "MISSED") : "-",
     ]);
-    const memoryHeader = ["service", "process", "idle MB", "peak under load MB", `${settleSeconds} s after MB`, "below 300 MB", "back toward idle"];
+    // CPU per operation (µs), the median over the rounds of each column (process-cpu.ts).
+    const perOperation = (t: Target, pick: (c: CpuSpent, own: string | undefined) => number | null) =>
+      median(cpuSpent.get(t.key)!.map(({ cpu, operations }) => {
+        const v = pick(cpu, ownLabel(t));
+        return v === null || operations === 0 ? NaN : (v / operations) * 1e6;
+      }));
+    const ownLabel = (t: Target) => (t.pid ? [...serviceRoots].find(([, pid]) => pid === t.pid)?.[0] : undefined);
+    const sum = (m: Map<string, number>, skip?: string) => [...m].reduce((n, [label, v]) => (label === skip ? n : n + v), 0);
+    const us = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "-");
+    const cpuHeader = ["target", "database server µs", "serving process µs", "other started processes µs", "bench process µs", "total µs", "2 cores / total, /s"];
+    const cpuRows = targets.map((t) => {
+      const database = perOperation(t, (c) => c.database);
+      const own = perOperation(t, (c, label) => (label ? c.services.get(label) ?? 0 : 0));
+      const others = perOperation(t, (c, label) => sum(c.services, label));
+      const bench = perOperation(t, (c) => c.bench);
+      const total = [database, own, others, bench].filter(Number.isFinite).reduce((a, b) => a + b, 0);
+      return [t.label, us(database), t.pid ? us(own) : "- (in the bench process)", us(others), us(bench), us(total), total > 0 ? fmtRate((cores * 1e6) / total) : "-"];
+    });
+    console.log("");
+    console.log(textTable(cpuHeader, cpuRows));
+    const memoryHeader = ["service", "process", "cold MB", "warm idle MB", "peak under load MB", `${settleSeconds} s after MB`, "below 300 MB", "back toward warm idle"];
     const memoryTableRows = allMemoryRows.map((p) => {
       const reference = p.service.startsWith(FLOOR_MEMORY_LABEL);
       const verdict = (ok: boolean) => (reference ? "-" : ok ? "yes" : "NO");
-      return [p.service, p.role, mib(p.idle), mib(p.peak), mib(p.after), verdict(memoryOk(p)), verdict(backTowardIdle(p))];
+      return [p.service, p.role, mib(p.idle), mib(p.warm), mib(p.peak), mib(p.after), verdict(memoryOk(p)), verdict(backTowardIdle(p))];
     });
     console.log("");
     console.log(textTable(ratioHeader, ratioRows));
@@ -352,6 +382,16 @@ ${markdownTable(perTargetHeader, perTargetRows)}
 
 ${markdownTable(ratioHeader, ratioRows)}
 
+#### CPU per operation (where each target's time goes)
+
+CPU time (user + system, from /proc) that the database server, the process serving the target (every process of
+its tree), the other processes the bench started (idle services: their timers and pollers) and the bench process
+itself (autocannon, or the in-process floor) spent while the target ran, divided by the operations it completed;
+the median over the rounds. Everything shares the ${cores} cores, so "total" is what one operation costs the machine and
+${cores} cores / total the rate the machine could reach if it did nothing else.
+
+${markdownTable(cpuHeader, cpuRows)}
+
 #### Load average (1 minute) per round
 
 ${markdownTable(["round", "at start", "at end"], rounds.map((r, i) => [String(i + 1), String(r.start), String(r.end)]))}
@@ -361,9 +401,13 @@ work shared the machine.
 
 #### Memory (RSS per service process)
 
-Read before the warm-up (idle), every 250 ms during the warm-up and the rounds (peak), and ${settleSeconds} s after the last
-round (after). "back toward idle": at most half of the rise under load is left. The floor server runs with the
-same loader and libraries and no product code: its row is a reference for what the runtime alone takes.
+Read before the warm-up (cold: no request path has run yet), right after the warm-up (warm idle: every target has
+run once, so the code, compiled functions and connections a serving process keeps are in), every 250 ms during the
+warm-up and the rounds (peak), and ${settleSeconds} s after the last round (after). A process grows from cold to warm once
+(a worker about 50 MB: lazily compiled code, JIT code, pools and prepared statements) and keeps that; "back toward
+warm idle": at most half of the rise under load above the warm idle reading is left after the load. The floor
+server runs with the same loader and libraries and no product code: its row is a reference for what the runtime
+alone takes.
 
 ${markdownTable(memoryHeader, memoryTableRows)}
 ${failures.length ? `\nTargets with failed requests: ${failures.map((t) => t.label).join("; ")} (see the process logs in bench/.cache/).\n` : ""}`;

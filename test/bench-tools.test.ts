@@ -16,6 +16,8 @@ import { steadyRate } from "../bench/load-drivers.ts";
 import { loadStores } from "../bench/load.ts";
 import { comparePages } from "../bench/measure.ts";
 import { mergeBlocks, parseBlocks } from "../bench/results-file.ts";
+import { cpuSeconds, databaseServerPid, measureCpu } from "../bench/process-cpu.ts";
+import { spawn } from "node:child_process";
 import { captureStatements, isBusinessStatement, replay, waves, type CapturedStatement } from "../bench/sql-capture.ts";
 import { benchClientAddress } from "../bench/webshop-customers.ts";
 import { AMSTERDAM_CENTRAAL } from "../scripts/lib/towns.ts";
@@ -71,6 +73,30 @@ describe("results file", () => {
     const text = mergeBlocks("# Benchmark results\n\nhand-written text\n", [block("latency", "x")], ["latency"]);
     expect(text).not.toContain("hand-written");
     expect(parseBlocks(text)).toEqual([block("latency", "x")]);
+  });
+});
+
+describe("measureCpu", () => {
+  it("charges a busy child process to its tree, the waiting bench next to nothing, and the database server to itself", async () => {
+    // A child that spins for 600 ms of CPU, then exits on its own.
+    const child = spawn(process.execPath, ["-e", "const end = process.cpuUsage().user + 600000; while (process.cpuUsage().user < end) {} setTimeout(() => {}, 300)"]);
+    const exited = new Promise((r) => child.once("exit", r));
+    const { result, cpu } = await measureCpu(new Map([["spinner", child.pid!]]), async () => {
+      await new Promise((r) => setTimeout(r, 550));
+      return "done";
+    });
+    await exited;
+    expect(result).toBe("done");
+    expect(cpu.services.get("spinner")).toBeGreaterThan(0.3);
+    expect(cpu.bench).toBeLessThan(0.2);
+    // A database server on this machine (as CI runs it) is found and its CPU counted.
+    if (["127.0.0.1", "localhost"].includes(new URL(TEST_DATABASE_URL).hostname)) {
+      const db = databaseServerPid();
+      expect(db).not.toBeNull();
+      expect(cpuSeconds(db!)).toBeGreaterThan(0);
+      expect(cpu.database).not.toBeNull();
+    }
+    expect(cpuSeconds(999_999_999)).toBeNull();
   });
 });
 
