@@ -103,7 +103,10 @@ describe("client addresses are never shared", () => {
     await core.db.insert(allowedIpRanges).values({ chainId, cidr: normaliseCidr("192.0.2.0/28") });
     const from = (peer: string) => core.request(`/internal/get-businesses?chain_id=${chainId}`, { headers: { ...admin.headers, "x-test-peer": peer } });
     const peers = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? "192.0.2.5" : "198.51.100.7"));
+    core.statements.reset();
     const statuses = await Promise.all(peers.map(async (p) => (await from(p)).status));
     expect(statuses).toEqual(peers.map((p) => (p === "192.0.2.5" ? 200 : 403)));
+    // They did share checks (two per address: the first request's own, then one for the rest), never across addresses.
+    expect(authQueries()).toBe(4);
   });
 });
