@@ -62,7 +62,7 @@ ${GLOBAL_FLAGS.map((l) => `  ${l}`).join("\n")}
 ${SECTIONS.filter((s) => s.flags?.length).map((s) => `\nOptions of ${s.name}:\n${s.flags!.map((l) => `  ${l}`).join("\n")}`).join("\n")}
 
 The final figures: an idle machine, the InnoDB buffer pool sized for a million stores
-(SET GLOBAL innodb_buffer_pool_size = 2147483648), then \`npm run bench\`: about 12 minutes once the
+(SET GLOBAL innodb_buffer_pool_size = 2147483648), then \`npm run bench\`: about 15 minutes once the
 stores are loaded; the first run loads 1.1 million stores and builds the anchor first (about 8 minutes more).`;
 
 /** The flag name of a usage line (`--only <a,b>   ...` -> `only`). */
