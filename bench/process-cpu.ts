@@ -54,7 +54,7 @@ export interface CpuSpent {
   bench: number;
 }
 
-/** The CPU of the trees of `roots` (label -> root pid), summed per label; a process that exits is left out. */
+/** The CPU seconds of every process of each tree of `roots` (label -> root pid), by label and pid. */
 function treeSeconds(roots: Map<string, number>): Map<string, Map<number, number>> {
   return new Map([...roots].map(([label, root]) => [label, new Map(processTree(root).map((pid) => [pid, cpuSeconds(pid) ?? 0]))]));
 }
@@ -74,6 +74,7 @@ export async function measureCpu<T>(roots: Map<string, number>, load: () => Prom
   const dbAfter = dbPid === null ? null : cpuSeconds(dbPid);
   const services = new Map<string, number>();
   for (const [label, pids] of after) {
+    // A process started meanwhile counts from its first reading (none): left out, as one that exited.
     let spent = 0;
     for (const [pid, seconds] of pids) spent += seconds - (before.get(label)?.get(pid) ?? seconds);
     services.set(label, spent);

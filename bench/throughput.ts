@@ -338,19 +338,20 @@ export const throughputSection: BenchSection = {
       q.min !== undefined ? `>= ${q.min}x` : "-", q.min !== undefined ? (median(q.perRound) >= q.min ? "met" : "MISSED") : "-",
     ]);
     // CPU per operation (µs), the median over the rounds of each column (process-cpu.ts).
-    const perOperation = (t: Target, pick: (c: CpuSpent, own: string | undefined) => number | null) =>
+    const perOperation = (t: Target, pick: (c: CpuSpent) => number | null) =>
       median(cpuSpent.get(t.key)!.map(({ cpu, operations }) => {
-        const v = pick(cpu, ownLabel(t));
+        const v = pick(cpu);
         return v === null || operations === 0 ? NaN : (v / operations) * 1e6;
       }));
-    const ownLabel = (t: Target) => (t.pid ? [...serviceRoots].find(([, pid]) => pid === t.pid)?.[0] : undefined);
     const sum = (m: Map<string, number>, skip?: string) => [...m].reduce((n, [label, v]) => (label === skip ? n : n + v), 0);
     const us = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "-");
     const cpuHeader = ["target", "database server µs", "serving process µs", "other started processes µs", "bench process µs", "total µs", "2 cores / total, /s"];
     const cpuRows = targets.map((t) => {
+      // the serving process's label in serviceRoots (none: the target runs in this process)
+      const label = t.pid ? [...serviceRoots].find(([, pid]) => pid === t.pid)?.[0] : undefined;
       const database = perOperation(t, (c) => c.database);
-      const own = perOperation(t, (c, label) => (label ? c.services.get(label) ?? 0 : 0));
-      const others = perOperation(t, (c, label) => sum(c.services, label));
+      const own = perOperation(t, (c) => (label ? c.services.get(label) ?? 0 : 0));
+      const others = perOperation(t, (c) => sum(c.services, label));
       const bench = perOperation(t, (c) => c.bench);
       const total = [database, own, others, bench].filter(Number.isFinite).reduce((a, b) => a + b, 0);
       return [t.label, us(database), t.pid ? us(own) : "- (in the bench process)", us(others), us(bench), us(total), total > 0 ? fmtRate((cores * 1e6) / total) : "-"];

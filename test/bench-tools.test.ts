@@ -78,16 +78,17 @@ describe("results file", () => {
 
 describe("measureCpu", () => {
   it("charges a busy child process to its tree, the waiting bench next to nothing, and the database server to itself", async () => {
-    // A child that spins for 600 ms of CPU, then exits on its own.
-    const child = spawn(process.execPath, ["-e", "const end = process.cpuUsage().user + 600000; while (process.cpuUsage().user < end) {} setTimeout(() => {}, 300)"]);
-    const exited = new Promise((r) => child.once("exit", r));
+    // A child that spins for 500 ms of CPU, says so, then waits to be killed: the whole spin falls
+    // inside the measurement however busy the machine is.
+    const child = spawn(process.execPath, ["-e", "const end = process.cpuUsage().user + 500000; while (process.cpuUsage().user < end) {} console.log('spun'); setTimeout(() => {}, 60000)"]);
+    const spun = new Promise<void>((r) => child.stdout.once("data", () => r()));
     const { result, cpu } = await measureCpu(new Map([["spinner", child.pid!]]), async () => {
-      await new Promise((r) => setTimeout(r, 550));
+      await spun;
       return "done";
     });
-    await exited;
+    child.kill();
     expect(result).toBe("done");
-    expect(cpu.services.get("spinner")).toBeGreaterThan(0.3);
+    expect(cpu.services.get("spinner")).toBeGreaterThan(0.4);
     expect(cpu.bench).toBeLessThan(0.2);
     // A database server on this machine (as CI runs it) is found and its CPU counted.
     if (["127.0.0.1", "localhost"].includes(new URL(TEST_DATABASE_URL).hostname)) {

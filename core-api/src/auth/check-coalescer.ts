@@ -42,12 +42,12 @@ export class CheckCoalescer<G = unknown> {
   readonly #keys = new Map<string, KeyState<G>>();
   #started = 0;
 
-  /** Checks started since this coalescer was made (one per query sent): for tests and metrics. */
+  /** Checks started since this coalescer was made (one per query sent): for tests. */
   get started(): number {
     return this.#started;
   }
 
-  /** Keys with a check being answered right now. */
+  /** Keys with a check being answered right now (for tests). */
   get busyKeys(): number {
     return this.#keys.size;
   }
