@@ -1,11 +1,37 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Files that change what every later file in the same worker would see, so they keep a fresh
+ * module registry and globals of their own: module mocks (vi.mock), fake timers, and msw, whose
+ * `HttpResponse.error()` is built on the global `Response` that @hono/node-server replaces when a
+ * file before it started a server.
+ */
+const ISOLATED = [
+  "core-api/src/internal/delete-campaign.webhooks.test.ts",
+  "core-api/src/outbox/outbox-worker.test.ts",
+  "core-api/src/resources/event-delivery.test.ts",
+  "core-api/src/auth/jwt.test.ts",
+  "core-api/src/auth/jwt.keys.test.ts",
+  "core-api/src/internal/verify-phone-number.test.ts",
+  "shared/src/db-timeouts.test.ts",
+];
+
+const ALL = ["shared/src/**/*.test.ts", "core-api/src/**/*.test.ts", "connector/src/**/*.test.ts", "test/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["shared/src/**/*.test.ts", "core-api/src/**/*.test.ts", "connector/src/**/*.test.ts", "test/**/*.test.ts"],
     // one migrated template database per service per run; test databases are copies of it
     globalSetup: ["test/helpers/test-run-databases.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two files at a time even on two cores (vitest's default there is one): a file mostly waits
+    // for the database server and the services it started.
+    maxWorkers: 2,
+    projects: [
+      // Most files share their worker's modules (each file's own state lives in its databases and
+      // servers): importing the app once per worker instead of once per file halves the run.
+      { extends: true, test: { name: "shared-modules", include: ALL, exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: "isolated", include: ISOLATED, isolate: true } },
+    ],
   },
 });
