@@ -20,6 +20,7 @@ import { isLocked, needsReset, registerFailure, UNLOCKED, type LockoutState } fr
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
 import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
 import { readStoreConfig, resolveChainScope } from "./store-scope.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** Magento's messages (Customer module). */
 export const AUTH_MESSAGES = {
@@ -90,7 +91,7 @@ async function checkCredentials(
   if (!valid) {
     const policy = await readStoreConfig(db);
     const now = deps.clock();
-    const after = await db.transaction(async (tx) => {
+    const after = await runTransaction(db, async (tx) => {
       // Lock the row: concurrent failures must each count.
       const [row] = await tx.select().from(customerEntity).where(eq(customerEntity.entityId, customer.entityId)).for("update");
       const next = registerFailure(lockState(row ?? customer), now, policy);

@@ -23,6 +23,7 @@ import {
   syncSubscriberEmail, updateCustomer,
 } from "./repository.ts";
 import { readStoreConfig, resolveChainScope, resolveNewCustomerTarget, type ChainScope } from "./store-scope.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** Which user_info key identified the customer. */
 export type IdentifiedBy = "user_id" | "member_number" | "username" | "authentication_point_identifier";
@@ -91,7 +92,7 @@ export async function updateCustomerFromUserInfo(
   for (let attempt = 1; ; attempt++) {
     let creating = false;
     try {
-      return await db.transaction(async (tx) => {
+      return await runTransaction(db, async (tx) => {
         const found = await identifyCustomer(tx, chainScope, info);
         const patch = customerPatchFromUserInfo(info);
         let customerId: number;
@@ -147,7 +148,7 @@ export async function updateCustomerFromUserInfo(
         await setLastHash(tx, customerId, lastHash);
         bundle.service = { ...bundle.service!, lastHash };
         return customerObject(bundle);
-      }, { isolationLevel: "read committed" });
+      }, { transactionConfig: { isolationLevel: "read committed" } });
     } catch (err) {
       if (attempt < UPDATE_ATTEMPTS && lostRace(err, creating)) continue;
       throw duplicateToBadRequest(err);

@@ -14,6 +14,7 @@ import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
 import { adjustCellCounts, cellCountStatements } from "./cell-counts.ts";
 import { countWords, deleteWords, insertWords, tokenRows, wordCountStatements, wordInsertStatements } from "./word-index.ts";
+import { runTransaction } from "@service/shared/node";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 /** Writable columns of a business (camelCase drizzle names). */
@@ -139,7 +140,7 @@ export async function updateBusiness(
 ): Promise<BusinessRow | null> {
   const stamp = wholeSeconds(now);
   return translateDuplicate(() =>
-    db.transaction(async (tx) => {
+    runTransaction(db, async (tx) => {
       const [current] = await tx
         .select()
         .from(businesses)
@@ -188,7 +189,7 @@ export async function deleteBusiness(
   deletedBy: number | null,
   now: Date,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const live = and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false));
     const [current] = await tx.select({ geoCell: businesses.geoCell }).from(businesses).where(live).for("update");
     if (!current) return false;

@@ -14,6 +14,7 @@ import { alias } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { outbox } from "../db/schema.ts";
 import type { OutboxRow } from "./destination.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** Longest `last_error` kept (the column's length). */
 export const LAST_ERROR_LENGTH = 512;
@@ -76,7 +77,7 @@ function isLockConflict(err: unknown): boolean {
 
 /** One claim transaction; READ COMMITTED, so it takes no gap locks next to the rows it claims. */
 async function claimOnce(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: number; token: string }): Promise<OutboxRow[]> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const due = await tx
       .select({ id: outbox.id, orderingKey: outbox.orderingKey })
       .from(outbox)
@@ -98,7 +99,7 @@ async function claimOnce(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: n
       .set({ leaseToken: opts.token, nextAttemptAt: opts.leaseEnd, attempts: sql`${outbox.attempts} + 1`, lastAttemptDate: opts.now, lastModifiedDate: opts.now })
       .where(inArray(outbox.id, ids));
     return tx.select().from(outbox).where(inArray(outbox.id, ids));
-  }, { isolationLevel: "read committed" });
+  }, { transactionConfig: { isolationLevel: "read committed" } });
 }
 
 /** The other name of the outbox in the correlated subquery below. */

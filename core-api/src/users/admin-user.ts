@@ -22,6 +22,7 @@ import { isDuplicateKey } from "../db/duplicate-key.ts";
 import { adminChainPermissions, adminUsers } from "../db/schema.ts";
 import { formatDateTime, type ApiVersion } from "../http/api-version.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { runTransaction } from "@service/shared/node";
 
 export type AdminUserRow = typeof adminUsers.$inferSelect;
 
@@ -74,7 +75,7 @@ export async function saveAdminUser(db: CoreDb, w: AdminUserWrite, now: Date): P
   const passwordHash = w.passwordHash;
   const username = w.username;
   try {
-    const id = await db.transaction(async (tx) => {
+    const id = await runTransaction(db, async (tx) => {
       const [res] = await tx.insert(adminUsers).values({
         username, passwordHash, firstname: w.firstName ?? null, lastname: w.lastName ?? null, createdDate: now, lastModifiedDate: now,
       });

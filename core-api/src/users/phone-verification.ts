@@ -28,6 +28,7 @@ import { WEBHOOK_DESTINATION } from "../webhooks/webhook-destination.ts";
 import { chainWebhooksFor } from "../webhooks/webhook-repository.ts";
 import type { CoreTx } from "./member-numbers.ts";
 import { findUser, type UserRow } from "./user-repository.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** The event type of the SMS (spec, "Events"). */
 export const PHONE_VERIFICATION_EVENT = "phone_number_verification";
@@ -149,7 +150,7 @@ export async function verifyPhoneCode(
   env: Omit<VerificationEnv, "secretBox">,
   onVerified?: (tx: CoreTx, user: UserRow) => Promise<void>,
 ): Promise<VerifyOutcome | null> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [pending] = await tx.select().from(phoneVerifications)
       .where(and(eq(phoneVerifications.userId, userId), eq(phoneVerifications.chainId, chainId)))
       .for("update");

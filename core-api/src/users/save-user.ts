@@ -49,6 +49,7 @@ import {
   type UserRow,
 } from "./user-repository.ts";
 import type { UserVersionRules } from "./version-rules.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** Attempts of one write before a clash or deadlock is given up on. */
 const ATTEMPTS = 8;
@@ -108,7 +109,7 @@ export async function saveAddedUser(
     ...(w.changes.columns.authenticationPointIdentifier ? { authenticationPointIdentifier: w.changes.columns.authenticationPointIdentifier } : {}),
   };
   return attempt(async () =>
-    db.transaction(async (tx) => {
+    runTransaction(db, async (tx) => {
       const found = await usersMatching(tx, w.chain.id, keys);
       if (found.length > 1) throw new ServiceError("too_many_duplicate_objects", `${found.length} users of the chain have this username, member_number or authentication_point_identifier.`);
       let existing = found[0] ?? null;
@@ -147,7 +148,7 @@ export function allOnSaved(...hooks: Array<UserWrite["onSaved"] | undefined>): U
  */
 export async function saveAlteredUser(db: CoreDb, w: UserWrite & { userId: number }): Promise<UserRow | null> {
   return attempt(async () =>
-    db.transaction(async (tx) => {
+    runTransaction(db, async (tx) => {
       const stored = await findUser(tx, w.chain.id, { id: w.userId });
       if (!stored) return null;
       return update(tx, w, stored);

@@ -11,6 +11,7 @@ import { vouchers } from "../db/schema.ts";
 import { generateVoucherKey } from "./key.ts";
 import { voucherColumns, type VoucherColumns, type VoucherRow } from "./voucher-columns.ts";
 import type { VoucherVisibility } from "./visibility.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** What a new voucher needs besides the columns with defaults (the key is generated here). */
 export type NewVoucher = Omit<typeof vouchers.$inferInsert, "id" | "key" | "createdDate" | "lastModifiedDate" | "deleted">;
@@ -110,7 +111,7 @@ export async function updateVoucher(
   const first = planned(plan, read, now);
   const [res] = await db.update(vouchers).set(first).where(rowUnchanged(vouchers, read));
   if (res.affectedRows > 0) return { ...read, ...first };
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [current] = await tx
       .select()
       .from(vouchers)

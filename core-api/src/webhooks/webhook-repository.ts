@@ -16,6 +16,7 @@ import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { campaigns, webhooks } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { webhookColumns, type WebhookRow } from "./webhook-columns.ts";
+import { runTransaction } from "@service/shared/node";
 
 export type { WebhookRow };
 
@@ -61,7 +62,7 @@ export async function insertWebhook(
   now: Date,
 ): Promise<WebhookRow> {
   const sealed = await seal(box, secrets);
-  const id = await db.transaction(async (tx) => {
+  const id = await runTransaction(db, async (tx) => {
     await requireLiveCampaign(tx, chainId, fields.campaignId);
     const [res] = await tx.insert(webhooks).values({
       chainId, ...fields, signingSecret: sealed.signingSecret!, providerSettings: sealed.providerSettings ?? null, lastUpdatedBy, createdDate: now, lastModifiedDate: now,
@@ -87,7 +88,7 @@ export async function updateWebhook(
   now: Date,
 ): Promise<WebhookRow | null> {
   const sealed = await seal(box, secrets);
-  const found = await db.transaction(async (tx) => {
+  const found = await runTransaction(db, async (tx) => {
     if (fields.campaignId !== undefined) await requireLiveCampaign(tx, chainId, fields.campaignId);
     const [res] = await tx
       .update(webhooks)
