@@ -6,6 +6,7 @@
  */
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger as PinoLogger } from "pino";
+import { DEFAULT_REQUEST_DEADLINE_MS, deadlineAt, underDeadline, withDeadline } from "@service/shared/node";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
@@ -24,7 +25,7 @@ export interface ConnectorAppDeps {
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
   /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed; `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
-  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken">>;
+  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken" | "requestDeadlineMs">>;
   /** the pino logger (logger.ts; pino-http writes the request lines on it); default one on stdout at config.logLevel */
   logger?: PinoLogger;
 }
@@ -39,6 +40,15 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken })); // first: times every request
+  // One deadline for everything the request does with the database (request-deadline.ts of
+  // @service/shared/node). It travels with the request's asynchronous work, but not through the
+  // stream events the body parser waits on: the same deadline is entered again after it.
+  const deadlineMs = deps.config.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS;
+  app.use((_req, res, next) => withDeadline(deadlineMs, () => {
+    res.locals.deadlineAt = deadlineAt();
+    next();
+  }));
+  const deadlineAgain: express.RequestHandler = (_req, res, next) => underDeadline(res.locals.deadlineAt as number | undefined, next);
   // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
   const trusted = deps.config.trustedProxies ?? [];
   app.set("trust proxy", trusted.length > 0 ? trusted : false);
@@ -48,6 +58,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
     CUSTOMER_ROUTE_PREFIX,
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
     express.json({ limit: deps.config.bodyLimitBytes }),
+    deadlineAgain,
     customerRoutes({ db: deps.db, clock }),
   );
   app.use((_req, _res) => {

@@ -1,6 +1,7 @@
 /**
  * The core API as a web-standard fetch handler (Hono). No Node-only imports under src/ except
- * main.node.ts and *.node.ts, so the same app runs on Node and Deno.
+ * main.node.ts and *.node.ts, so the same app runs on Node and Deno (the node: modules of
+ * @service/shared/node, AsyncLocalStorage and crypto, are Deno's too).
  *
  * @example
  *   const app = createApp({ db, config });
@@ -9,12 +10,14 @@
 import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
+import { withDeadline } from "@service/shared/node";
 import { Hono, type Context } from "hono";
 import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { login, logout } from "./auth/login.ts";
 import { CheckCoalescer } from "./auth/check-coalescer.ts";
+import { useGroupCommit } from "./businesses/business-repository.ts";
 import type { ChainGrant } from "./auth/identity.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
@@ -57,6 +60,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const app = new Hono<AppEnv>();
   registerMetrics(app, deps); // first: times every request, whatever answers it
+  // One deadline for everything the request does with the database (request-deadline.ts of @service/shared/node).
+  app.use("*", (_c, next) => withDeadline(deps.config.requestDeadlineMs, next));
+  useGroupCommit(deps.db, deps.config.groupCommit);
 
   app.use("*", requestLog({ logger: log, fromTrustedProxy: (c) => fromTrustedProxy(c, deps.clientAddress, trustedProxies) }));
   // Before the authentication middleware: probes need no credentials and cost no session lookup.

@@ -5,6 +5,7 @@ import type { MySqlDatabase } from "drizzle-orm/mysql-core";
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import type { MySql2PreparedQueryHKT, MySql2QueryResultHKT } from "drizzle-orm/mysql2/session";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
+import { remainingMs } from "@service/shared/node";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
@@ -23,7 +24,8 @@ export interface ConnectorDatabase {
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
  * Datetimes travel as UTC and every session's time_zone is UTC (timestamp columns); DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
- * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
+ * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises, and
+ * within the request's deadline (@service/shared/node, request-deadline.ts).
  * @param options.connectionLimit pool size (default 10)
  * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
  *   example no query timeout for migrations
@@ -51,7 +53,7 @@ export function openConnectorDatabase(
   pool.pool.on("connection", (conn) => {
     conn.query("SET time_zone = '+00:00'");
   });
-  guardPool(pool, timeouts);
+  guardPool(pool, timeouts, remainingMs);
   const db = drizzle(pool, { schema, mode: "default" });
   return { db, pool, close: () => pool.end() };
 }

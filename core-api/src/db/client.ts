@@ -3,20 +3,21 @@
  */
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
+import { remainingMs } from "@service/shared/node";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
 /**
  * The drizzle client of the core database. `$client` is its mysql2 pool (db/compiled-select.ts
  * runs on it); `$writes` a pool of its own for writes sent as one transaction in two round trips
- * (db/one-transaction.ts): only its connections accept several statements in one text.
+ * (db/built-statements.ts): only its connections accept several statements in one text.
  */
 export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool; $writes: mysql.Pool };
 
 export interface CoreDatabase {
   db: CoreDb;
   pool: mysql.Pool;
-  /** the pool of db/one-transaction.ts (its connections open when first used) */
+  /** the pool of db/built-statements.ts (its connections open when first used) */
   writePool: mysql.Pool;
   close(): Promise<void>;
 }
@@ -39,8 +40,9 @@ const interpolate = mysql.format as unknown as (sql: string, values: unknown, st
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
  * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
- * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
- * @param options.connectionLimit pool size (default 10), also of the pool of one-round-trip writes
+ * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises, and
+ * within the request's deadline (@service/shared/node, request-deadline.ts).
+ * @param options.connectionLimit pool size (default 10)
  * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
  *   example no query timeout for migrations
  */
@@ -69,7 +71,7 @@ export function openCoreDatabase(
     queryFormat: formatQuery as unknown as (query: string, values: unknown) => void,
   } as const;
   const pool = guardPool(mysql.createPool(settings), timeouts);
-  // Several statements per text only here: this pool runs nothing but db/one-transaction.ts, whose
+  // Several statements per text only here: this pool runs nothing but db/built-statements.ts, whose
   // statements drizzle builds with every value bound, as on the main pool.
   const writePool = guardPool(mysql.createPool({ ...settings, multipleStatements: true }), timeouts);
   const db = Object.assign(drizzle(pool, { schema, mode: "default" }), { $writes: writePool }) as CoreDb;

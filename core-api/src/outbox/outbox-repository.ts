@@ -56,23 +56,9 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
  */
 export async function claimDue(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: number; token: string }): Promise<OutboxRow[]> {
   if (opts.limit <= 0) return [];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await claimOnce(db, opts);
-    } catch (err) {
-      // Two claims moving rows within the due index can still deadlock; the loser tries again.
-      if (!isLockConflict(err) || attempt >= CLAIM_ATTEMPTS) throw err;
-    }
-  }
-}
-
-/** Claims of one round before a lock conflict is given up on (the next round tries again). */
-const CLAIM_ATTEMPTS = 3;
-
-function isLockConflict(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } } | null;
-  const code = e?.code ?? e?.cause?.code;
-  return code === "ER_LOCK_DEADLOCK" || code === "ER_LOCK_WAIT_TIMEOUT";
+  // Two claims moving rows within the due index can still deadlock: the transaction runner
+  // runs the loser's claim again.
+  return claimOnce(db, opts);
 }
 
 /** One claim transaction; READ COMMITTED, so it takes no gap locks next to the rows it claims. */

@@ -6,7 +6,7 @@
  * one-field voucher PATCH in at most 5, begin / commit included; a list in at most 3 plus its
  * count query; a one-word prefix search in at most 4, counted total included; get-businesses
  * counts no total; add-business in 3 (its write is one transaction: the statements in one text,
- * then its COMMIT alone, db/one-transaction.ts). Counted on
+ * then its COMMIT alone, db/built-statements.ts). Counted on
  * the wire (test/helpers/statements.ts), so a change that adds a query fails here with the
  * statements sent.
  */
