@@ -88,13 +88,14 @@ describe("concurrent insertBusiness calls (group commit, issue 12)", () => {
       offset: 0,
     })).total;
 
-  it("are written in one transaction, two round trips (the statements, then the COMMIT), and each caller gets its own row", async () => {
+  it("are written in one transaction, one statement per round trip (begin, an INSERT per business, the words, two counts, the marker, commit), and each caller gets its own row", async () => {
     const chainId = await core.createChain("Grouped Chain");
     core.statements.reset();
     const rows = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) => insertBusiness(core.db, { chainId, name: `Groep Winkel ${i}`, ownerCode: `GW-${i}`, ...place(i) }, NOW)),
     );
-    expect(core.statements.count).toBe(2);
+    expect(core.statements.count).toBe(PARALLEL + 6);
+    expect(core.statements.statements.filter((t) => t === "begin")).toHaveLength(1);
     expect(rows.map((r) => r.ownerCode)).toEqual(Array.from({ length: PARALLEL }, (_, i) => `GW-${i}`));
     expect(new Set(rows.map((r) => r.id)).size).toBe(PARALLEL);
     for (const row of rows) expect(row).toEqual(await findBusinessById(core.db, chainId, row.id));

@@ -147,10 +147,11 @@ describe("business searches and writes", () => {
     }
   });
 
-  it("add-business: 3 (the caller, then the business, its words and counts in one text, then the COMMIT)", async () => {
+  it("add-business: 8 (the caller; begin, the business, its words, the cell and word counts, the marker, commit)", async () => {
     const res = await counted("POST", "/internal/add-business", { chain_id: w.chainA, name: "Round Trip Store", owner_code: "RT-1", latitude: 52.1, longitude: 4.5 });
-    expectAtMost(res, 3);
+    expectAtMost(res, 8);
     expect(res.body.results.business.name).toBe("Round Trip Store");
+    expect(res.statements.filter((t) => t.includes(";"))).toEqual([]); // no multi-statement text
   });
 });
 
