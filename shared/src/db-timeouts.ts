@@ -322,12 +322,20 @@ function guardConnection(conn: GuardableConnection, queryMs: () => number): Guar
       try {
         return await send(ms > 0 ? withTimeout(statement, ms) : statement, ...rest);
       } catch (err) {
-        if ((err as DriverError | null)?.code === "PROTOCOL_SEQUENCE_TIMEOUT") conn.destroy();
+        // A BEGIN that failed: drizzle hands such a connection back to no one (it releases a
+        // transaction's connection only once BEGIN has answered), so it goes rather than leak.
+        if ((err as DriverError | null)?.code === "PROTOCOL_SEQUENCE_TIMEOUT" || isBegin(statement)) conn.destroy();
         return rethrowMarked(err);
       }
     };
   }
   return conn;
+}
+
+/** Whether a statement (SQL text or mysql2 query options) opens a transaction. */
+function isBegin(statement: unknown): boolean {
+  const text = typeof statement === "string" ? statement : (statement as { sql?: unknown } | null)?.sql;
+  return typeof text === "string" && /^\s*(begin|start transaction)\b/i.test(text);
 }
 
 /** The statement (SQL text or mysql2 query options) with `timeout` set unless it has one. */

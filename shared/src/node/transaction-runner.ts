@@ -109,6 +109,37 @@ export async function runTransaction<D extends TransactionalDatabase, T>(
 }
 
 /**
+ * Runs one statement on its own (autocommit: a transaction of one statement, atomic on every
+ * engine) and runs it again while it fails on a conflict the engine resolved by rolling it back
+ * (1213, 1205, 1047), with the same back-off and deadline as runTransaction. A connection lost
+ * under it is not retried: the statement may have been applied, and it wrote no marker to tell;
+ * the caller gets the pool's error (503). For a statement whose second run would be harmless or
+ * refused (an UPDATE guarded by the values it read, a DELETE by id) and that sits on a hot path,
+ * where runTransaction's three round trips more would cost; anything else uses runTransaction.
+ * @param statement sends the statement (again on each attempt)
+ * @returns what it answered
+ * @throws its error when it is no conflict; TRANSACTION_RETRIES_EXHAUSTED when conflicts lasted
+ */
+export async function runStatement<T>(statement: () => Promise<T>, options: Omit<RunTransactionOptions, "transactionConfig"> = {}): Promise<T> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+  const stopAt = deadlineAt() ?? performance.now() + DEFAULT_REQUEST_DEADLINE_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await statement();
+    } catch (err) {
+      if (failureKind(err) !== "conflict") throw err;
+      const delay = backoffMs(attempt, random);
+      if (attempt >= maxAttempts || performance.now() + delay >= stopAt) {
+        throw unavailableError(`The statement met conflicts on each of ${attempt} attempts.`, "TRANSACTION_RETRIES_EXHAUSTED", err);
+      }
+      await sleep(delay);
+    }
+  }
+}
+
+/**
  * How a failed attempt ends: `conflict` (rolled back by the engine: run again), `lost` (the
  * connection or the database went away: rolled back unless the COMMIT was under way), `final`
  * (anything else: thrown as it is).
