@@ -139,6 +139,39 @@ export async function runStatement<T>(statement: () => Promise<T>, options: Omit
   }
 }
 
+/** What readInSnapshot needs of a pooled mysql2 connection. */
+export interface SnapshotConnection {
+  query(statement: string): Promise<unknown>;
+  release(): void;
+}
+
+/**
+ * Runs `read` on one pooled connection inside a read-only transaction with a consistent snapshot
+ * (`START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY`), so its statements see the database
+ * at one moment (InnoDB's default REPEATABLE READ). It writes nothing, so nothing is retried: a
+ * failure is thrown as it came, after a ROLLBACK (whose own failure on a lost connection is
+ * ignored: the statement's error is the one to tell).
+ * @param pool a mysql2 promise pool (a guarded one: the services' `$client`)
+ * @returns what `read` returned
+ */
+export async function readInSnapshot<C extends SnapshotConnection, T>(pool: { getConnection(): Promise<C> }, read: (conn: C) => Promise<T>): Promise<T> {
+  const conn = await pool.getConnection();
+  try {
+    await conn.query("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+    let result: T;
+    try {
+      result = await read(conn);
+    } catch (err) {
+      await conn.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    }
+    await conn.query("COMMIT");
+    return result;
+  } finally {
+    conn.release();
+  }
+}
+
 /**
  * How a failed attempt ends: `conflict` (rolled back by the engine: run again), `lost` (the
  * connection or the database went away: rolled back unless the COMMIT was under way), `final`
