@@ -127,8 +127,17 @@ export function guardPool<P extends GuardablePool>(
     }
   };
   const callbackPool = pool.pool;
+  // The budget is read when the statement is given, in the request's context: mysql2 calls back
+  // from its pool's own, where the request's deadline is not known.
+  const limitsFromNow = (): Limits => {
+    const left = budget();
+    if (left === undefined) return limits;
+    const given = performance.now();
+    const remaining = () => left - (performance.now() - given);
+    return { acquireMs: () => bounded(timeouts.acquireTimeoutMs, remaining()), queryMs: () => bounded(timeouts.queryTimeoutMs, remaining()) };
+  };
   const onCallbackConnection = callbackPool
-    ? (method: "query" | "execute") => (statement: unknown, values?: unknown) => runOnCallbackPool(callbackPool, method, statement, values, limits)
+    ? (method: "query" | "execute") => (statement: unknown, values?: unknown) => runOnCallbackPool(callbackPool, method, statement, values, limitsFromNow())
     : onConnection;
   Object.assign(pool, { getConnection, query: onCallbackConnection("query"), execute: onCallbackConnection("execute") });
   return pool;

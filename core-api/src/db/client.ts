@@ -9,16 +9,14 @@ import * as schema from "./schema.ts";
 
 /**
  * The drizzle client of the core database. `$client` is its mysql2 pool (db/compiled-select.ts
- * runs on it); `$writes` a pool of its own for writes sent as one transaction in two round trips
- * (db/built-statements.ts): only its connections accept several statements in one text.
+ * runs on it). Its connections take one statement per text: a transaction is never sent as one
+ * text (@service/shared/node, transaction-runner.ts).
  */
-export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool; $writes: mysql.Pool };
+export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool };
 
 export interface CoreDatabase {
   db: CoreDb;
   pool: mysql.Pool;
-  /** the pool of db/built-statements.ts (its connections open when first used) */
-  writePool: mysql.Pool;
   close(): Promise<void>;
 }
 
@@ -70,10 +68,7 @@ export function openCoreDatabase(
     // typed by mysql2 as returning nothing and without its `this` (the connection)
     queryFormat: formatQuery as unknown as (query: string, values: unknown) => void,
   } as const;
-  const pool = guardPool(mysql.createPool(settings), timeouts);
-  // Several statements per text only here: this pool runs nothing but db/built-statements.ts, whose
-  // statements drizzle builds with every value bound, as on the main pool.
-  const writePool = guardPool(mysql.createPool({ ...settings, multipleStatements: true }), timeouts);
-  const db = Object.assign(drizzle(pool, { schema, mode: "default" }), { $writes: writePool }) as CoreDb;
-  return { db, pool, writePool, close: async () => void (await Promise.all([pool.end(), writePool.end()])) };
+  const pool = guardPool(mysql.createPool(settings), timeouts, remainingMs);
+  const db = drizzle(pool, { schema, mode: "default" }) as CoreDb;
+  return { db, pool, close: () => pool.end() };
 }
