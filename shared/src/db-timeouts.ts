@@ -344,7 +344,7 @@ function guardConnection(conn: GuardableConnection, queryMs: () => number): Guar
 /** Whether a statement (SQL text or mysql2 query options) opens a transaction. */
 function isBegin(statement: unknown): boolean {
   const text = typeof statement === "string" ? statement : (statement as { sql?: unknown } | null)?.sql;
-  return typeof text === "string" && /^\s*(begin|start transaction)\b/i.test(text);
+  return typeof text === "string" && /^\s*(begin|start transaction|set transaction)\b/i.test(text);
 }
 
 /** The statement (SQL text or mysql2 query options) with `timeout` set unless it has one. */

@@ -37,8 +37,9 @@ export interface Harness {
  * Creates the database and starts the app; call `close()` in afterAll.
  * @param options.trustedProxies CIDRs whose X-Forwarded-For the app believes (tests that need
  *   several client addresses send it from 127.0.0.1)
+ * @param options.requestDeadlineMs REQUEST_DEADLINE_MS of the app (default 5 s)
  */
-export async function startHarness(prefix: string, options: { trustedProxies?: string[] } = {}): Promise<Harness> {
+export async function startHarness(prefix: string, options: { trustedProxies?: string[]; requestDeadlineMs?: number } = {}): Promise<Harness> {
   const name = throwawayDatabaseName(prefix);
   await createMigratedDatabase("connector", name);
   const database = openConnectorDatabase(TEST_DATABASE_URL, name);
@@ -48,7 +49,7 @@ export async function startHarness(prefix: string, options: { trustedProxies?: s
   const app = createApp({
     db: database.db,
     clock: () => now,
-    config: { bodyLimitBytes: BODY_LIMIT_BYTES, logLevel: "warn", trustedProxies: options.trustedProxies },
+    config: { bodyLimitBytes: BODY_LIMIT_BYTES, logLevel: "warn", trustedProxies: options.trustedProxies, requestDeadlineMs: options.requestDeadlineMs },
   });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
