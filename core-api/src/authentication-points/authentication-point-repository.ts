@@ -10,7 +10,7 @@ import { and, eq } from "drizzle-orm";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { CoreDb } from "../db/client.ts";
 import { authenticationPoints, chains } from "../db/schema.ts";
-import { runTransaction } from "@service/shared/node";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 /** What the integration token is sealed for (with the chain id appended). */
 export const INTEGRATION_TOKEN_PURPOSE = "chain.integration_token";
@@ -110,6 +110,6 @@ export async function setAuthenticationPoint(
  * @returns whether the chain had one
  */
 export async function removeAuthenticationPoint(db: CoreDb, chainId: number): Promise<boolean> {
-  const [res] = await db.delete(authenticationPoints).where(eq(authenticationPoints.chainId, chainId));
+  const [res] = await runStatement(() => db.delete(authenticationPoints).where(eq(authenticationPoints.chainId, chainId)));
   return res.affectedRows > 0;
 }

@@ -13,7 +13,7 @@ import { listRows, type ListRequest } from "../db/resource-columns.ts";
 import { accessTokens, serviceClients } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { accessTokenColumns, type AccessTokenRow } from "./records.ts";
-import { runTransaction } from "@service/shared/node";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 /** A transaction handle of the core database. */
 export type CoreTx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
@@ -124,10 +124,10 @@ export async function deleteAccessToken(
   actor: number | null,
   now: Date,
 ): Promise<AccessTokenRow | null> {
-  const [res] = await db
+  const [res] = await runStatement(() => db
     .update(accessTokens)
     .set({ deleted: true, active: false, lastUpdatedBy: actor, lastModifiedDate: now })
-    .where(and(eq(accessTokens.id, id), eq(accessTokens.chainId, chainId), eq(accessTokens.deleted, false)));
+    .where(and(eq(accessTokens.id, id), eq(accessTokens.chainId, chainId), eq(accessTokens.deleted, false))));
   if (res.affectedRows === 0) return null;
   const [row] = await db.select().from(accessTokens).where(eq(accessTokens.id, id));
   return row ?? null;

@@ -14,7 +14,7 @@ import { alias } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { outbox } from "../db/schema.ts";
 import type { OutboxRow } from "./destination.ts";
-import { runTransaction } from "@service/shared/node";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 /** Longest `last_error` kept (the column's length). */
 export const LAST_ERROR_LENGTH = 512;
@@ -108,7 +108,7 @@ function earlierPending(tx: Pick<CoreDb, "select">): SQLWrapper {
  * @returns whether the claim still held the row (false: its lease had ended and another worker took it)
  */
 export async function markDelivered(db: CoreDb, row: OutboxRow): Promise<boolean> {
-  const [res] = await db.delete(outbox).where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!)));
+  const [res] = await runStatement(() => db.delete(outbox).where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!))));
   return res.affectedRows > 0;
 }
 
@@ -124,18 +124,18 @@ export interface AttemptFailure {
  * @param at when it is due again
  */
 export async function scheduleRetry(db: CoreDb, row: OutboxRow, failure: AttemptFailure, at: Date, now: Date): Promise<void> {
-  await db
+  await runStatement(() => db
     .update(outbox)
     .set({ leaseToken: null, nextAttemptAt: at, lastStatusCode: failure.statusCode, lastError: clip(failure.error), lastModifiedDate: now })
-    .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!)));
+    .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!))));
 }
 
 /** Keeps a row as `failed` (attempts used up, expired, or given up by its kind): visible to admins, never sent again unless retried. */
 export async function markFailed(db: CoreDb, row: OutboxRow, failure: AttemptFailure, now: Date): Promise<void> {
-  await db
+  await runStatement(() => db
     .update(outbox)
     .set({ status: "failed", leaseToken: null, nextAttemptAt: now, lastStatusCode: failure.statusCode, lastError: clip(failure.error), lastModifiedDate: now })
-    .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!)));
+    .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!))));
 }
 
 /**
@@ -144,10 +144,10 @@ export async function markFailed(db: CoreDb, row: OutboxRow, failure: AttemptFai
  */
 export async function releaseClaims(db: CoreDb, rows: readonly OutboxRow[], now: Date): Promise<void> {
   for (const row of rows) {
-    await db
+    await runStatement(() => db
       .update(outbox)
       .set({ leaseToken: null, nextAttemptAt: now, attempts: sql`GREATEST(${outbox.attempts} - 1, 0)`, lastModifiedDate: now })
-      .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!)));
+      .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!))));
   }
 }
 

@@ -10,7 +10,7 @@ import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { chains, memberNumberRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { memberNumberRangeColumns, type MemberNumberRangeRow } from "./member-number-range-columns.ts";
-import { runTransaction } from "@service/shared/node";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 export type { MemberNumberRangeRow };
 
@@ -78,10 +78,10 @@ export async function updateMemberNumberRange(
  * @returns the deleted row, or null when no live range has that id in the chain
  */
 export async function deleteMemberNumberRange(db: CoreDb, chainId: number, id: number, deletedBy: number | null, now: Date): Promise<MemberNumberRangeRow | null> {
-  const [res] = await db
+  const [res] = await runStatement(() => db
     .update(memberNumberRanges)
     .set({ deleted: true, lastUpdatedBy: deletedBy, lastModifiedDate: now })
-    .where(and(eq(memberNumberRanges.id, id), eq(memberNumberRanges.chainId, chainId), eq(memberNumberRanges.deleted, false)));
+    .where(and(eq(memberNumberRanges.id, id), eq(memberNumberRanges.chainId, chainId), eq(memberNumberRanges.deleted, false))));
   if (res.affectedRows === 0) return null;
   return findMemberNumberRange(db, chainId, id, { includeDeleted: true });
 }

@@ -107,7 +107,7 @@ describe("runTransaction", () => {
   it("inside an open transaction runs the unit in it: no retries, no second marker", async () => {
     const db = fakeDatabase([]);
     await runTransaction(db, async (tx) => {
-      const inner = Object.assign(tx as object, { rollback: () => {} }) as TransactionalDatabase;
+      const inner = Object.assign(tx as object, { rollback: () => {} }) as unknown as TransactionalDatabase;
       expect(await runTransaction(inner, async () => "inner")).toBe("inner");
     });
     expect(db.transactions()).toBe(1);
