@@ -116,6 +116,8 @@ export async function runTransaction<D extends TransactionalDatabase, T>(
  * the caller gets the pool's error (503). For a statement whose second run would be harmless or
  * refused (an UPDATE guarded by the values it read, a DELETE by id) and that sits on a hot path,
  * where runTransaction's three round trips more would cost; anything else uses runTransaction.
+ * Never inside a transaction: a conflict there rolled the whole transaction back, so only
+ * runTransaction may run it again.
  * @param statement sends the statement (again on each attempt)
  * @returns what it answered
  * @throws its error when it is no conflict; TRANSACTION_RETRIES_EXHAUSTED when conflicts lasted
