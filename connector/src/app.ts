@@ -6,7 +6,7 @@
  */
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger as PinoLogger } from "pino";
-import { DEFAULT_REQUEST_DEADLINE_MS, deadlineAt, underDeadline, withDeadline } from "@service/shared/node";
+import { DEFAULT_REQUEST_DEADLINE_MS, withDeadline } from "@service/shared/node";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
@@ -41,14 +41,9 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   app.disable("x-powered-by");
   app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken })); // first: times every request
   // One deadline for everything the request does with the database (request-deadline.ts of
-  // @service/shared/node). It travels with the request's asynchronous work, but not through the
-  // stream events the body parser waits on: the same deadline is entered again after it.
+  // @service/shared/node); it travels with the request's asynchronous work, body parsing included.
   const deadlineMs = deps.config.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS;
-  app.use((_req, res, next) => withDeadline(deadlineMs, () => {
-    res.locals.deadlineAt = deadlineAt();
-    next();
-  }));
-  const deadlineAgain: express.RequestHandler = (_req, res, next) => underDeadline(res.locals.deadlineAt as number | undefined, next);
+  app.use((_req, _res, next) => withDeadline(deadlineMs, next));
   // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
   const trusted = deps.config.trustedProxies ?? [];
   app.set("trust proxy", trusted.length > 0 ? trusted : false);
@@ -58,7 +53,6 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
     CUSTOMER_ROUTE_PREFIX,
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
     express.json({ limit: deps.config.bodyLimitBytes }),
-    deadlineAgain,
     customerRoutes({ db: deps.db, clock }),
   );
   app.use((_req, _res) => {

@@ -1,8 +1,7 @@
 /**
  * One deadline per request on the connector (REQUEST_DEADLINE_MS): with the pool's own timeouts
  * at their defaults (10 s), a request on a frozen database answers 503 with Retry-After once its
- * deadline has passed, also after its body was parsed (the deadline is entered again there: it
- * does not travel through the body parser's stream events).
+ * deadline has passed, and the connector serves again by itself after the thaw.
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
