@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { businessGeoCellCounts, businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness } from "./business-repository.ts";
+import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness, useGroupCommit } from "./business-repository.ts";
 import { searchBusinesses } from "./search.ts";
 import { withLcpPrev } from "./word-index.ts";
 
@@ -153,6 +153,21 @@ describe("concurrent insertBusiness calls (group commit, issue 12)", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(((results[1] as PromiseRejectedResult).reason as ServiceError).errorName).toBe("business_already_exists");
     expect((results[0] as PromiseFulfilledResult<{ name: string }>).value.name).toBe("Eerste");
+  });
+});
+
+describe("insertBusiness with group commit off (GROUP_COMMIT=off)", () => {
+  it("writes each concurrent call in a transaction of its own, each answering its own stored row", async () => {
+    const chainId = await core.createChain("Alone Chain");
+    useGroupCommit(core.db, false);
+    try {
+      core.statements.reset();
+      const rows = await Promise.all(Array.from({ length: 6 }, (_, i) => insertBusiness(core.db, { chainId, name: `Alleen ${i}`, ownerCode: `AL-${i}` }, NOW)));
+      expect(core.statements.statements.filter((t) => t === "begin")).toHaveLength(6);
+      for (const row of rows) expect(row).toEqual(await findBusinessById(core.db, chainId, row.id));
+    } finally {
+      useGroupCommit(core.db, true);
+    }
   });
 });
 
