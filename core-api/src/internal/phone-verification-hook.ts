@@ -28,7 +28,7 @@ export interface PhoneVerificationStep {
 export async function phoneVerificationStep(ctx: RequestContext, chain: VerifyingChain, changes: UserChanges): Promise<PhoneVerificationStep> {
   if (!chain.verifyPhoneNumbers || changes.phoneNumber === undefined) return { onSaved: undefined, afterCommit() {} };
   const secretBox = await ctx.secretBox();
-  const env = { secretKey: ctx.deps.config.secretKey!, secretBox, now: ctx.now, warn: (f: object, m: string) => ctx.deps.logger?.warn(f, m) };
+  const env = { secretKey: ctx.deps.config.secretKey!, secretBox, now: ctx.now, warn: (f: object, m: string) => ctx.deps.logger?.warn(f, m), info: (f: object, m: string) => ctx.deps.logger?.info(f, m) };
   let enqueued = false;
   return {
     onSaved: async (tx, saved) => {
