@@ -29,7 +29,8 @@ export const PHONE_LIMIT_DEFAULTS = {
 
 /** A whole number from `min` to `max`, read from text. */
 const count = (min: number, max: number) =>
-  z.string().trim().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
+  z.string().trim().regex(/^\d+$/, "must be a whole number").transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
 /** "true" or "false" (also 1 / 0, yes / no), read from text. */
 const flag = z.string().trim().toLowerCase()
