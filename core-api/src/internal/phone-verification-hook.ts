@@ -1,8 +1,9 @@
 /**
  * The phone verification step of add-user and alter-user (users/phone-verification.ts): with the
  * chain's `verify_phone_numbers` on and phone_number given, the user write's transaction issues a
- * code and enqueues the SMS; once the write committed, this process's outbox worker is woken so
- * the SMS leaves at once.
+ * code and enqueues the SMS when the chain's limits allow it (users/phone-verification-limits.ts;
+ * a code held back leaves the write as it is, logged at info level); once the write committed,
+ * this process's outbox worker is woken so the SMS leaves at once.
  */
 import type { ChainRow } from "../chains/chain-repository.ts";
 import type { RequestContext } from "../http/request-context.ts";
