@@ -49,7 +49,8 @@ describe("the chain settings the API does not write", () => {
       ["phone_verification_sends_per_user", "2.5", "must be a whole number"],
       ["phone_verification_sends_per_user", "-1", "must be a whole number"],
       ["phone_verification_limit_window_seconds", "59", "must be at least 60"],
-      ["phone_verification_sends_per_number", "1001", "must be at most 1000"],
+      ["phone_verification_attempts_per_number", "1001", "must be at most 1000"],
+      ["phone_verification_sends_per_number", "1000001", "must be at most 1000000"],
     ];
     for (const [name, text, reason] of refusals) {
       const read = readSettingValue(name, text);

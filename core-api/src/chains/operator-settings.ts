@@ -58,18 +58,18 @@ export const OPERATOR_CHAIN_SETTINGS = {
   },
   phone_verification_sends_per_user: {
     column: "phoneVerificationSendsPerUser",
-    schema: count(1, 1000),
-    description: `codes sent to one user per window (1-1000; default ${PHONE_LIMIT_DEFAULTS.sendsPerUser})`,
+    schema: count(1, 1_000_000),
+    description: `codes sent to one user per window (1-1000000; default ${PHONE_LIMIT_DEFAULTS.sendsPerUser})`,
   },
   phone_verification_sends_per_number: {
     column: "phoneVerificationSendsPerNumber",
-    schema: count(1, 1000),
-    description: `codes sent to one phone number per window (1-1000; default ${PHONE_LIMIT_DEFAULTS.sendsPerNumber})`,
+    schema: count(1, 1_000_000),
+    description: `codes sent to one phone number per window (1-1000000; default ${PHONE_LIMIT_DEFAULTS.sendsPerNumber})`,
   },
   phone_verification_sends_per_chain: {
     column: "phoneVerificationSendsPerChain",
-    schema: count(1, 10_000_000),
-    description: `codes the chain sends per window (1-10000000; default ${PHONE_LIMIT_DEFAULTS.sendsPerChain})`,
+    schema: count(1, 100_000_000),
+    description: `codes the chain sends per window (1-100000000; default ${PHONE_LIMIT_DEFAULTS.sendsPerChain})`,
   },
   phone_verification_attempts_per_user: {
     column: "phoneVerificationAttemptsPerUser",
