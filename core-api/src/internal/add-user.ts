@@ -96,7 +96,7 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
     signupChannel: signupChannelOf(clientChannel, source),
     unmodifiedSince,
   });
-  phone.afterCommit();
+  await phone.afterCommit();
   if (webshopSync && !preconditionFailed) ctx.deps.outboxWake?.();
   const referrer = refs.referrer ?? null;
   const results: AddUserResults = {

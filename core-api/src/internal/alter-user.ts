@@ -71,7 +71,7 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
   });
   // Deleted between the look-up and the write: answered as any user that does not exist.
   if (!user) throw new ServiceError(DENIED);
-  phone.afterCommit();
+  await phone.afterCommit();
   if (webshopSync) c.var.ctx.deps.outboxWake?.();
   const results: AlterUserResults = { user: userInfoOf(user, version), result_type: "alter-user" };
   return c.json(okBody(results));

@@ -10,7 +10,7 @@ import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, TEST_SECRET_KEY, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
-import { chains, outbox } from "../db/schema.ts";
+import { chains, outbox, phoneVerificationCounters } from "../db/schema.ts";
 import { PAYLOAD_PURPOSE } from "../outbox/enqueue.ts";
 import { shopperSession } from "../users/user-test-support.ts";
 import { createAppHostname } from "../db/seed.ts";
@@ -229,5 +229,19 @@ describe("guessing codes", () => {
     expect(errorOf(refused)).toEqual([429, 907, "phone_verification_attempts_exceeded"]);
     expect(refused.body.error.description).toContain("this phone number");
     expect(Number(refused.retryAfter)).toBeGreaterThan(3600 - 3 * 61 - 5);
+  });
+});
+
+describe("the counters", () => {
+  it("a phone write prunes up to 100 of the chain's counters whose window and interval are over; live ones stay", async () => {
+    later(2 * 60 * 60_000);
+    const rows = () => core.db.select().from(phoneVerificationCounters).where(eq(phoneVerificationCounters.chainId, core.chainId));
+    const spent = async () => (await rows()).filter((r) => r.windowStartedAt.getTime() <= clock.now.getTime() - 3600_000).length;
+    const spentBefore = await spent();
+    expect(spentBefore).toBeGreaterThan(0); // (earlier writes pruned the rest)
+    const user = await addUser("+31611500001");
+    expect(await spent()).toBe(Math.max(0, spentBefore - 100));
+    const live = (await rows()).filter((r) => r.windowStartedAt.getTime() === clock.now.getTime()).map((r) => `${r.scope}:${r.subject}:${r.count}`).sort();
+    expect(live).toEqual(["send_chain::1", "send_number:+31611500001:1", `send_user:${user.id}:1`]);
   });
 });

@@ -17,9 +17,11 @@
  * number are answered one after the other, so at most one passes the interval. On a Galera
  * cluster, where row locks are not shared between nodes, both would write the same counter row:
  * certification lets one commit and fails the other with a deadlock error, which the user write
- * retries (users/save-user.ts) and then finds the counter moved.
+ * retries (users/save-user.ts) and then finds the counter moved. Counters whose window and
+ * interval are over count nothing any more and are pruned after phone writes (pruneCounters).
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { CoreDb } from "../db/client.ts";
 import { PHONE_LIMIT_DEFAULTS } from "../chains/operator-settings.ts";
 import { chains, phoneVerificationCounters } from "../db/schema.ts";
 import type { CoreTx } from "./member-numbers.ts";
@@ -48,7 +50,7 @@ export type LimitVerdict = { ok: true } | { ok: false; scope: Scope; retryAfterS
  * The limits of chain `chainId` as stored (every column has its default), or the defaults when the
  * chain is gone.
  */
-export async function readPhoneLimits(tx: CoreTx, chainId: number): Promise<PhoneLimits> {
+export async function readPhoneLimits(tx: CoreDb | CoreTx, chainId: number): Promise<PhoneLimits> {
   const [row] = await tx.select({
     sendIntervalSeconds: chains.phoneVerificationSendIntervalSeconds,
     sendsPerUser: chains.phoneVerificationSendsPerUser,
@@ -164,4 +166,25 @@ async function count(tx: CoreTx, chainId: number, counters: Counter[], rows: Map
     await tx.insert(phoneVerificationCounters).values({ chainId, scope: c.scope, subject: c.subject, ...values })
       .onDuplicateKeyUpdate({ set: values });
   }
+}
+
+/** Counters pruned per call at most. */
+const PRUNE_BATCH = 100;
+
+/**
+ * Deletes up to PRUNE_BATCH counters of chain `chainId` that count nothing any more (their window
+ * and, for a number, its send interval are over), so the table holds only live counters. Outside
+ * any transaction (after a phone write committed): a counter a write has locked meanwhile is read
+ * again under its lock and kept when it counts again.
+ * @returns how many were deleted
+ */
+export async function pruneCounters(db: CoreDb, chainId: number, now: Date): Promise<number> {
+  const limits = await readPhoneLimits(db, chainId);
+  const windowOver = new Date(now.getTime() - limits.windowSeconds * 1000);
+  const intervalOver = new Date(now.getTime() - limits.sendIntervalSeconds * 1000);
+  const t = phoneVerificationCounters;
+  const [res] = await db.delete(t)
+    .where(and(eq(t.chainId, chainId), lt(t.windowStartedAt, windowOver), or(isNull(t.lastCountedAt), lt(t.lastCountedAt, intervalOver))))
+    .limit(PRUNE_BATCH);
+  return res.affectedRows;
 }

@@ -14,4 +14,5 @@ ALTER TABLE `chains` ADD `phone_verification_sends_per_number` int DEFAULT 5 NOT
 ALTER TABLE `chains` ADD `phone_verification_sends_per_chain` int DEFAULT 1000 NOT NULL;--> statement-breakpoint
 ALTER TABLE `chains` ADD `phone_verification_attempts_per_user` int DEFAULT 10 NOT NULL;--> statement-breakpoint
 ALTER TABLE `chains` ADD `phone_verification_attempts_per_number` int DEFAULT 10 NOT NULL;--> statement-breakpoint
-ALTER TABLE `chains` ADD `phone_verification_limit_window_seconds` int DEFAULT 3600 NOT NULL;
+ALTER TABLE `chains` ADD `phone_verification_limit_window_seconds` int DEFAULT 3600 NOT NULL;--> statement-breakpoint
+CREATE INDEX `phone_verification_counters_prune` ON `phone_verification_counters` (`chain_id`,`window_started_at`);

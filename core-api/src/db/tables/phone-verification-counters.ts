@@ -4,7 +4,7 @@
  * had, in the current window. Kept in the database so every core-api process counts alike, and
  * written under the row's lock in the transaction that sends or checks a code.
  */
-import { datetime, int, mysqlTable, primaryKey, varchar } from "drizzle-orm/mysql-core";
+import { datetime, index, int, mysqlTable, primaryKey, varchar } from "drizzle-orm/mysql-core";
 
 export const phoneVerificationCounters = mysqlTable(
   "phone_verification_counters",
@@ -20,5 +20,8 @@ export const phoneVerificationCounters = mysqlTable(
     /** the last event counted (a number's codes are spaced by the chain's send interval) */
     lastCountedAt: datetime("last_counted_at", { mode: "date", fsp: 3 }),
   },
-  (t) => [primaryKey({ name: "phone_verification_counters_key", columns: [t.chainId, t.scope, t.subject] })],
+  (t) => [
+    primaryKey({ name: "phone_verification_counters_key", columns: [t.chainId, t.scope, t.subject] }),
+    index("phone_verification_counters_prune").on(t.chainId, t.windowStartedAt),
+  ],
 );
