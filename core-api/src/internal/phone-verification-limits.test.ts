@@ -232,6 +232,23 @@ describe("guessing codes", () => {
   });
 });
 
+describe("racing guesses", () => {
+  it("15 wrong codes at once from 3 users of one number: exactly 10 checked (the number's limit), 5 refused 907", async () => {
+    later(60 * 60_000);
+    const holders = [];
+    for (let i = 0; i < 3; i++) {
+      later(61_000);
+      holders.push(await addUser("+31611600001"));
+    }
+    const codes = await Promise.all(holders.map(async (h) => (await sentTo(h.id)).at(-1)!.code));
+    const answers = await Promise.all(holders.flatMap((h, i) => Array.from({ length: 5 }, (_, g) => verify(h.id, guess(g + 1, codes[i]!)))));
+    expect(answers.map((a) => a.body.error?.code).sort()).toEqual([...Array(10).fill(905), ...Array(5).fill(907)]);
+    const counters = await core.db.select().from(phoneVerificationCounters)
+      .where(and(eq(phoneVerificationCounters.chainId, core.chainId), eq(phoneVerificationCounters.scope, "try_number"), eq(phoneVerificationCounters.subject, "+31611600001")));
+    expect(counters.map((c) => c.count)).toEqual([10]);
+  });
+});
+
 describe("the counters", () => {
   it("a phone write prunes up to 100 of the chain's counters whose window and interval are over; live ones stay", async () => {
     later(2 * 60 * 60_000);
