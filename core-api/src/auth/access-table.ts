@@ -5,7 +5,9 @@
  * operation and every internal call, which kinds of caller may attempt it and which admin access
  * level it needs. It is the only place these rules are written: the Resources engine
  * (resources/request-scope.ts), the internal calls (auth/context.ts requireCallAccess,
- * campaigns/access.ts) and the schema document (`security` per operation) all read it.
+ * campaigns/access.ts) and the schema document (`security` per operation) all read it. Its `get`
+ * rows also decide what a caller sees of a resource nested in another (readableResources,
+ * resources/read-view.ts): no more than a GET of its own would show.
  *
  * Caller kinds (the columns of the spec's table):
  * - `admin`: an admin session; needs `level` on the chain, from an address the chain allows
