@@ -24,6 +24,8 @@ import type { AccessLevel } from "./permissions.ts";
 
 /** The kinds of caller the table distinguishes. */
 export type CallerKind = "admin" | "chain_scope" | "read_businesses" | "end_user";
+/** Every caller kind, once. */
+export const CALLER_KINDS: readonly CallerKind[] = ["admin", "chain_scope", "read_businesses", "end_user"];
 
 /** The operations of the Resources engine. */
 export type EngineOperation = "get" | "list" | "create" | "update" | "delete";

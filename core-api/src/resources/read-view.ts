@@ -13,7 +13,8 @@
  * (resources/render.ts) are generated per view, so a view is a handful of constants per process.
  */
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
-import { readableResources, type ChainHolding } from "../auth/access-table.ts";
+import { CALLER_KINDS, readableResources, type ChainHolding } from "../auth/access-table.ts";
+import { ACCESS_LEVELS } from "../auth/permissions.ts";
 
 /** How a caller reads one resource: all of them, only their own, or none (a bare reference). */
 export type Reading = "all" | "own" | "none";
@@ -37,7 +38,10 @@ export const OWNER_PROPERTY: Readonly<Record<string, string>> = { voucher: "user
 /** Everything, nothing omitted: a caller who may GET every resource (and renders outside a request). */
 export const FULL_VIEW: ReadView = { key: "*", reading: () => "all", omitted: () => undefined };
 
+/** Views by key: equal views are one object. */
 const views = new Map<string, ReadView>();
+/** Views by what a caller holds (holdingKey), so a request's view is one lookup, not the table's rows again. */
+const byHolding = new Map<number, ReadView>();
 
 /**
  * The view of a caller holding `holding` on the request's chain.
@@ -45,11 +49,24 @@ const views = new Map<string, ReadView>();
  * @returns an interned view: the same object for every caller who may read the same resources
  */
 export function readViewOf(holding: ChainHolding, endUser: boolean): ReadView {
+  const held = holdingKey(holding, endUser);
+  let view = byHolding.get(held);
+  if (view) return view;
   const readable = readableResources(holding);
   const key = `${endUser ? "end_user" : "other"}:${readable.join(",")}`;
-  let view = views.get(key);
+  view = views.get(key);
   if (!view) views.set(key, (view = makeView(key, new Set(readable), endUser)));
+  byHolding.set(held, view);
   return view;
+}
+
+/** Everything the access table's verdict reads of `holding`, and `endUser`, as the bits of one number. */
+function holdingKey(holding: ChainHolding, endUser: boolean): number {
+  let key = (endUser ? 2 : 0) + (holding.addressAllowed ? 1 : 0);
+  for (const kind of CALLER_KINDS) key = key * 2 + (holding.kinds.includes(kind) ? 1 : 0);
+  key = key * 2 + (holding.levels ? 1 : 0);
+  for (const level of ACCESS_LEVELS) key = key * 2 + (holding.levels?.[level] ? 1 : 0);
+  return key;
 }
 
 function makeView(key: string, readable: ReadonlySet<string>, endUser: boolean): ReadView {
