@@ -27,6 +27,7 @@ import type { CoreDb } from "../db/client.ts";
 import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
 import type { ApiVersion } from "../http/api-version.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { readViewOf, type ReadView } from "./read-view.ts";
 
 export type { EngineOperation } from "../auth/access-table.ts";
 
@@ -47,6 +48,8 @@ export interface ResourceScope {
   userId: number | null;
   /** the response recursion level asked for, 0-4 (resources/render.ts) */
   recursionLevel: number;
+  /** what the caller may see of each resource, nested ones included (resources/read-view.ts) */
+  view: ReadView;
   /** an admin caller's address and super-user flag on the chain (the allowed IP ranges apply to it); null for other callers */
   writingAdmin: WritingAdmin | null;
   /** the service's secret box, for resources that keep secrets for outbound calls (RequestContext.secretBox) */
@@ -109,6 +112,7 @@ export async function resolveScope(
     actorAdminId: caller.kind === "admin" ? caller.userId : null,
     userId: caller.kind === "end_user" ? caller.userId : null,
     recursionLevel: request.recursionLevel,
+    view: readViewOf(grant, caller.kind === "end_user"),
     writingAdmin: caller.kind === "admin" ? { clientIp: caller.clientIp ?? null, superUser: grant.levels?.super_user === true } : null,
     secretBox: base.secretBox,
     targets: { allowPrivate: base.deps.config.allowPrivateWebhooks, resolveHost: base.deps.resolveHost ?? resolvesNothing },
