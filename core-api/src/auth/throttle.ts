@@ -28,7 +28,7 @@
  * counter past the limit is refused (and takes its count back); the account's pacing is claimed by
  * one conditional UPDATE, so of simultaneous attempts from new addresses only one goes through.
  */
-import { and, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { loginThrottle } from "../db/schema.ts";
 import { isKnownAddress, knownAddressKey, rememberAddress } from "./known-addresses.ts";
@@ -189,7 +189,7 @@ function countersOf(attempt: LoginAttempt): Array<[string, "pair" | "address" | 
  * address goes on while it is paced). An expired window starts again at 1. Each assignment reads
  * only columns not assigned before it, so the result does not depend on the server's assignment order.
  */
-async function countAttempt(db: CoreDb, counters: Array<[string, string]>, now: Date): Promise<void> {
+async function countAttempt(db: CoreDb, counters: Array<[string, "pair" | "address" | "account"]>, now: Date): Promise<void> {
   const values = sql.join(counters.map(([hash, scope]) => sql`(${hash}, ${scope}, 1, ${now}, NULL)`), sql`, `);
   const windowStart = sql`CASE WHEN scope = 'account' THEN ${new Date(now.getTime() - ACCOUNT_WINDOW_MS)} ELSE ${new Date(now.getTime() - WINDOW_MS)} END`;
   const locked = sql`scope <> 'account' AND locked_until > ${now}`;
@@ -210,7 +210,7 @@ async function claimAccountTurn(db: CoreDb, accountHash: string, failures: numbe
     UPDATE login_throttle SET locked_until = ${new Date(now.getTime() + accountDelayMs(failures))}
     WHERE key_hash = ${accountHash} AND (locked_until IS NULL OR locked_until <= ${now})`);
   if ((res as { affectedRows: number }).affectedRows > 0) return 0;
-  const [row] = await db.select({ lockedUntil: loginThrottle.lockedUntil }).from(loginThrottle).where(inArray(loginThrottle.keyHash, [accountHash]));
+  const [row] = await db.select({ lockedUntil: loginThrottle.lockedUntil }).from(loginThrottle).where(eq(loginThrottle.keyHash, accountHash));
   const left = (row?.lockedUntil?.getTime() ?? 0) - now.getTime();
   return left > 0 ? left : ACCOUNT_BASE_DELAY_MS;
 }
