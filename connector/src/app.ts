@@ -10,6 +10,7 @@ import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
 import { connectorMetrics } from "./http/connector-metrics.ts";
+import type { PasswordVerifier } from "./customers/authenticate.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { httpLog } from "./http/http-log.ts";
 import { loggablePath } from "./http/loggable-path.ts";
@@ -25,6 +26,8 @@ export interface ConnectorAppDeps {
   clock?: () => Date;
   /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed; `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
   config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken">>;
+  /** authenticate's password check (default verifyMagentoPassword; tests count its calls) */
+  verifyPassword?: PasswordVerifier;
   /** the pino logger (logger.ts; pino-http writes the request lines on it); default one on stdout at config.logLevel */
   logger?: PinoLogger;
 }
@@ -42,13 +45,14 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
   const trusted = deps.config.trustedProxies ?? [];
   app.set("trust proxy", trusted.length > 0 ? trusted : false);
-  app.use(httpLog({ logger: log, trustedProxies: parseTrustedProxies(trusted) }));
+  const trustedProxies = parseTrustedProxies(trusted);
+  app.use(httpLog({ logger: log, trustedProxies }));
   app.use(healthRoutes({ db: deps.db, logger: log }));
   app.use(
     CUSTOMER_ROUTE_PREFIX,
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
     express.json({ limit: deps.config.bodyLimitBytes }),
-    customerRoutes({ db: deps.db, clock }),
+    customerRoutes({ db: deps.db, clock, trustedProxies, verifyPassword: deps.verifyPassword }),
   );
   app.use((_req, _res) => {
     throw new ConnectorError(404, "Request does not match any route.");

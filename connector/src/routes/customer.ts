@@ -8,8 +8,9 @@ import {
 } from "@service/shared/connector";
 import { Router } from "express";
 import { z } from "zod";
-import type { ConnectorDb } from "../db/client.ts";
-import { authenticateCustomer } from "../customers/authenticate.ts";
+import type { BlockList } from "node:net";
+import { authenticateCustomer, type AuthenticateDeps } from "../customers/authenticate.ts";
+import { clientAddressOf } from "../http/client-address.ts";
 import { readUserInfoByEmail, readUserInfoById } from "../customers/read-user-info.ts";
 import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
 import { parseOrThrow } from "../http/validate.ts";
@@ -21,18 +22,21 @@ const emailParam = z.object({ customerEmail: z.string().trim().min(1).max(255) }
 const chainEmailParams = emailParam.extend({ serviceChainId: numericId });
 
 /**
- * Router of the customer endpoints, to mount at {@link CUSTOMER_ROUTE_PREFIX}.
+ * Router of the customer endpoints, to mount at {@link CUSTOMER_ROUTE_PREFIX}, behind
+ * requireIntegrationToken (http/auth.ts).
  * @param deps.db the customer store
  * @param deps.clock the current time
+ * @param deps.trustedProxies TRUSTED_PROXIES (http/trusted-proxies.ts)
+ * @param deps.verifyPassword authenticate's password check (default verifyMagentoPassword)
  */
-export function customerRoutes(deps: { db: ConnectorDb; clock: () => Date }): Router {
+export function customerRoutes(deps: AuthenticateDeps & { trustedProxies: BlockList }): Router {
   const router = Router();
   const { db } = deps;
 
   router.post("/authenticate", async (req, res) => {
     const body = parseOrThrow(authenticateRequestSchema, req.body);
-    // req.ip: the socket peer, or what a trusted proxy forwarded (app.ts, "trust proxy").
-    res.json(await authenticateCustomer(deps, body, req.ip ?? null));
+    // The shopper's address as the platform forwarded it (http/client-address.ts).
+    res.json(await authenticateCustomer(deps, body, clientAddressOf(req, res.locals, deps.trustedProxies)));
   });
 
   router.post("/update", async (req, res) => {
