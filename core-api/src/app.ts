@@ -32,6 +32,7 @@ import { DOCS_PATH, registerDocs } from "./resources/docs.ts";
 import { registerResources } from "./resources/resource-routes.ts";
 import { SCHEMA_PATH } from "./resources/schema-document.ts";
 import { requestHeader } from "./http/request-headers.ts";
+import { closeWhenBodyUnread } from "./http/unread-body.ts";
 
 /** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -61,6 +62,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const app = new Hono<AppEnv>();
   registerMetrics(app, deps); // first: times every request, whatever answers it
+  // A refused body left unread closes its connection after the answer (RFC 9112 9.6).
+  app.use("*", closeWhenBodyUnread());
 
   app.use("*", requestLog({ logger: log, fromTrustedProxy: (c) => fromTrustedProxy(c, deps.clientAddress, trustedProxies) }));
   // Before the authentication middleware: probes need no credentials and cost no session lookup.
