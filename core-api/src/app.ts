@@ -13,6 +13,7 @@ import { Hono, type Context } from "hono";
 import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
+import { resolvesNothing } from "./net/public-target.ts";
 import { login, logout } from "./auth/login.ts";
 import { CheckCoalescer } from "./auth/check-coalescer.ts";
 import type { ChainGrant } from "./auth/identity.ts";
@@ -31,6 +32,7 @@ import { DOCS_PATH, registerDocs } from "./resources/docs.ts";
 import { registerResources } from "./resources/resource-routes.ts";
 import { SCHEMA_PATH } from "./resources/schema-document.ts";
 import { requestHeader } from "./http/request-headers.ts";
+import { closeWhenBodyUnread } from "./http/unread-body.ts";
 
 /** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -45,7 +47,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const handlerDeps: AppDeps = { ...deps, logger: log };
   const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
-  const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
+  // Key sets are fetched from public addresses only (net/public-target.ts), unless WEBHOOK_ALLOW_PRIVATE.
+  const targets = { allowPrivate: deps.config.allowPrivateWebhooks, resolveHost: deps.resolveHost ?? resolvesNothing };
+  const keySetFetch = targets.allowPrivate ? deps.fetch : (deps.publicFetch ?? deps.fetch);
+  const shopperTokens = new ShopperTokenVerifier({ fetch: keySetFetch, targets, logger: log });
   // Concurrent requests with the same credentials share one check (auth/check-coalescer.ts).
   const coalescer = new CheckCoalescer<ChainGrant>();
   // Opened on first use, once per app: most requests never need it.
@@ -57,6 +62,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const app = new Hono<AppEnv>();
   registerMetrics(app, deps); // first: times every request, whatever answers it
+  // A refused body left unread closes its connection after the answer (RFC 9112 9.6).
+  app.use("*", closeWhenBodyUnread());
 
   app.use("*", requestLog({ logger: log, fromTrustedProxy: (c) => fromTrustedProxy(c, deps.clientAddress, trustedProxies) }));
   // Before the authentication middleware: probes need no credentials and cost no session lookup.

@@ -17,7 +17,7 @@
  */
 import type { SecretBox } from "@service/shared/secret-box";
 import type { RequestContext } from "../http/request-context.ts";
-import { resolvesNothing, type TargetPolicy } from "../webhooks/target-url.ts";
+import { resolvesNothing, type TargetPolicy } from "../net/public-target.ts";
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
@@ -54,7 +54,7 @@ export interface ResourceScope {
   writingAdmin: WritingAdmin | null;
   /** the service's secret box, for resources that keep secrets for outbound calls (RequestContext.secretBox) */
   secretBox: () => Promise<SecretBox>;
-  /** where outbound targets may point: WEBHOOK_ALLOW_PRIVATE and the host resolver (webhooks/target-url.ts) */
+  /** where outbound targets may point: WEBHOOK_ALLOW_PRIVATE and the host resolver (net/public-target.ts) */
   targets: TargetPolicy;
   /** the target row read with the check, when the request asked for one and it could be (auth/target-join.ts) */
   target?: TargetRead;
