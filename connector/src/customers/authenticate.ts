@@ -19,7 +19,7 @@ import { addressAttemptAbandoned, addressAttemptFailed, addressAttemptSucceeded,
 import { isLocked, needsReset, registerFailure, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
 import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
-import { readStoreConfig, resolveChainScope } from "./store-scope.ts";
+import { readStoreConfig, resolveChainScope, type StoreInPath } from "./store-scope.ts";
 
 /** Magento's messages (Customer module). */
 export const AUTH_MESSAGES = {
@@ -43,17 +43,18 @@ const KEEP_UPDATED_AT = { updatedAt: sql`${customerEntity.updatedAt}` } as const
  * When per-website accounts give several customers with this email in the chain's websites, the
  * one of the lowest website id is used (the chain's main website).
  * @param deps.clock the current time (lockout windows, the address counter)
+ * @param deps.store the store the path names, if any: the customer is looked up in its scope
  * @param clientAddress the client's address (null when unknown): counted in the per-address limit
  * @throws ConnectorError 400 for an unconfigured chain or a missing chain id with several chains;
  *   429 with Retry-After while the address is locked after ADDRESS_LIMIT failures
  */
 export async function authenticateCustomer(
-  deps: { db: ConnectorDb; clock: () => Date },
+  deps: { db: ConnectorDb; clock: () => Date; store?: StoreInPath | null },
   request: AuthenticateRequest,
   clientAddress: string | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
-  const scope = await resolveChainScope(db, request.service_chain_id);
+  const scope = await resolveChainScope(db, request.service_chain_id, deps.store);
   const startedAt = deps.clock();
   const attempt = await beginAddressAttempt(db, clientAddress, startedAt);
   if (attempt.refused) throw tooManyAttempts(attempt.retryAfterMs);

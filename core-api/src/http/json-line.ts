@@ -4,6 +4,7 @@
  * whitespace (RFC 8259, section 2), and Content-Length counts it.
  */
 import type { Context, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** `body` as the text of a JSON answer: JSON.stringify's text and a newline. */
 export function jsonText(body: unknown): string {
@@ -15,8 +16,9 @@ export function jsonText(body: unknown): string {
  * own). Mount it before any route or handler that answers with `c.json`.
  */
 export const jsonLines: MiddlewareHandler = async (c, next) => {
-  const json = (body: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) =>
-    c.body(jsonText(body), arg as number, { "content-type": "application/json", ...headers });
-  c.json = json as Context["json"];
+  // `arg` is a status or a ResponseInit, as c.json takes it; c.body takes either at run time.
+  const json = (body: unknown, arg?: ContentfulStatusCode | ResponseInit, headers?: Record<string, string>) =>
+    c.body(jsonText(body), arg as ContentfulStatusCode, { "content-type": "application/json", ...headers });
+  c.json = json as unknown as Context["json"];
   await next();
 };
