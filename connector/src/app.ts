@@ -50,7 +50,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   app.use(
     [CUSTOMER_ROUTE_PREFIX, STORE_CUSTOMER_ROUTE_PREFIX], // Magento's paths without and with a store code
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
-    storeFromPath(deps.db), // after the token: an unauthenticated caller learns no store code
+    storeFromPath(deps.db, STORE_CUSTOMER_ROUTE_PREFIX), // after the token: an unauthenticated caller learns no store code
     express.json({ limit: deps.config.bodyLimitBytes }),
     customerRoutes({ db: deps.db, clock }),
   );

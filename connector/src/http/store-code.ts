@@ -19,6 +19,7 @@ import type { ConnectorQueryable } from "../db/client.ts";
 import { store, storeWebsite } from "../db/schema.ts";
 import { readStoreConfig } from "../customers/store-scope.ts";
 import { ConnectorError } from "./errors.ts";
+import { noteMountPattern } from "./matched-route.ts";
 
 /** Magento's store-code alias for every store (Magento\Webapi\Controller\PathProcessor::ALL_STORE_CODE). */
 export const ALL_STORE_CODE = "all";
@@ -40,12 +41,15 @@ export interface PathStore {
 /**
  * Middleware for the routes mounted under `/rest/:storeCode/V1/...`: resolves the code and keeps
  * the store in `res.locals.store` (read it with {@link pathStoreOf}). No code, or `all`: no store.
+ * @param mountPattern the pattern the routes are mounted at: the request log and the metrics name
+ *   the route by it, never by the code a request sent
  * @throws ConnectorError 404 `The store that was requested wasn't found. Verify the store and try again.`
  *   for a code no store view has
  */
-export function storeFromPath(db: ConnectorQueryable): RequestHandler {
+export function storeFromPath(db: ConnectorQueryable, mountPattern: string): RequestHandler {
   return async (req, res, next) => {
     const code = (req.params as Record<string, string | undefined>).storeCode;
+    if (code !== undefined) noteMountPattern(req, mountPattern);
     if (code === undefined || code === ALL_STORE_CODE) return next();
     const [row] = await db
       .select({ storeId: store.storeId, websiteId: store.websiteId, websiteCode: storeWebsite.code })

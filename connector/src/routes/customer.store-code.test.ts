@@ -98,6 +98,15 @@ describe("a store code in the path", () => {
   });
 });
 
+describe("the store code in the request log and metrics", () => {
+  it("the route is the mount pattern, never the code a request sent", async () => {
+    expect((await h.call("GET", path("second_store", "/user_info_by_email/1/in-second@example.com"))).status).toBe(200);
+    const metrics = await (await fetch(`${h.url}/metrics`)).text();
+    expect(metrics).toContain('route="/rest/:storeCode/V1/service/customer/user_info_by_email/:serviceChainId/:customerEmail"');
+    expect(metrics).not.toMatch(/route="[^"]*second_store/);
+  });
+});
+
 describe("JSON answers end with a newline", () => {
   it.each([
     ["a read", "/rest/V1/service/customer/user_info_by_email/in-second@example.com?x=1", true],
