@@ -18,7 +18,9 @@ import { parseTrustedProxies } from "./http/trusted-proxies.ts";
 import { isDatabaseUnavailable, sendDatabaseUnavailable } from "./http/unavailable.ts";
 import { healthRoutes } from "./health/health-routes.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
-import { CUSTOMER_ROUTE_PREFIX, customerRoutes } from "./routes/customer.ts";
+import { CUSTOMER_ROUTE_PREFIX, customerRoutes, STORE_CUSTOMER_ROUTE_PREFIX } from "./routes/customer.ts";
+import { storeFromPath } from "./http/store-code.ts";
+import { jsonLines } from "./http/json-line.ts";
 
 export interface ConnectorAppDeps {
   db: ConnectorDb;
@@ -41,6 +43,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   const log = deps.logger ?? defaultLogger(deps.config.logLevel);
   const app = express();
   app.disable("x-powered-by");
+  jsonLines(app); // every JSON answer ends with a newline
   app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken })); // first: times every request
   // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
   const trusted = deps.config.trustedProxies ?? [];
@@ -49,8 +52,9 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   app.use(httpLog({ logger: log, trustedProxies }));
   app.use(healthRoutes({ db: deps.db, logger: log }));
   app.use(
-    CUSTOMER_ROUTE_PREFIX,
+    [CUSTOMER_ROUTE_PREFIX, STORE_CUSTOMER_ROUTE_PREFIX], // Magento's paths without and with a store code
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
+    storeFromPath(deps.db, STORE_CUSTOMER_ROUTE_PREFIX), // after the token: an unauthenticated caller learns no store code
     express.json({ limit: deps.config.bodyLimitBytes }),
     customerRoutes({ db: deps.db, clock, trustedProxies, verifyPassword: deps.verifyPassword }),
   );

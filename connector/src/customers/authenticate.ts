@@ -25,7 +25,7 @@ import { beginCustomerAttempt, customerAttemptAbandoned, customerAttemptFailed, 
 import { needsReset, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
 import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
-import { readStoreConfig, resolveChainScope } from "./store-scope.ts";
+import { readStoreConfig, resolveChainScope, type StoreInPath } from "./store-scope.ts";
 
 /**
  * Magento's messages (Customer module). Magento's "The account is locked..." is not used: a locked
@@ -52,6 +52,7 @@ const KEEP_UPDATED_AT = { updatedAt: sql`${customerEntity.updatedAt}` } as const
  * one of the lowest website id is used (the chain's main website).
  * @param deps.clock the current time (lockout windows, the address counter)
  * @param deps.verifyPassword checks a password against a stored hash (default verifyMagentoPassword)
+ * @param deps.store the store the path names, if any: the customer is looked up in its scope
  * @param clientAddress the client's address (null when unknown): counted in the per-address limit
  *   and in the lockout of the customer from that address
  * @throws ConnectorError 400 for an unconfigured chain or a missing chain id with several chains;
@@ -63,7 +64,7 @@ export async function authenticateCustomer(
   clientAddress: string | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
-  const scope = await resolveChainScope(db, request.service_chain_id);
+  const scope = await resolveChainScope(db, request.service_chain_id, deps.store);
   const startedAt = deps.clock();
   const attempt = await beginAddressAttempt(db, clientAddress, startedAt);
   if (attempt.refused) throw tooManyAttempts(attempt.retryAfterMs);
@@ -90,6 +91,8 @@ export interface AuthenticateDeps {
   clock: () => Date;
   /** default verifyMagentoPassword */
   verifyPassword?: PasswordVerifier;
+  /** the store the path names, if any: the customer is looked up in its scope */
+  store?: StoreInPath | null;
 }
 
 // Verified against when there is no account to check (unknown, or locked from this address), so
