@@ -35,8 +35,6 @@ export const ERRORS = {
   http_request_method_non_POST_not_allowed: e(13, 405, "This call only accepts the POST method."),
   http_request_method_non_GET_not_allowed: e(13, 405, "This call only accepts the GET method."),
   http_request_method_non_DELETE_not_allowed: e(13, 405, "This call only accepts the DELETE method."),
-  /** Not a spec name: code 13 for a path no internal call answers (handbook, "unknown or wrong-method path"). */
-  http_request_method_not_allowed: e(13, 405, "No internal call answers this method and path."),
   business_id_invalid: e(15, 400, "business_id is not an integer."),
   permission_denied_or_non_existent: e(68, 403, "Insufficient permission, or the object does not exist."),
   chain_id_invalid: e(76, 400, "chain_id is not an integer."),
