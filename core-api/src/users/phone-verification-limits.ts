@@ -10,6 +10,10 @@
  * - wrong codes: at most `attemptsPerUser` per user and `attemptsPerNumber` per number per window,
  *   across codes (each code also allows only MAX_CODE_ATTEMPTS).
  *
+ * Known trade-off of the per-number counts: whoever puts a number on their own account can use up
+ * that number's sends or wrong codes for one window (never verify it); without them, many accounts
+ * could share out the guesses or the SMS to one number.
+ *
  * Counting: fixed windows of `windowSeconds`, one row per counter (phone_verification_counters),
  * the window starting at the counter's first event after the previous window ended. A check locks
  * its counters' rows (INSERT ... ON DUPLICATE KEY UPDATE, then SELECT ... FOR UPDATE, always in the
