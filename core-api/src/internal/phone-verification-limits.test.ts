@@ -110,11 +110,20 @@ describe("re-submitting a number", () => {
     }
   });
 
-  it("two users adding one number at the same moment: one code", async () => {
+  it("two users adding one number at the same moment: one code; the other is told 920 with Retry-After 60 and gets one after", async () => {
     const before = (await sent()).length;
     const users = await Promise.all([addUser("+31611100004"), addUser("06 11100004")]);
     expect(users.map((u) => u.phone_number)).toEqual(["+31611100004", "+31611100004"]);
     expect((await sent()).length - before).toBe(1);
+    // the one held back by the number's interval is told to re-submit once it has passed
+    const sentToHeld = await Promise.all(users.map((u) => sentTo(u.id)));
+    const waiting = users[sentToHeld.findIndex((s) => s.length === 0)]!;
+    const refused = await verify(waiting.id, "123456");
+    expect(errorOf(refused)).toEqual([429, 920, "phone_verification_send_limited"]);
+    expect(Number(refused.retryAfter)).toBe(60);
+    later(60_000);
+    await alterUser({ user_id: waiting.id, phone_number: "+31611100004" });
+    expect(await sentTo(waiting.id)).toHaveLength(1);
   });
 });
 
