@@ -122,5 +122,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 }
 
 function errorResponse(c: Context, err: ServiceError): Response {
+  if (err.retryAfterSeconds !== undefined) c.header("Retry-After", String(err.retryAfterSeconds));
   return c.json(errorBody(err.errorName, err.message), err.status as 400);
 }

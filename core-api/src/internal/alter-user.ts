@@ -20,6 +20,10 @@
  * On a chain with an authentication point the altered user is sent to the webshop through the
  * outbox, in the same transaction, unless the webshop (the chain's identity-source client) made
  * the call (authentication-points/webshop-sync.ts).
+ * On a chain with `verify_phone_numbers` a valid phone_number given also sends a verification code
+ * by SMS, within the chain's limits (users/phone-verification-limits.ts); a code the limits hold
+ * back never fails the call: the number is stored all the same, phone_number_status 2 (pending),
+ * and verify-phone-number tells the wait (920).
  */
 import { okBody } from "@service/shared";
 import { alterUserCall, type AlterUserResults } from "@service/shared/internal/alter-user";
@@ -75,7 +79,7 @@ export async function alterUser(c: Context<AppEnv>): Promise<Response> {
   });
   // Deleted between the look-up and the write: answered as any user that does not exist.
   if (!user) throw new ServiceError(DENIED);
-  phone.afterCommit();
+  await phone.afterCommit();
   if (webshopSync) c.var.ctx.deps.outboxWake?.();
   const results: AlterUserResults = { user: userInfoOf(user, version), result_type: "alter-user" };
   return c.json(okBody(results));

@@ -107,7 +107,7 @@ export const userFieldParams = {
   address_regionstate: textParam(chars(255)),
   address_towncity: textParam(chars(255)),
   country_code: param(countryCode().nullable(), { invalid: "country_code_invalid", description: "ISO 3166-1 alpha-2; also the hint for national phone numbers" }).optional(),
-  phone_number: textParam(chars(32), "E.164, or national with country_code, from version 1.6.1 (547 invalid_phone_number); as given before"),
+  phone_number: textParam(chars(32), "E.164, or national with country_code, from version 1.6.1 (547 invalid_phone_number, also for an extension, control characters or other text the E.164 form would drop); as given before"),
   birthday: param(chars(32).nullable(), { invalid: "parameter_invalid", description: "ISO 8601 date (an offset is converted to UTC), or the form of birthday_field_format" }).optional(),
   birthday_field_format: param(oneOf(BIRTHDAY_FIELD_FORMATS, 10).nullable(), { invalid: "parameter_invalid", description: "the form of a birthday that is not ISO 8601" }).optional(),
   gender: param(genderText().nullable(), { invalid: "parameter_invalid", description: "male or female; the extended list from version 1.4.10" }).optional(),
