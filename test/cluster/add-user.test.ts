@@ -24,8 +24,8 @@ afterAll(async () => {
 });
 
 /** add-user through node `i % 2` with `params` (chain_id added). */
-const addUser = (i: number, params: Record<string, unknown>) =>
-  nodes[i % 2]!.json("/internal/add-user", encode("json", "POST", admin.headers, { chain_id: core.chainId, ...params } as Record<string, string>));
+const addUser = (i: number, params: Record<string, string | boolean>) =>
+  nodes[i % 2]!.json("/internal/add-user", encode("json", "POST", admin.headers, { chain_id: core.chainId, ...params }));
 
 describe("add-user through two nodes at once", () => {
   it("one username with update_if_exists, 20 calls from two nodes: all 200, one user", async () => {
