@@ -90,9 +90,35 @@ describe("the cost of waiting", () => {
     const rounds: Array<[number, number]> = [];
     for (let r = 0; r < 3; r++) rounds.push([await readsPerSecond(waiting, id, 3_000), await readsPerSecond(notWaiting, id, 3_000)]);
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const [withWait, without] = [median(rounds.map((r) => r[0])), median(rounds.map((r) => r[1])),];
+    const [withWait, without] = [median(rounds.map((r) => r[0])), median(rounds.map((r) => r[1]))];
     console.log(`get-user by id, 8 lanes, one node: ${withWait.toFixed(0)}/s with wsrep_sync_wait=1, ${without.toFixed(0)}/s with 0 (ratio ${(withWait / without).toFixed(2)})`);
     expect(withWait).toBeGreaterThan(0);
     expect(without).toBeGreaterThan(0);
+  });
+
+  it("primary-key selects per second on one node's pool, with wsrep_sync_wait 1 and 0", async () => {
+    const added = await instance(0).json("/internal/add-user", encode("json", "POST", admin.headers, { chain_id: core.chainId, username: "cost-sql@example.com" }));
+    const id = added.body.results.user.id as number;
+    const [waiting, notWaiting] = [instance(0, 1), instance(0, 0)];
+    const selects = async (db: ClusterCore["db"], ms: number) => {
+      let done = 0;
+      const until = Date.now() + ms;
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 8 }, async () => {
+        while (Date.now() < until) {
+          await db.$client.query("SELECT id, username FROM users WHERE id = ?", [id]);
+          done++;
+        }
+      }));
+      return (done * 1000) / (Date.now() - started);
+    };
+    await selects(waiting.db, 1_000);
+    await selects(notWaiting.db, 1_000);
+    const rounds: Array<[number, number]> = [];
+    for (let r = 0; r < 3; r++) rounds.push([await selects(waiting.db, 2_000), await selects(notWaiting.db, 2_000)]);
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const [withWait, without] = [median(rounds.map((r) => r[0])), median(rounds.map((r) => r[1]))];
+    console.log(`SELECT by primary key, 8 lanes, one node: ${withWait.toFixed(0)}/s with wsrep_sync_wait=1, ${without.toFixed(0)}/s with 0 (ratio ${(withWait / without).toFixed(2)})`);
+    expect(withWait).toBeGreaterThan(0);
   });
 });
