@@ -35,8 +35,11 @@ export const proxyPid = () => livePid(PROXY.pidFile, PROXY.config);
 export async function startHealthChecks(): Promise<void> {
   if (healthPid() === undefined) {
     const log = openSync(HEALTH.log, "a");
-    const tsx = path.join(ROOT, "node_modules/.bin/tsx");
-    const child = spawn(process.execPath, [tsx, HEALTH_SCRIPT], { detached: true, stdio: ["ignore", log, log], env: { ...process.env, GALERA_CHECKS: "" } });
+    // node itself with tsx's loader: the pid file then names the process that serves (the tsx
+    // command would serve from a child of its own, which a kill of the pid would leave running)
+    const child = spawn(process.execPath, ["--import", "tsx", HEALTH_SCRIPT], {
+      cwd: ROOT, detached: true, stdio: ["ignore", log, log], env: { ...process.env, GALERA_CHECKS: "" },
+    });
     child.unref();
     writeFileSync(HEALTH.pidFile, String(child.pid));
   }
