@@ -105,9 +105,10 @@ async function up(): Promise<void> {
   for (const node of NODES) if (!isSynced(await nodeState(node))) await join(node);
   await startHealthChecks();
   startProxy();
+  // until haproxy's checks have seen every node synced (3 good checks a second apart), at most 30 s
   for (let i = 0; i < 60; i++) {
     const servers = await proxyServers();
-    if (servers?.some((s) => s.status === "UP")) break;
+    if (servers?.length === NODES.length && servers.every((s) => s.status === "UP")) break;
     await new Promise((r) => setTimeout(r, 500));
   }
   await status();
