@@ -44,7 +44,7 @@ export interface ConnectorConfig {
   host: string;
   seedChainId: number;
   seedIntegrationToken: string | undefined;
-  /** CIDRs of our own proxies (TRUSTED_PROXIES): their X-Forwarded-For gives the client address (the authenticate limit counts per address) and their X-Request-Id is kept */
+  /** CIDRs of our own proxies (TRUSTED_PROXIES): their X-Forwarded-For entries are skipped to reach the client address (http/client-address.ts) and their X-Request-Id is kept */
   trustedProxies: string[];
   /** largest accepted JSON body, bytes */
   bodyLimitBytes: number;

@@ -27,3 +27,4 @@ export * from "./tables/webhooks.ts";
 export * from "./tables/phone-verifications.ts";
 export * from "./tables/authentication-points.ts";
 export * from "./tables/transaction-marker.ts";
+export * from "./tables/phone-verification-counters.ts";
