@@ -196,11 +196,19 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(closed)).toBe(true);
   });
 
-  it("does not claim server errors, nor network errors from elsewhere (a client hanging up)", async () => {
+  it("claims the conflicts the engine rolled back and a Galera node not ready (503, never 500), wrapped or not", async () => {
+    for (const code of ["ER_LOCK_DEADLOCK", "ER_LOCK_WAIT_TIMEOUT", "ER_UNKNOWN_COM_ERROR"]) {
+      const err = await failing(withCode(code, { fatal: false })).query("UPDATE").catch((e: unknown) => e);
+      expect(isDatabaseUnavailable(err), code).toBe(true);
+      expect(isDatabaseUnavailable(new Error("Failed query: UPDATE", { cause: err })), code).toBe(true);
+    }
+  });
+
+  it("does not claim other server errors, nor network errors from elsewhere (a client hanging up)", async () => {
     const duplicate = await failing(withCode("ER_DUP_ENTRY")).query("INSERT").catch((e: unknown) => e);
-    const deadlock = await failing(withCode("ER_LOCK_DEADLOCK", { fatal: false })).query("UPDATE").catch((e: unknown) => e);
+    const syntax = await failing(withCode("ER_PARSE_ERROR", { fatal: false })).query("UPDATE").catch((e: unknown) => e);
     expect(isDatabaseUnavailable(duplicate)).toBe(false);
-    expect(isDatabaseUnavailable(deadlock)).toBe(false);
+    expect(isDatabaseUnavailable(syntax)).toBe(false);
     expect(isDatabaseUnavailable(withCode("ECONNRESET"))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error("aborted"), { code: "ECONNRESET" }))).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);

@@ -234,7 +234,9 @@ function runOnCallbackPool(
  * Whether `err` (or an error it wraps, as drizzle wraps the driver's) came out of a guarded pool
  * and means the database could not be reached or did not answer in time: refused, reset, lost,
  * timed out, no connection free, too many connections, or a connection that died under the
- * statement. A server error (ER_*: a bad statement, a duplicate key, a deadlock) is not.
+ * statement; also a conflict the engine rolled back (deadlock, lock wait timeout) or a Galera node
+ * not ready, which the transaction runner retries first. Another server error (ER_*: a bad
+ * statement, a duplicate key) is not.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
@@ -274,6 +276,10 @@ const UNAVAILABLE_CODES = new Set([
   "TRANSACTION_OUTCOME_UNKNOWN",
   // a Galera node that is not synced ("WSREP has not yet prepared node for application use")
   "ER_UNKNOWN_COM_ERROR",
+  // a conflict that reached a handler without a runner retrying it (a deadlock or certification
+  // conflict, a lock wait timeout): the engine rolled the statement back; try again later, not a bug
+  "ER_LOCK_DEADLOCK",
+  "ER_LOCK_WAIT_TIMEOUT",
   "PROTOCOL_SEQUENCE_TIMEOUT",
   "PROTOCOL_CONNECTION_LOST",
   "ECONNREFUSED",
