@@ -74,7 +74,7 @@ function committerOf(db: CoreDb): WriteBatcher<NewBusiness, BusinessRow> {
 }
 
 /**
- * Creates a business. Concurrent calls are group-committed (db/group-commit.ts, issue 12; unless
+ * Creates a business. Concurrent calls are group-committed (db/group-commit.ts; unless
  * useGroupCommit turned it off): those
  * arriving while a transaction of new businesses is being written go together into the next one.
  * Each call still answers only after the transaction holding its business committed (a search

@@ -1,7 +1,7 @@
 /**
  * Statements built once and sent as text inside a transaction of the transaction runner
  * (@service/shared/node): INSERTs of many rows written directly rather than through drizzle's
- * query builder, whose generic walk cost add-business a fifth of its time (issue 12), each sent
+ * query builder, whose generic walk cost add-business a fifth of its time, each sent
  * in a round trip of its own. Values are bound by drizzle's column encoders and written into the
  * text by mysql2's own escaping (what every drizzle query does), never concatenated.
  *
