@@ -24,7 +24,7 @@ import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry, collectDefaultMetrics, Registry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 
 /** One metric with its values, as Registry.getMetricsAsJSON gives it (what travels between processes). */
-type MetricJSON = MetricObjectWithValues<MetricValue<string>>;
+export type MetricJSON = MetricObjectWithValues<MetricValue<string>>;
 
 /** Produces a service's `/metrics` body (Prometheus text format). */
 export type MetricsExposition = () => Promise<string>;
@@ -157,5 +157,14 @@ function aggregateOverWorkers(service: string): Promise<string> {
     });
     for (const w of workers) w.send({ kind: "metrics-collect", collectId, service } satisfies MetricsMessage);
     if (pending === 0) done();
-  }).then((parts) => AggregatorRegistry.aggregate(parts).metrics());
+  }).then(aggregateSeries);
+}
+
+/**
+ * The exposition of several processes' series of one service (each as Registry.getMetricsAsJSON
+ * gives it): prom-client's AggregatorRegistry.aggregate, each metric by its `aggregator`
+ * (counters and histograms summed by label set).
+ */
+export function aggregateSeries(parts: readonly MetricJSON[][]): Promise<string> {
+  return AggregatorRegistry.aggregate([...parts]).metrics();
 }
