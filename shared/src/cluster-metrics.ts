@@ -29,7 +29,7 @@ export type MetricJSON = MetricObjectWithValues<MetricValue<string>>;
 /** Produces a service's `/metrics` body (Prometheus text format). */
 export type MetricsExposition = () => Promise<string>;
 
-/** Longest the primary waits for every worker's series, and a worker for the primary's answer. */
+/** Longest the primary waits for every worker's series (a worker waits a second more for its answer, so the primary's reason reaches it). */
 export const COLLECT_TIMEOUT_MS = 5_000;
 
 type MetricsMessage =
@@ -56,8 +56,9 @@ const serviceRegistries = new Map<string, Registry>();
  * metrics; in a worker forked by forkWorkers, summed over all the workers (asked of the primary).
  * @param service the service's name (`core-api`, `connector`): one registry per name and process
  * @param registry the service's own series (http_requests_total, the pools' gauges...)
- * @returns the exposition; it rejects with an Error when a worker or the primary did not answer
- *   within COLLECT_TIMEOUT_MS
+ * @returns the exposition; it rejects with an Error (the scrape fails) when a worker or
+ *   the primary did not answer within COLLECT_TIMEOUT_MS: a failed scrape, never a partial sum
+ *   that Prometheus would read as a counter reset
  */
 export function nodeMetricsExposition(service: string, registry: Registry): MetricsExposition {
   if (!cluster.isWorker) {
@@ -99,7 +100,7 @@ function answerCollectRequests(): void {
 function askPrimary(service: string): Promise<string> {
   const requestId = requestCounter++;
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => finish({ kind: "metrics-answer", requestId, error: "the primary process did not answer" }), COLLECT_TIMEOUT_MS);
+    const timer = setTimeout(() => finish({ kind: "metrics-answer", requestId, error: "the primary process did not answer" }), COLLECT_TIMEOUT_MS + 1_000);
     function finish(answer: Extract<MetricsMessage, { kind: "metrics-answer" }>): void {
       clearTimeout(timer);
       answers.delete(requestId);
