@@ -16,6 +16,9 @@ const ISOLATED = [
   "shared/src/db-timeouts.test.ts",
 ];
 
+/** The cluster tests run on the local Galera cluster, by `npm run test:cluster` (vitest.cluster.config.ts). */
+const CLUSTER = ["test/cluster/**"];
+
 const ALL = ["shared/src/**/*.test.ts", "core-api/src/**/*.test.ts", "connector/src/**/*.test.ts", "test/**/*.test.ts"];
 
 export default defineConfig({
@@ -30,7 +33,7 @@ export default defineConfig({
     projects: [
       // Most files share their worker's modules (each file's own state lives in its databases and
       // servers): importing the app once per worker instead of once per file halves the run.
-      { extends: true, test: { name: "shared-modules", include: ALL, exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: "shared-modules", include: ALL, exclude: [...ISOLATED, ...CLUSTER], isolate: false } },
       { extends: true, test: { name: "isolated", include: ISOLATED, isolate: true } },
     ],
   },

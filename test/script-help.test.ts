@@ -13,11 +13,12 @@ const SCRIPTS = [
   { script: "bench/run.ts", usage: "Usage: npm run bench" },
   { script: "scripts/admin.ts", usage: "Usage: npm run admin" },
   { script: "scripts/sync.ts", usage: "Usage: npm run sync" },
+  { script: "scripts/cluster.ts", usage: "Usage: npm run cluster" },
 ] as const;
 
 describe("--help", () => {
   it("lists every operator script", () => {
-    expect(SCRIPTS).toHaveLength(6);
+    expect(SCRIPTS).toHaveLength(7);
   });
 
   for (const { script, usage } of SCRIPTS) {

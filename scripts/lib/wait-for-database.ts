@@ -5,6 +5,7 @@
  * refusal that waiting cannot cure (access denied) fails at once; an unknown host name is
  * retried, as compose's DNS may know the database container only once it runs.
  */
+import { databaseSession } from "@service/shared/database-session";
 import mysql from "mysql2/promise";
 
 /** First pause between attempts; it doubles up to MAX_PAUSE_MS. */
@@ -46,7 +47,7 @@ export async function waitForDatabase(databaseUrl: string, options: WaitForDatab
   for (let attempt = 1; ; attempt++) {
     const left = options.limitMs - (Date.now() - started);
     try {
-      const conn = await mysql.createConnection({ uri: databaseUrl, connectTimeout: Math.max(1_000, Math.min(ATTEMPT_TIMEOUT_MS, left)) });
+      const conn = await mysql.createConnection({ uri: databaseSession(databaseUrl).uri, connectTimeout: Math.max(1_000, Math.min(ATTEMPT_TIMEOUT_MS, left)) });
       await conn.end();
       return;
     } catch (err) {

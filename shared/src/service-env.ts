@@ -4,6 +4,7 @@
  * one line per variable naming it and what it must be, never its value (it may be a secret).
  */
 import { z } from "zod";
+import { parseSyncWait, SYNC_WAIT_PARAMETER, syncWaitProblem } from "./database-session.ts";
 import { MIN_SECRET_KEY_LENGTH } from "./secret-box.ts";
 
 /** The longest start-up wait for the database that DATABASE_WAIT_SECONDS accepts (an hour). */
@@ -33,8 +34,15 @@ export const SECRET_KEY_MISSING = "SERVICE_SECRET_KEY: must be set: the key of t
 
 /** Variables every service reads. */
 export const commonVariables = {
-  /** the MySQL / MariaDB server */
+  /**
+   * the MySQL / MariaDB server (or the proxy in front of a Galera cluster); an optional
+   * `wsrep_sync_wait` parameter sets the sessions' read-your-writes wait (database-session.ts)
+   */
   DATABASE_URL: z.url({ protocol: /^mysql$/, error: "must be a mysql:// URL, for example mysql://root@127.0.0.1:3306" })
+    .refine((v) => {
+      const raw = new URL(v).searchParams.get(SYNC_WAIT_PARAMETER);
+      return raw === null || parseSyncWait(raw) !== undefined;
+    }, syncWaitProblem())
     .default("mysql://root@127.0.0.1:3306"),
   /** the listening address */
   HOST: z.string().min(1).default("127.0.0.1"),

@@ -4,6 +4,7 @@
 import type { MySqlDatabase } from "drizzle-orm/mysql-core";
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import type { MySql2PreparedQueryHKT, MySql2QueryResultHKT } from "drizzle-orm/mysql2/session";
+import { applySessionSettings, databaseSession } from "@service/shared/database-session";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
@@ -24,6 +25,8 @@ export interface ConnectorDatabase {
  * Datetimes travel as UTC and every session's time_zone is UTC (timestamp columns); DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
+ * Every session reads its writes on a Galera cluster (wsrep_sync_wait, shared/src/database-session.ts;
+ * a `wsrep_sync_wait` parameter of `databaseUrl` changes it).
  * @param options.connectionLimit pool size (default 10)
  * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
  *   example no query timeout for migrations
@@ -33,11 +36,10 @@ export function openConnectorDatabase(
   databaseName: string,
   options: { connectionLimit?: number; timeouts?: Partial<DatabaseTimeouts> } = {},
 ): ConnectorDatabase {
-  const url = new URL(databaseUrl);
-  url.pathname = `/${databaseName}`;
+  const session = databaseSession(databaseUrl, databaseName);
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   const pool = mysql.createPool({
-    uri: url.toString(),
+    uri: session.uri,
     timezone: "Z",
     dateStrings: false,
     decimalNumbers: true,
@@ -51,7 +53,7 @@ export function openConnectorDatabase(
   pool.pool.on("connection", (conn) => {
     conn.query("SET time_zone = '+00:00'");
   });
-  guardPool(pool, timeouts);
+  guardPool(applySessionSettings(pool, session), timeouts);
   const db = drizzle(pool, { schema, mode: "default" });
   return { db, pool, close: () => pool.end() };
 }

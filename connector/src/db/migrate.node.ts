@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { migrate } from "drizzle-orm/mysql2/migrator";
+import { databaseSession } from "@service/shared/database-session";
 import mysql from "mysql2/promise";
 import { openConnectorDatabase } from "./client.ts";
 
@@ -16,7 +17,7 @@ export const CONNECTOR_MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations",
  */
 export async function ensureConnectorDatabase(databaseUrl: string, name: string): Promise<void> {
   if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`invalid database name: ${name}`);
-  const conn = await mysql.createConnection(databaseUrl).catch((err: Error) => {
+  const conn = await mysql.createConnection(databaseSession(databaseUrl).uri).catch((err: Error) => {
     const safe = new URL(databaseUrl);
     safe.password = safe.password ? "***" : "";
     throw new Error(`cannot reach MySQL at ${safe.toString()}: ${err.message}`);

@@ -2,6 +2,7 @@
  * Database client of the core API: a mysql2 pool wrapped by drizzle. Runs on Node and on Deno.
  */
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
+import { applySessionSettings, databaseSession } from "@service/shared/database-session";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
@@ -40,6 +41,8 @@ const interpolate = mysql.format as unknown as (sql: string, values: unknown, st
  * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
+ * Every session reads its writes on a Galera cluster (wsrep_sync_wait, shared/src/database-session.ts;
+ * a `wsrep_sync_wait` parameter of `databaseUrl` changes it).
  * @param options.connectionLimit pool size (default 10), also of the pool of one-round-trip writes
  * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
  *   example no query timeout for migrations
@@ -49,11 +52,10 @@ export function openCoreDatabase(
   databaseName: string,
   options: { connectionLimit?: number; timeouts?: Partial<DatabaseTimeouts> } = {},
 ): CoreDatabase {
-  const url = new URL(databaseUrl);
-  url.pathname = `/${databaseName}`;
+  const session = databaseSession(databaseUrl, databaseName);
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
   const settings = {
-    uri: url.toString(),
+    uri: session.uri,
     timezone: "Z",
     dateStrings: false,
     decimalNumbers: true,
@@ -68,10 +70,10 @@ export function openCoreDatabase(
     // typed by mysql2 as returning nothing and without its `this` (the connection)
     queryFormat: formatQuery as unknown as (query: string, values: unknown) => void,
   } as const;
-  const pool = guardPool(mysql.createPool(settings), timeouts);
+  const pool = guardPool(applySessionSettings(mysql.createPool(settings), session), timeouts);
   // Several statements per text only here: this pool runs nothing but db/one-transaction.ts, whose
   // statements drizzle builds with every value bound, as on the main pool.
-  const writePool = guardPool(mysql.createPool({ ...settings, multipleStatements: true }), timeouts);
+  const writePool = guardPool(applySessionSettings(mysql.createPool({ ...settings, multipleStatements: true }), session), timeouts);
   const db = Object.assign(drizzle(pool, { schema, mode: "default" }), { $writes: writePool }) as CoreDb;
   return { db, pool, writePool, close: async () => void (await Promise.all([pool.end(), writePool.end()])) };
 }
