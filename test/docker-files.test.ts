@@ -12,7 +12,9 @@ import { isTrustedProxy, parseTrustedProxies } from "../connector/src/http/trust
 import { CORE_VARIABLES } from "../core-api/src/config.ts";
 import { DEMO_SEED_VARIABLES } from "../scripts/lib/demo-seed.ts";
 import { DEMO_WIRING_VARIABLES } from "../scripts/lib/demo-wiring.ts";
-import { ROOT } from "./helpers/processes.ts";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ROOT, run } from "./helpers/processes.ts";
 
 /** End of support of the Node LTS lines an image may use (nodejs.org release schedule). */
 const NODE_LTS_END: Record<number, string> = { 22: "2027-04-30", 24: "2028-04-30" };
@@ -33,6 +35,36 @@ function stages(file: string): Instruction[][] {
     out.at(-1)!.push({ keyword: keyword!.toUpperCase(), args: args! });
   }
   return out;
+}
+
+/** The variable each image's service port is read from (its Dockerfile's ENV). */
+const PORT_VARIABLE = { "core-api": "CORE_API_PORT", connector: "CONNECTOR_PORT" } as const;
+
+/**
+ * Runs a health check script (`node -e <script>`) against a local server on the port it reads
+ * from `portVariable`: it exits 0 when GET /ready answers 200, 1 when it answers 503 or nothing
+ * listens, and asks for /ready only.
+ */
+async function expectReadyCheck(script: string, portVariable: string): Promise<void> {
+  expect(script).not.toMatch(/curl|wget/);
+  let status = 200;
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? "");
+    res.writeHead(req.url === "/ready" ? status : 404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const check = async (p: number) => (await run(process.execPath, ["-e", script], { PATH: process.env.PATH ?? "", [portVariable]: String(p) }, 10_000)).code;
+  try {
+    expect(await check(port)).toBe(0);
+    status = 503;
+    expect(await check(port)).toBe(1);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  expect(await check(port)).toBe(1); // nothing listens
+  expect(paths).toEqual(["/ready", "/ready"]);
 }
 
 describe.each(SERVICES)("docker/Dockerfile.%s", (service) => {
@@ -68,6 +100,14 @@ describe.each(SERVICES)("docker/Dockerfile.%s", (service) => {
     expect(cmd[0]).toBe("node");
     expect(cmd.slice(-3)).toEqual(["scripts/start.ts", "--service", service]);
     expect(cmd.join(" ")).not.toMatch(/tsx|npx|npm/);
+  });
+
+  it("is healthy when /ready answers 200 on the service's port, checked with node (the image has no curl)", async () => {
+    const healthcheck = final.find((i) => i.keyword === "HEALTHCHECK")?.args ?? "";
+    expect(healthcheck).toMatch(/--start-period=\d+s/);
+    const command = JSON.parse(/\bCMD\s+(\[.*\])$/.exec(healthcheck)![1]!) as string[];
+    expect(command.slice(0, 2)).toEqual(["node", "-e"]);
+    await expectReadyCheck(command[2]!, PORT_VARIABLE[service]);
   });
 
   it("copies only paths that exist in the repository", () => {
@@ -107,6 +147,24 @@ describe("docker/compose.yml", () => {
     expect(s.block.join("\n")).toContain("stop_grace_period: 10s");
   });
 
+  it.each(SERVICES)("checks %s's health on /ready with node", async (name) => {
+    const block = service(name).block;
+    const at = block.indexOf("    healthcheck:");
+    expect(at, `${name} has a healthcheck`).toBeGreaterThan(0);
+    const test = /^ {6}test:\s*(\[.*\])$/.exec(block[at + 1]!)?.[1];
+    const command = JSON.parse(test!) as string[];
+    expect(command.slice(0, 3)).toEqual(["CMD", "node", "-e"]);
+    expect(block.slice(at + 1).find((l) => /^ {6}start_period:/.test(l))).toBeDefined();
+    await expectReadyCheck(command[3]!, PORT_VARIABLE[name]);
+  });
+
+  it("starts the connector once core-api is healthy, not merely started", () => {
+    const block = service("connector").block;
+    const dependsOn = block.slice(block.indexOf("    depends_on:") + 1).filter((l) => /^ {6}\S/.test(l) && !/^ {6}#/.test(l));
+    expect(dependsOn).toContain("      core-api: { condition: service_healthy }");
+    expect(dependsOn).toContain("      mysql: { condition: service_healthy }");
+  });
+
   it("makes core-api, and only core-api, the connector's trusted proxy: its fixed address on the compose network", () => {
     const text = lines.join("\n");
     const subnet = /^networks:\n {2}default:\n(?: {4,}.*\n)*? {8}- subnet: (\S+)$/m.exec(text)?.[1];
@@ -136,5 +194,49 @@ describe("docker/compose.yml", () => {
     expect(coreAddress).not.toBe(host(1));
     expect(isTrustedProxy(proxies, host(1))).toBe(false); // the gateway
     expect(isTrustedProxy(proxies, host(Number(coreAddress!.split(".")[3]) + 1))).toBe(false);
+  });
+});
+
+describe("the images' node_modules (docker/drop-packages.ts in the deps stage)", () => {
+  /** The arguments of the drop-packages run of a Dockerfile. */
+  const dropArgs = (service: string): string[] => {
+    const run = stages(`docker/Dockerfile.${service}`).flat().find((i) => i.keyword === "RUN" && i.args.includes("docker/drop-packages.ts"));
+    expect(run, `${service} runs drop-packages`).toBeDefined();
+    return /docker\/drop-packages\.ts\s+(.*?)\s*(?:&&|$)/.exec(run!.args)![1]!.split(/\s+/);
+  };
+  const docsPackages = Object.keys((JSON.parse(readFileSync(path.join(ROOT, "core-api/package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies)
+    .filter((name) => name.startsWith("@scalar/"));
+
+  it("the connector's carries none of the docs packages", () => {
+    expect(docsPackages.length).toBeGreaterThan(0);
+    expect(dropArgs("connector").sort()).toEqual([...docsPackages].sort());
+  });
+
+  it("core-api's keeps of @scalar/api-reference only the bundle /docs serves", () => {
+    const args = dropArgs("core-api");
+    expect(args.filter((a, i) => a !== "--keep" && args[i - 1] !== "--keep")).toEqual(["@scalar/api-reference"]);
+    const kept = args.filter((_, i) => args[i - 1] === "--keep");
+    // the file docs-asset.node.ts resolves, through the package's exports map
+    const asset = readFileSync(path.join(ROOT, "core-api/src/resources/docs-asset.node.ts"), "utf8");
+    expect(asset).toContain('"@scalar/api-reference/browser/standalone.js"');
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, "node_modules/@scalar/api-reference/package.json"), "utf8")) as { exports: Record<string, string> };
+    expect(kept).toEqual([`@scalar/api-reference/${manifest.exports["./browser/standalone.js"]!.replace(/^\.\//, "")}`]);
+  });
+});
+
+describe(".dockerignore", () => {
+  const patterns = readFileSync(path.join(ROOT, ".dockerignore"), "utf8").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+
+  it("leaves out tests, benchmarks, installed modules, git and the local secret key", () => {
+    expect(patterns).toEqual(expect.arrayContaining(["**/*.test.ts", "test", "bench", "**/node_modules", ".git", ".secret-key"]));
+  });
+
+  it("keeps every path the Dockerfiles copy", () => {
+    const sources = SERVICES.flatMap((s) => stages(`docker/Dockerfile.${s}`).flat())
+      .filter((i) => i.keyword === "COPY" && !i.args.startsWith("--from=")).flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    for (const source of sources) {
+      const ignoredBy = patterns.filter((p) => source === p || source.startsWith(`${p}/`) || (p.startsWith("**/*") && source.endsWith(p.slice(4))));
+      expect(ignoredBy, source).toEqual([]);
+    }
   });
 });

@@ -41,6 +41,11 @@ describe("core-api on Node", () => {
     const service = await startCoreApi(loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0", LOG_LEVEL: "warn" }));
     try {
       await runCoreSmoke(service.url, admin, prepared.chainId);
+      // the Node layer adds the default Node metrics to the app's own series
+      const metrics = await (await fetch(`${service.url}/metrics`)).text();
+      expect(metrics).toMatch(/^http_requests_total\{/m);
+      expect(metrics).toMatch(/^nodejs_version_info\{/m);
+      expect(metrics).toMatch(/^process_cpu_user_seconds_total /m);
     } finally {
       await service.close();
     }
@@ -90,6 +95,15 @@ describe("core-api on Deno", () => {
 
   it("passes the same smoke requests", async () => {
     await runCoreSmoke(baseUrl, admin, chainId);
+  });
+
+  it("serves its own registry on /metrics: the app's series, no Node metrics", async () => {
+    const response = await fetch(`${baseUrl}/metrics`);
+    expect(response.status).toBe(200);
+    const metrics = await response.text();
+    expect(metrics).toMatch(/^http_requests_total\{/m);
+    expect(metrics).toMatch(/^db_pool_connections\{/m);
+    expect(metrics).not.toMatch(/^(nodejs|process)_/m);
   });
 
   it("stops on SIGTERM with exit status 0, its port closed", async () => {

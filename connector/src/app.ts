@@ -10,7 +10,7 @@ import { DEFAULT_REQUEST_DEADLINE_MS, withDeadline } from "@service/shared/node"
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
-import { connectorMetrics } from "./http/connector-metrics.ts";
+import { connectorMetrics, type MetricsExpositionFactory } from "./http/connector-metrics.ts";
 import type { PasswordVerifier } from "./customers/authenticate.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { httpLog } from "./http/http-log.ts";
@@ -29,6 +29,8 @@ export interface ConnectorAppDeps {
   clock?: () => Date;
   /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed; `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
   config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken" | "requestDeadlineMs">>;
+  /** the `/metrics` body from the app's registry (main.ts: @service/shared/cluster-metrics); default the registry alone */
+  metricsExposition?: MetricsExpositionFactory;
   /** authenticate's password check (default verifyMagentoPassword; tests count its calls) */
   verifyPassword?: PasswordVerifier;
   /** the pino logger (logger.ts; pino-http writes the request lines on it); default one on stdout at config.logLevel */
@@ -45,7 +47,7 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
   jsonLines(app); // every JSON answer ends with a newline
-  app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken })); // first: times every request
+  app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken, metricsExposition: deps.metricsExposition })); // first: times every request
   // One deadline for everything the request does with the database (request-deadline.ts of
   // @service/shared/node); it travels with the request's asynchronous work, body parsing included.
   const deadlineMs = deps.config.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS;

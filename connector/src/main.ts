@@ -14,6 +14,7 @@ import { openConnectorDatabase, type ConnectorDb } from "./db/client.ts";
 import { migrateConnectorDatabase } from "./db/migrate.node.ts";
 import { seedConnector } from "./db/seed.ts";
 import { openSecretBox } from "@service/shared/secret-box";
+import { nodeMetricsExposition } from "@service/shared/cluster-metrics";
 import { defaultLogger, type Logger, type LogLevel } from "./logger.ts";
 import { startSyncCron, type SyncCron } from "./sync/sync-cron.ts";
 
@@ -80,6 +81,8 @@ export async function startConnector(options: StartConnectorOptions): Promise<Ru
     db: database.db,
     clock: options.clock,
     config: { bodyLimitBytes: BODY_LIMIT_BYTES, trustedProxies: options.trustedProxies, logLevel: options.logLevel, metricsToken: options.metricsToken },
+    // the default Node metrics, and with worker processes the sum over all of them
+    metricsExposition: (registry) => nodeMetricsExposition("connector", registry),
   });
   let server: Server;
   try {

@@ -22,6 +22,7 @@ import { OutboxWorker } from "./outbox/outbox-worker.ts";
 import { resolveHostNode } from "./net/resolve-host.node.ts";
 import { publicOnlyFetch } from "./net/public-fetch.node.ts";
 import { openSecretBox } from "@service/shared/secret-box";
+import { nodeMetricsExposition } from "@service/shared/cluster-metrics";
 
 /** How long close() lets in-flight requests finish before cutting their connections. */
 export const DRAIN_LIMIT_MS = 8_000;
@@ -73,6 +74,8 @@ export async function startCoreApi(config: CoreConfig): Promise<RunningService> 
     resolveHost: resolveHostNode,
     publicFetch: publicOnlyFetch(),
     outboxWake: () => worker?.wake(),
+    // the default Node metrics, and with worker processes the sum over all of them
+    metricsExposition: (registry) => nodeMetricsExposition("core-api", registry),
   });
   let server: Server;
   try {

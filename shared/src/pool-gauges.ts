@@ -11,6 +11,12 @@ export interface ScrapedGauge {
   name: string;
   help: string;
   labelNames?: string[];
+  /**
+   * how the values of several worker processes combine (prom-client's aggregators): `sum`
+   * (default) for what each process has of its own, such as its pools; `max` for a figure every
+   * process reads from the same database
+   */
+  aggregator?: "sum" | "max" | "min" | "first" | "average";
   /** the current values; an empty list leaves the gauge without samples */
   read(): Promise<Array<{ labels?: Record<string, string>; value: number }>> | Array<{ labels?: Record<string, string>; value: number }>;
 }

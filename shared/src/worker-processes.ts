@@ -7,6 +7,8 @@
  * - The primary prints nothing a worker prints twice: each worker reports to it that its services
  *   listen (with their URLs) or why they could not start (one line, for example a port in use),
  *   and the primary answers for all of them.
+ * - Each service's GET /metrics in a worker answers for all the workers: the primary gathers and
+ *   sums their series (cluster-metrics.ts).
  * - SIGTERM / SIGINT to the primary reach every worker; each lets its requests in flight finish
  *   and closes its pools; the primary exits 0 once all have exited 0. A worker that dies on its
  *   own after start-up is replaced, with one line on stderr.
@@ -15,6 +17,7 @@
  */
 import cluster, { type Worker } from "node:cluster";
 import { availableParallelism } from "node:os";
+import { serveClusterMetrics } from "./cluster-metrics.ts";
 
 /** A service a worker runs. */
 export interface WorkerService {
@@ -153,6 +156,9 @@ export interface Workers {
  */
 export async function forkWorkers(count: number, options: { onReplaced?: (line: string) => void } = {}): Promise<Workers> {
   const live = new Set<Worker>();
+  /** the workers whose services listen: the ones whose metrics a scrape sums */
+  const serving = new Set<Worker>();
+  serveClusterMetrics(() => serving);
   let stopping = false;
   let services: Array<{ name: string; url: string }> = [];
 
@@ -164,6 +170,7 @@ export async function forkWorkers(count: number, options: { onReplaced?: (line: 
       worker.on("message", (message: WorkerReport) => {
         if (message.kind === "ready") {
           ready = true;
+          serving.add(worker);
           services = message.services;
           resolve(worker);
         } else if (message.kind === "failed") {
@@ -172,6 +179,7 @@ export async function forkWorkers(count: number, options: { onReplaced?: (line: 
       });
       worker.on("exit", (code, signal) => {
         live.delete(worker);
+        serving.delete(worker);
         if (!ready) {
           reject(new Error(`a worker exited during start-up (${signal ?? `status ${code}`})`));
           return;

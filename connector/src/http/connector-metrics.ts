@@ -17,7 +17,9 @@
  * The integration token is not accepted here: a scraper should not hold a key to customer data.
  *
  * Every app gets its own registry (not prom-client's global one), so several apps in one process
- * (tests) never share or clash on series.
+ * (tests) never share or clash on series. main.ts passes `metricsExposition`
+ * (@service/shared/cluster-metrics): the default `process_*` / `nodejs_*` metrics join, and with
+ * WEB_CONCURRENCY > 1 the answer is the sum over all the worker processes.
  */
 import { timingSafeEqual } from "node:crypto";
 import { Router, type Request } from "express";
@@ -28,6 +30,8 @@ import { watchMatchedRoute } from "./matched-route.ts";
 import { poolGauges, type ScrapedGauge } from "@service/shared/pool-gauges";
 
 export type { ScrapedGauge };
+/** Turns the app's registry into its `/metrics` body (@service/shared/cluster-metrics on Node). */
+export type MetricsExpositionFactory = (registry: Registry) => () => Promise<string>;
 
 export const METRICS_PATH = "/metrics";
 /** The route label of a request no route took. */
@@ -41,9 +45,10 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  * The metrics router: times every request that reaches it and serves `GET /metrics`. Mount it
  * first (`app.use(connectorMetrics(...))`), before anything that may answer.
  * @param deps.metricsToken guards the endpoint when set (METRICS_TOKEN)
+ * @param deps.metricsExposition the `/metrics` body from the app's registry; default the registry alone
  * @throws (via next) ConnectorError 401 when METRICS_TOKEN is set and the request lacks it
  */
-export function connectorMetrics(deps: { db: ConnectorDb; metricsToken?: string }): Router {
+export function connectorMetrics(deps: { db: ConnectorDb; metricsToken?: string; metricsExposition?: MetricsExpositionFactory }): Router {
   const registry = new Registry();
   const labelNames = ["method", "route", "status"] as const;
   const requests = new Counter({ name: "http_requests_total", help: "HTTP requests answered, by method, matched route and status.", labelNames, registers: [registry] });
@@ -59,6 +64,7 @@ export function connectorMetrics(deps: { db: ConnectorDb; metricsToken?: string 
       name: source.name,
       help: source.help,
       labelNames: source.labelNames ?? [],
+      aggregator: source.aggregator ?? "sum",
       registers: [registry],
       async collect() {
         const values = await source.read();
@@ -79,13 +85,14 @@ export function connectorMetrics(deps: { db: ConnectorDb; metricsToken?: string 
     });
     next();
   });
+  const exposition = deps.metricsExposition?.(registry) ?? (() => registry.metrics());
   const expected = deps.metricsToken === undefined ? undefined : Buffer.from(deps.metricsToken);
   router.get(METRICS_PATH, async (req, res) => {
     if (expected) {
       const given = Buffer.from(/^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "")?.[1] ?? "");
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notAuthorized(METRICS_ACL_RESOURCE);
     }
-    res.type(registry.contentType).send(await registry.metrics());
+    res.type(registry.contentType).send(await exposition());
   });
   return router;
 }

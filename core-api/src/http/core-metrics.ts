@@ -17,7 +17,11 @@
  *
  * Every app gets its own registry (not prom-client's global one), so several apps in one process
  * (tests, workers) never share or clash on series. prom-client is plain JavaScript over Web
- * APIs for what is used here, so Deno runs this too.
+ * APIs for what is used here, so Deno runs this too: the Deno entry serves this registry as it
+ * is. The Node entry passes `deps.metricsExposition` (@service/shared/cluster-metrics), which adds
+ * the default `process_*` / `nodejs_*` metrics and, with WEB_CONCURRENCY > 1, answers with the
+ * sum over all the worker processes (the outbox gauges, read from the shared database by each
+ * worker, are not summed: their `max`).
  */
 import type { Hono } from "hono";
 import { matchedRoutes } from "hono/route";
@@ -46,7 +50,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  * @throws (from the route) ServiceError `no_valid_session` (6, HTTP 401) when METRICS_TOKEN is set
  *   and the request does not carry it as a bearer token
  */
-export function registerMetrics(app: Hono<AppEnv>, deps: Pick<AppDeps, "db" | "config">): void {
+export function registerMetrics(app: Hono<AppEnv>, deps: Pick<AppDeps, "db" | "config" | "metricsExposition">): void {
   const registry = new Registry();
   const labelNames = ["method", "route", "status"] as const;
   const requests = new Counter({ name: "http_requests_total", help: "HTTP requests answered, by method, matched route and status.", labelNames, registers: [registry] });
@@ -62,6 +66,7 @@ export function registerMetrics(app: Hono<AppEnv>, deps: Pick<AppDeps, "db" | "c
       name: source.name,
       help: source.help,
       labelNames: source.labelNames ?? [],
+      aggregator: source.aggregator ?? "sum",
       registers: [registry],
       async collect() {
         const values = await source.read();
@@ -79,6 +84,7 @@ export function registerMetrics(app: Hono<AppEnv>, deps: Pick<AppDeps, "db" | "c
     duration.observe(labels, (performance.now() - started) / 1000);
   });
 
+  const exposition = deps.metricsExposition?.(registry) ?? (() => registry.metrics());
   const token = deps.config.metricsToken;
   app.get(METRICS_PATH, async (c) => {
     if (token !== undefined) {
@@ -87,7 +93,7 @@ export function registerMetrics(app: Hono<AppEnv>, deps: Pick<AppDeps, "db" | "c
         throw new ServiceError("no_valid_session", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.");
       }
     }
-    return c.body(await registry.metrics(), 200, { "content-type": registry.contentType });
+    return c.body(await exposition(), 200, { "content-type": registry.contentType });
   });
 }
 

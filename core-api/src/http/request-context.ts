@@ -1,5 +1,6 @@
 import type { SecretBox } from "@service/shared/secret-box";
 import type { Context } from "hono";
+import type { Registry } from "prom-client";
 import type { RequestAuth } from "../auth/request-auth.ts";
 import type { CoreConfig } from "../config.ts";
 import type { CoreDb } from "../db/client.ts";
@@ -37,6 +38,12 @@ export interface AppDeps {
    * (or anything, with WEBHOOK_ALLOW_PRIVATE)
    */
   resolveHost?: (hostname: string) => Promise<string[]>;
+  /**
+   * the `/metrics` body from the app's registry (the series core-metrics.ts keeps); the Node entry
+   * adds the default Node metrics and sums over the worker processes
+   * (@service/shared/cluster-metrics); default: the registry alone (the Deno entry, tests)
+   */
+  metricsExposition?: (registry: Registry) => () => Promise<string>;
   /** tells this process's outbox worker that a delivery was just committed (outbox/outbox-worker.ts wake) */
   outboxWake?: () => void;
 }

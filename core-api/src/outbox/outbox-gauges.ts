@@ -1,6 +1,7 @@
 /**
  * The outbox's depth for `GET /metrics` (http/core-metrics.ts): read from the table when
- * Prometheus scrapes, so every core-api process reports the same shared figures.
+ * Prometheus scrapes, so every core-api process reports the same shared figures (aggregated over
+ * worker processes by their `max`, never summed).
  * - `outbox_deliveries{status="pending|failed"}`: rows waiting (or being sent) and rows kept
  *   after their last attempt;
  * - `outbox_oldest_pending_age_seconds`: how long the oldest pending delivery has waited (0 when
@@ -26,6 +27,7 @@ export function outboxGauges(db: CoreDb, clock: () => Date = () => new Date()): 
       name: "outbox_deliveries",
       help: "Outbox deliveries by status: pending (waiting or being sent) and failed (kept after the last attempt).",
       labelNames: ["status"],
+      aggregator: "max",
       read: async () => {
         const { byStatus } = await depth();
         return OUTBOX_STATUSES.map((status) => ({ labels: { status }, value: byStatus[status] }));
@@ -34,6 +36,7 @@ export function outboxGauges(db: CoreDb, clock: () => Date = () => new Date()): 
     {
       name: "outbox_oldest_pending_age_seconds",
       help: "Seconds the oldest pending outbox delivery has waited; 0 when none is pending.",
+      aggregator: "max",
       read: async () => {
         const { oldestPending } = await depth();
         return [{ value: oldestPending ? Math.max(0, (clock().getTime() - oldestPending.getTime()) / 1000) : 0 }];
