@@ -5,7 +5,13 @@
  *   (the Resources API is an adapter over the domain, not the other way round);
  * - shared/ imports nothing of the services;
  * - every table of a service lives in its db/tables/;
- * - no two source files of one package share a file name (a reader finds a module by its name).
+ * - no two source files of one package share a file name (a reader finds a module by its name);
+ * - the contracts entry of shared/ (`@service/shared`, shared/src/index.ts, and what it imports)
+ *   reaches no Node built-in module: clients of the contracts may run anywhere; the Node runtime
+ *   entry is `@service/shared/node`;
+ * - no product or script file opens a transaction (`.transaction(`, `beginTransaction`, a
+ *   `START TRANSACTION` or `BEGIN` statement) outside the transaction runner
+ *   (shared/src/node/transaction-runner.ts), which every unit of work that writes goes through.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -58,6 +64,25 @@ describe("module dependencies", () => {
   }
 });
 
+describe("the contracts entry", () => {
+  it("reaches no Node built-in module from shared/src/index.ts", () => {
+    const bySource = new Map(result.modules.map((m) => [m.source, m]));
+    const seen = new Set<string>();
+    const builtins: string[] = [];
+    const visit = (source: string) => {
+      if (seen.has(source)) return;
+      seen.add(source);
+      for (const d of bySource.get(source)?.dependencies ?? []) {
+        if (d.dependencyTypes.includes("core")) builtins.push(`${source} -> ${d.module}`);
+        else visit(d.resolved);
+      }
+    };
+    visit("shared/src/index.ts");
+    expect(seen.size).toBeGreaterThanOrEqual(3); // index.ts, errors.ts, envelope.ts at least
+    expect(builtins).toEqual([]);
+  });
+});
+
 describe("files", () => {
   const sourceFiles = (dir: string): string[] =>
     readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
@@ -83,4 +108,31 @@ describe("files", () => {
       expect(outside).toEqual([]);
     });
   }
+});
+
+describe("transactions", () => {
+  const RUNNER = path.join("shared", "src", "node", "transaction-runner.ts");
+  /** Code that opens a transaction: drizzle's or mysql2's call, or the statement itself in a string. */
+  const OPENS = [/\.transaction\(/, /\bbeginTransaction\b/, /["'`]\s*(START\s+TRANSACTION|BEGIN)\b/i];
+  const allFiles = (dir: string): string[] =>
+    readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? (["node_modules", "migrations"].includes(e.name) ? [] : allFiles(path.join(dir, e.name))) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : [],
+    );
+  /** The lines of `file` that open a transaction, comment lines left out. */
+  const openings = (file: string) =>
+    readFileSync(path.join(ROOT, file), "utf8").split("\n")
+      .map((line, i) => ({ line: line.trim(), at: `${file}:${i + 1}` }))
+      .filter(({ line }) => !line.startsWith("*") && !line.startsWith("//") && !line.startsWith("/*") && OPENS.some((re) => re.test(line)))
+      .map(({ at, line }) => `${at}: ${line}`);
+
+  it("no product or script file opens a transaction outside the transaction runner", () => {
+    const files = ["shared/src", "core-api/src", "connector/src", "scripts", "bench"].flatMap(allFiles)
+      .filter((f) => !f.endsWith(".test.ts") && !f.includes("test-support") && f !== RUNNER);
+    expect(files.length).toBeGreaterThan(150);
+    expect(files.flatMap(openings)).toEqual([]);
+  });
+
+  it("sees an opening where there is one (the check can fail)", () => {
+    expect(openings(RUNNER).length).toBeGreaterThan(0);
+  });
 });

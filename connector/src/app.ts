@@ -6,6 +6,7 @@
  */
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger as PinoLogger } from "pino";
+import { DEFAULT_REQUEST_DEADLINE_MS, withDeadline } from "@service/shared/node";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
@@ -27,7 +28,7 @@ export interface ConnectorAppDeps {
   /** the current time; defaults to the system clock (tests pass a fake) */
   clock?: () => Date;
   /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed; `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
-  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken">>;
+  config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken" | "requestDeadlineMs">>;
   /** the `/metrics` body from the app's registry (main.ts: @service/shared/cluster-metrics); default the registry alone */
   metricsExposition?: MetricsExpositionFactory;
   /** authenticate's password check (default verifyMagentoPassword; tests count its calls) */
@@ -47,6 +48,10 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   app.disable("x-powered-by");
   jsonLines(app); // every JSON answer ends with a newline
   app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken, metricsExposition: deps.metricsExposition })); // first: times every request
+  // One deadline for everything the request does with the database (request-deadline.ts of
+  // @service/shared/node); it travels with the request's asynchronous work, body parsing included.
+  const deadlineMs = deps.config.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS;
+  app.use((_req, _res, next) => withDeadline(deadlineMs, next));
   // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
   const trusted = deps.config.trustedProxies ?? [];
   app.set("trust proxy", trusted.length > 0 ? trusted : false);

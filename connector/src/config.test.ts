@@ -5,21 +5,21 @@ import { CONNECTOR_VARIABLES, parseConnectorConfig } from "./config.ts";
 describe("parseConnectorConfig", () => {
   it("reads every variable it names", () => {
     expect(CONNECTOR_VARIABLES).toEqual([
-      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "WEBSHOP_DB_NAME", "CONNECTOR_PORT", "SEED_CHAIN_ID", "SEED_INTEGRATION_TOKEN",
+      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "REQUEST_DEADLINE_MS", "WEBSHOP_DB_NAME", "CONNECTOR_PORT", "SEED_CHAIN_ID", "SEED_INTEGRATION_TOKEN",
       "LOG_LEVEL", "TRUSTED_PROXIES", "SERVICE_SECRET_KEY", "SYNC_CRON",
     ]);
     const result = parseConnectorConfig({
       DATABASE_URL: "mysql://shop@db:3306", HOST: "::", METRICS_TOKEN: "t".repeat(20), DATABASE_WAIT_SECONDS: "0",
       WEBSHOP_DB_NAME: "shop_2", CONNECTOR_PORT: "0", SEED_CHAIN_ID: "7", SEED_INTEGRATION_TOKEN: "s".repeat(16),
       LOG_LEVEL: "warn", TRUSTED_PROXIES: "10.0.0.0/8, 192.168.1.1", SERVICE_SECRET_KEY: "k".repeat(40), WEB_CONCURRENCY: "4",
-      SYNC_CRON: "0 */2 * * *",
+      SYNC_CRON: "0 */2 * * *", REQUEST_DEADLINE_MS: "750",
     });
     expect(result).toEqual({
       ok: true,
       config: {
         databaseUrl: "mysql://shop@db:3306", dbName: "shop_2", port: 0, host: "::", seedChainId: 7, seedIntegrationToken: "s".repeat(16),
         trustedProxies: ["10.0.0.0/8", "192.168.1.1"], bodyLimitBytes: 1024 * 1024, logLevel: "warn",
-        metricsToken: "t".repeat(20), databaseWaitMs: 0, secretKey: "k".repeat(40), syncCron: "0 */2 * * *", webConcurrency: 4,
+        metricsToken: "t".repeat(20), databaseWaitMs: 0, secretKey: "k".repeat(40), syncCron: "0 */2 * * *", webConcurrency: 4, requestDeadlineMs: 750,
       },
     });
   });

@@ -63,6 +63,11 @@ export interface ConnectorConfig {
   syncCron: string | null;
   /** WEB_CONCURRENCY: worker processes the entries serve with (shared/src/worker-processes.ts); undefined: the core count */
   webConcurrency: number | undefined;
+  /**
+   * REQUEST_DEADLINE_MS: how long one request may spend on the database in all, in milliseconds
+   * (default 5 s; @service/shared/node, request-deadline.ts), then 503 with Retry-After
+   */
+  requestDeadlineMs: number;
 }
 
 /** Largest JSON body the connector parses (the handbook's 1 MiB request limit). */
@@ -95,6 +100,7 @@ export function parseConnectorConfig(env: Record<string, string | undefined> = p
       secretKey: e.SERVICE_SECRET_KEY,
       syncCron: e.SYNC_CRON === SYNC_CRON_OFF ? null : e.SYNC_CRON,
       webConcurrency: e.WEB_CONCURRENCY,
+      requestDeadlineMs: e.REQUEST_DEADLINE_MS,
     },
   };
 }

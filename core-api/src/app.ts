@@ -1,6 +1,7 @@
 /**
  * The core API as a web-standard fetch handler (Hono). No Node-only imports under src/ except
- * main.node.ts and *.node.ts, so the same app runs on Node and Deno.
+ * main.node.ts and *.node.ts, so the same app runs on Node and Deno (the node: modules of
+ * @service/shared/node, AsyncLocalStorage and crypto, are Deno's too).
  *
  * @example
  *   const app = createApp({ db, config });
@@ -9,6 +10,7 @@
 import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
+import { withDeadline } from "@service/shared/node";
 import { Hono, type Context } from "hono";
 import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
@@ -16,6 +18,7 @@ import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { resolvesNothing } from "./net/public-target.ts";
 import { login, logout } from "./auth/login.ts";
 import { CheckCoalescer } from "./auth/check-coalescer.ts";
+import { useGroupCommit } from "./businesses/business-repository.ts";
 import type { ChainGrant } from "./auth/identity.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
@@ -66,6 +69,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: callRoutingPath([loginCall, logoutCall, ...CALLS.map(([, , , call]) => call)]) });
   app.use("*", jsonLines); // before anything answers: every JSON body ends with a newline
   registerMetrics(app, deps); // first route: times every request, whatever answers it
+  // One deadline for everything the request does with the database (request-deadline.ts of @service/shared/node).
+  app.use("*", (_c, next) => withDeadline(deps.config.requestDeadlineMs, next));
+  useGroupCommit(deps.db, deps.config.groupCommit);
   // A refused body left unread closes its connection after the answer (RFC 9112 9.6).
   app.use("*", closeWhenBodyUnread());
 

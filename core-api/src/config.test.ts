@@ -10,7 +10,7 @@ describe("parseCoreConfig", () => {
         databaseUrl: "mysql://root@127.0.0.1:3306", dbName: "service_core", port: 8080, host: "127.0.0.1",
         trustedProxies: [], sessionTtlMs: 24 * 3600_000, logLevel: "info", metricsToken: undefined, databaseWaitMs: 60_000, secretKey: undefined,
         allowPrivateWebhooks: false, outboxPollMs: 1_000, outboxTimeoutMs: 10_000,
-        webshopTimeoutMs: 5_000, webConcurrency: undefined,
+        webshopTimeoutMs: 5_000, webConcurrency: undefined, requestDeadlineMs: 5_000, groupCommit: true,
       },
     });
   });
@@ -20,7 +20,7 @@ describe("parseCoreConfig", () => {
       DATABASE_URL: "mysql://app:pw@db:3307", CORE_DB_NAME: "core_2", CORE_API_PORT: "9000", HOST: "0.0.0.0",
       TRUSTED_PROXIES: "10.0.0.0/8, ::1", SESSION_TTL_HOURS: "1.5", METRICS_TOKEN: "m".repeat(16), DATABASE_WAIT_SECONDS: "5",
       LOG_LEVEL: "debug", SERVICE_SECRET_KEY: "s".repeat(32), WEBHOOK_ALLOW_PRIVATE: "true", OUTBOX_POLL_MS: "250", OUTBOX_TIMEOUT_MS: "3000",
-      WEBSHOP_TIMEOUT_MS: "1500", WEB_CONCURRENCY: "3",
+      WEBSHOP_TIMEOUT_MS: "1500", WEB_CONCURRENCY: "3", REQUEST_DEADLINE_MS: "2500", GROUP_COMMIT: "off",
     });
     expect(result).toEqual({
       ok: true,
@@ -28,12 +28,12 @@ describe("parseCoreConfig", () => {
         databaseUrl: "mysql://app:pw@db:3307", dbName: "core_2", port: 9000, host: "0.0.0.0", trustedProxies: ["10.0.0.0/8", "::1"],
         sessionTtlMs: 5_400_000, logLevel: "debug", metricsToken: "m".repeat(16), databaseWaitMs: 5_000, secretKey: "s".repeat(32),
         allowPrivateWebhooks: true, outboxPollMs: 250, outboxTimeoutMs: 3_000,
-        webshopTimeoutMs: 1_500, webConcurrency: 3,
+        webshopTimeoutMs: 1_500, webConcurrency: 3, requestDeadlineMs: 2_500, groupCommit: false,
       },
     });
     expect(CORE_VARIABLES).toEqual([
-      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "CORE_DB_NAME", "CORE_API_PORT", "TRUSTED_PROXIES", "SESSION_TTL_HOURS", "LOG_LEVEL", "SERVICE_SECRET_KEY",
-      "WEBHOOK_ALLOW_PRIVATE", "OUTBOX_POLL_MS", "OUTBOX_TIMEOUT_MS", "WEBSHOP_TIMEOUT_MS",
+      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "REQUEST_DEADLINE_MS", "CORE_DB_NAME", "CORE_API_PORT", "TRUSTED_PROXIES", "SESSION_TTL_HOURS", "LOG_LEVEL", "SERVICE_SECRET_KEY",
+      "WEBHOOK_ALLOW_PRIVATE", "OUTBOX_POLL_MS", "OUTBOX_TIMEOUT_MS", "WEBSHOP_TIMEOUT_MS", "GROUP_COMMIT",
     ]);
   });
 
@@ -42,6 +42,7 @@ describe("parseCoreConfig", () => {
       DATABASE_URL: "https://secret-host", CORE_DB_NAME: "core-db", CORE_API_PORT: "70000", TRUSTED_PROXIES: "10.0.0.0/8,10.0.0/8",
       SESSION_TTL_HOURS: "0", METRICS_TOKEN: "too-short", DATABASE_WAIT_SECONDS: "soon", LOG_LEVEL: "loud", SERVICE_SECRET_KEY: "too-short-key",
       WEBHOOK_ALLOW_PRIVATE: "maybe", OUTBOX_POLL_MS: "5", OUTBOX_TIMEOUT_MS: "fast", WEBSHOP_TIMEOUT_MS: "50", WEB_CONCURRENCY: "0",
+      REQUEST_DEADLINE_MS: "5s", GROUP_COMMIT: "maybe",
     });
     expect(result).toEqual({
       ok: false,
@@ -50,6 +51,7 @@ describe("parseCoreConfig", () => {
         "METRICS_TOKEN: must be at least 16 characters (or unset: /metrics open on the service port)",
         "DATABASE_WAIT_SECONDS: must be a number of seconds",
         "WEB_CONCURRENCY: must be a number of processes (1-256)",
+        "REQUEST_DEADLINE_MS: must be a number of milliseconds",
         "CORE_DB_NAME: must be letters, digits and underscores",
         "CORE_API_PORT: must be a port number (0-65535)",
         "TRUSTED_PROXIES: must be a comma-separated list of CIDR ranges or addresses",
@@ -60,6 +62,7 @@ describe("parseCoreConfig", () => {
         "OUTBOX_POLL_MS: must be at least 10 milliseconds",
         "OUTBOX_TIMEOUT_MS: must be a number of milliseconds",
         "WEBSHOP_TIMEOUT_MS: must be at least 100 milliseconds",
+        "GROUP_COMMIT: must be on or off",
       ],
     });
     expect(JSON.stringify(result)).not.toMatch(/secret-host|too-short|soon|loud|too-short-key|maybe|fast/);

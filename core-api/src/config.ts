@@ -27,6 +27,8 @@ const schema = z.object({
   /** how long a call to a chain's webshop connector (its authentication point) may take */
   WEBSHOP_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
     .min(100, "must be at least 100 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(5_000),
+  /** `off`: every add-business writes a transaction of its own (db/group-commit.ts), for measuring without group commit */
+  GROUP_COMMIT: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -72,6 +74,13 @@ export interface CoreConfig {
    * undefined: the machine's core count. The Deno entry serves in one process.
    */
   webConcurrency: number | undefined;
+  /**
+   * REQUEST_DEADLINE_MS: how long one request may spend on the database in all, in milliseconds
+   * (default 5 s; @service/shared/node, request-deadline.ts), then 503 (904) with Retry-After
+   */
+  requestDeadlineMs: number;
+  /** GROUP_COMMIT: concurrent add-business calls share a transaction (default on; db/group-commit.ts) */
+  groupCommit: boolean;
 }
 
 /**
@@ -102,6 +111,8 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       outboxTimeoutMs: e.OUTBOX_TIMEOUT_MS,
       webshopTimeoutMs: e.WEBSHOP_TIMEOUT_MS,
       webConcurrency: e.WEB_CONCURRENCY,
+      requestDeadlineMs: e.REQUEST_DEADLINE_MS,
+      groupCommit: e.GROUP_COMMIT === "on",
     },
   };
 }

@@ -9,6 +9,7 @@ import { OPERATOR_CHAIN_SETTINGS, readSettingValue, type OperatorSettingName } f
 import type { CoreDb } from "../../core-api/src/db/client.ts";
 import { chains } from "../../core-api/src/db/schema.ts";
 import type { Refusal } from "./chain-setup.ts";
+import { runTransaction } from "@service/shared/node";
 
 type Value = number | boolean;
 
@@ -34,7 +35,7 @@ function columnOf(name: OperatorSettingName) {
  */
 export async function setChainSetting(db: CoreDb, chainId: number, name: OperatorSettingName, value: Value, now: Date): Promise<{ ok: true; change: SettingChange } | Refusal> {
   const { key, column } = columnOf(name);
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [row] = await tx.select({ value: column }).from(chains).where(and(eq(chains.id, chainId), eq(chains.deleted, false))).for("update");
     if (!row) return { ok: false, reason: `there is no chain ${chainId}` };
     const before = row.value as unknown as Value;

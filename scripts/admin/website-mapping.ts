@@ -8,6 +8,7 @@
 import { eq } from "drizzle-orm";
 import type { ConnectorDb } from "../../connector/src/db/client.ts";
 import { serviceChainWebsite, store, storeGroup, storeWebsite } from "../../connector/src/db/schema.ts";
+import { runTransaction } from "@service/shared/node";
 
 /**
  * Magento's rule for website codes (letter first; letters, digits, underscore), kept to 26
@@ -36,7 +37,7 @@ export async function mapWebsiteToChain(
   if (!WEBSITE_CODE.test(code)) {
     return { ok: false, reason: `"${code}" is not a website code (a lowercase letter, then letters, digits or _, at most 26)` };
   }
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     let [website] = await tx.select({ id: storeWebsite.websiteId }).from(storeWebsite).where(eq(storeWebsite.code, code)).for("update");
     let createdWebsite = false;
     if (!website) {

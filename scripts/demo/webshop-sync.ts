@@ -18,7 +18,8 @@
  * Rerunnable: customers that exist already (by email in the chain's websites) are kept, and a
  * second pass finds nothing to send for them.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { runTransaction } from "@service/shared/node";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { ConnectorDatabase } from "../../connector/src/db/client.ts";
 import { customerEntity } from "../../connector/src/db/schema.ts";
@@ -184,36 +185,24 @@ export async function demoWebshopSync(core: CoreApiClient, shop: ShopAccess, cha
  * @returns the new entity_id
  */
 async function registerCustomer(database: ConnectorDatabase, websiteId: number, c: (typeof SHOP_CUSTOMERS)[number]): Promise<number> {
-  const conn = await database.pool.getConnection();
-  try {
-    await conn.beginTransaction();
+  const passwordHash = await hashMagentoPassword(SHOP_PASSWORD);
+  return runTransaction(database.db, async (tx) => {
     // the website's default store view, as Magento's registration records it
-    const [[store]] = await conn.query(
-      "SELECT s.store_id, s.name FROM store_website w JOIN store_group g ON g.group_id = w.default_group_id JOIN store s ON s.store_id = g.default_store_id WHERE w.website_id = ?",
-      [websiteId],
-    ) as unknown as [[{ store_id: number; name: string } | undefined]];
-    const [res] = await conn.query(
-      `INSERT INTO customer_entity (website_id, email, group_id, store_id, created_in, firstname, lastname, dob, gender, password_hash, is_active)
-       VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, 1)`,
-      [websiteId, c.email, store?.store_id ?? null, store?.name ?? null, c.firstname, c.lastname, c.dob, c.gender, await hashMagentoPassword(SHOP_PASSWORD)],
-    );
-    const id = (res as { insertId: number }).insertId;
+    const [[store]] = await tx.execute(sql`
+      SELECT s.store_id, s.name FROM store_website w JOIN store_group g ON g.group_id = w.default_group_id JOIN store s ON s.store_id = g.default_store_id
+      WHERE w.website_id = ${websiteId}`) as unknown as [[{ store_id: number; name: string } | undefined]];
+    const [res] = await tx.execute(sql`
+      INSERT INTO customer_entity (website_id, email, group_id, store_id, created_in, firstname, lastname, dob, gender, password_hash, is_active)
+      VALUES (${websiteId}, ${c.email}, 1, ${store?.store_id ?? null}, ${store?.name ?? null}, ${c.firstname}, ${c.lastname}, ${c.dob}, ${c.gender}, ${passwordHash}, 1)`);
+    const id = (res as unknown as { insertId: number }).insertId;
     const a = c.address;
-    const [addr] = await conn.query(
-      `INSERT INTO customer_address_entity (parent_id, city, country_id, firstname, lastname, postcode, street, telephone)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [id, a.city, a.countryId, c.firstname, c.lastname, a.postcode, a.street, a.telephone],
-    );
-    const addressId = (addr as { insertId: number }).insertId;
-    await conn.query("UPDATE customer_entity SET default_billing = ?, default_shipping = ? WHERE entity_id = ?", [addressId, addressId, id]);
-    await conn.commit();
+    const [addr] = await tx.execute(sql`
+      INSERT INTO customer_address_entity (parent_id, city, country_id, firstname, lastname, postcode, street, telephone)
+      VALUES (${id}, ${a.city}, ${a.countryId}, ${c.firstname}, ${c.lastname}, ${a.postcode}, ${a.street}, ${a.telephone})`);
+    const addressId = (addr as unknown as { insertId: number }).insertId;
+    await tx.execute(sql`UPDATE customer_entity SET default_billing = ${addressId}, default_shipping = ${addressId} WHERE entity_id = ${id}`);
     return id;
-  } catch (err) {
-    await conn.rollback();
-    throw err;
-  } finally {
-    conn.release();
-  }
+  });
 }
 
 /**

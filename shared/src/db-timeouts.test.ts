@@ -3,7 +3,7 @@
  * services' tests: core-api http/database-unavailable.test.ts, connector http/unavailable.test.ts).
  */
 import { describe, expect, it, vi } from "vitest";
-import { ACQUIRE_TIMEOUT, guardPool, isDatabaseUnavailable, type GuardableConnection } from "./db-timeouts.ts";
+import { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, guardPool, isDatabaseUnavailable, type GuardableConnection } from "./db-timeouts.ts";
 
 const never = () => new Promise<never>(() => {});
 const withCode = (code: string, extra: object = {}) => Object.assign(new Error(code), { code }, extra);
@@ -196,14 +196,57 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(closed)).toBe(true);
   });
 
-  it("does not claim server errors, nor network errors from elsewhere (a client hanging up)", async () => {
+  it("claims the conflicts the engine rolled back and a Galera node not ready (503, never 500), wrapped or not", async () => {
+    for (const code of ["ER_LOCK_DEADLOCK", "ER_LOCK_WAIT_TIMEOUT", "ER_UNKNOWN_COM_ERROR"]) {
+      const err = await failing(withCode(code, { fatal: false })).query("UPDATE").catch((e: unknown) => e);
+      expect(isDatabaseUnavailable(err), code).toBe(true);
+      expect(isDatabaseUnavailable(new Error("Failed query: UPDATE", { cause: err })), code).toBe(true);
+    }
+  });
+
+  it("does not claim other server errors, nor network errors from elsewhere (a client hanging up)", async () => {
     const duplicate = await failing(withCode("ER_DUP_ENTRY")).query("INSERT").catch((e: unknown) => e);
-    const deadlock = await failing(withCode("ER_LOCK_DEADLOCK", { fatal: false })).query("UPDATE").catch((e: unknown) => e);
+    const syntax = await failing(withCode("ER_PARSE_ERROR", { fatal: false })).query("UPDATE").catch((e: unknown) => e);
     expect(isDatabaseUnavailable(duplicate)).toBe(false);
-    expect(isDatabaseUnavailable(deadlock)).toBe(false);
+    expect(isDatabaseUnavailable(syntax)).toBe(false);
     expect(isDatabaseUnavailable(withCode("ECONNRESET"))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error("aborted"), { code: "ECONNRESET" }))).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);
     expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
+  });
+});
+
+describe("guardPool with a request's budget", () => {
+  it("bounds each statement by what is left of the budget, and fails at once (destroying a taken connection) when nothing is", async () => {
+    const { conn, seen } = fakeConnection(async () => [[]]);
+    let left: number | undefined = 120;
+    const pool = guardPool(fakePool(async () => conn), { queryTimeoutMs: 10_000, acquireTimeoutMs: 10_000 }, () => left);
+    const taken = await pool.getConnection();
+    await taken.query("SELECT 1");
+    expect(seen).toEqual([{ sql: "SELECT 1", timeout: 120 }]);
+    left = 0;
+    const err = await taken.query("SELECT 2").catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe(DEADLINE_EXCEEDED);
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(conn.destroyed).toBe(1); // it may hold an open transaction: it never goes back to the pool
+    expect(seen).toHaveLength(1);
+    expect(isDatabaseUnavailable(await pool.getConnection().catch((e: unknown) => e))).toBe(true);
+    left = undefined; // outside a request: the pool's own timeouts
+    await (await pool.getConnection()).query("SELECT 3");
+    expect(seen.at(-1)).toEqual({ sql: "SELECT 3", timeout: 10_000 });
+  });
+
+  it("destroys a connection whose BEGIN failed (drizzle would never release it)", async () => {
+    const { conn } = fakeConnection(async (statement) => {
+      if ((statement as { sql: string }).sql === "begin") throw withCode("ER_UNKNOWN_COM_ERROR", { errno: 1047 });
+      return [[]];
+    });
+    const pool = guardPool(fakePool(async () => conn), { queryTimeoutMs: 100, acquireTimeoutMs: 100 });
+    const taken = await pool.getConnection();
+    await taken.query("SELECT 1").catch(() => undefined);
+    expect(conn.destroyed).toBe(0);
+    const err = await taken.query("begin").catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(err)).toBe(true); // a Galera node not ready: 503
+    expect(conn.destroyed).toBe(1);
   });
 });

@@ -36,11 +36,29 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
   connectTimeoutMs: 10_000,
 };
 
+/**
+ * The database budget of one request when REQUEST_DEADLINE_MS does not set one, in milliseconds
+ * (@service/shared/node, request-deadline.ts).
+ */
+export const DEFAULT_REQUEST_DEADLINE_MS = 5_000;
+
 /** Seconds a client is asked to wait (Retry-After) when the database is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** The code of the error a guarded pool raises when no connection became free in time. */
 export const ACQUIRE_TIMEOUT = "POOL_ACQUIRE_TIMEOUT";
+
+/**
+ * The code of the error a guarded pool raises when the request's deadline has passed before a
+ * statement or a wait for a connection could start (see `budget` of guardPool).
+ */
+export const DEADLINE_EXCEEDED = "REQUEST_DEADLINE_EXCEEDED";
+
+/**
+ * Milliseconds left of the current request's database budget, or undefined outside a request
+ * (a worker, a script): only the pool's own timeouts apply then.
+ */
+export type BudgetSource = () => number | undefined;
 
 /** What guardPool needs of a pooled connection (mysql2's PromisePoolConnection has it). */
 export interface GuardableConnection {
@@ -76,15 +94,27 @@ export interface GuardablePool {
  * every statement, on the pool or on a connection taken from it, gets `queryTimeoutMs` unless it
  * sets its own `timeout`; taking a connection gives up after `acquireTimeoutMs`.
  * @param timeouts `connectTimeoutMs` is not used here: pass it to mysql2's createPool
+ * @param budget what is left of the current request's deadline (@service/shared/node,
+ *   request-deadline.ts): each statement and wait for a connection is bounded by the smaller of
+ *   its timeout and what is left; one that would start with nothing left fails at once with code
+ *   DEADLINE_EXCEEDED
  * @returns the same pool
  * @throws (from the guarded methods) an Error with code `PROTOCOL_SEQUENCE_TIMEOUT` (mysql2's) when a
  *   statement times out, code ACQUIRE_TIMEOUT when no connection became free in time
  */
-export function guardPool<P extends GuardablePool>(pool: P, timeouts: Pick<DatabaseTimeouts, "queryTimeoutMs" | "acquireTimeoutMs">): P {
+export function guardPool<P extends GuardablePool>(
+  pool: P,
+  timeouts: Pick<DatabaseTimeouts, "queryTimeoutMs" | "acquireTimeoutMs">,
+  budget: BudgetSource = () => undefined,
+): P {
   const take = pool.getConnection.bind(pool);
+  const limits: Limits = {
+    acquireMs: () => bounded(timeouts.acquireTimeoutMs, budget()),
+    queryMs: () => bounded(timeouts.queryTimeoutMs, budget()),
+  };
   const getConnection = async () => {
-    const conn = await acquire(take, timeouts.acquireTimeoutMs).catch(rethrowMarked);
-    return guardConnection(conn, timeouts.queryTimeoutMs);
+    const conn = await acquire(take, limits.acquireMs()).catch(rethrowMarked);
+    return guardConnection(conn, limits.queryMs);
   };
   // The pool's own query/execute would hand a timed-out connection back to the pool: run them on
   // a guarded connection instead.
@@ -97,13 +127,49 @@ export function guardPool<P extends GuardablePool>(pool: P, timeouts: Pick<Datab
     }
   };
   const callbackPool = pool.pool;
+  // The budget is read when the statement is given, in the request's context: mysql2 calls back
+  // from its pool's own, where the request's deadline is not known.
+  const limitsFromNow = (): Limits => {
+    const left = budget();
+    if (left === undefined) return limits;
+    const given = performance.now();
+    const remaining = () => left - (performance.now() - given);
+    return { acquireMs: () => bounded(timeouts.acquireTimeoutMs, remaining()), queryMs: () => bounded(timeouts.queryTimeoutMs, remaining()) };
+  };
   const onCallbackConnection = callbackPool
-    ? (method: "query" | "execute") => (statement: unknown, values?: unknown) => runOnCallbackPool(callbackPool, method, statement, values, timeouts)
+    ? (method: "query" | "execute") => (statement: unknown, values?: unknown) => runOnCallbackPool(callbackPool, method, statement, values, limitsFromNow())
     : onConnection;
   Object.assign(pool, { getConnection, query: onCallbackConnection("query"), execute: onCallbackConnection("execute") });
   return pool;
 }
 
+/** A guarded pool's limits, in milliseconds (0: none), read when a wait or statement starts. */
+interface Limits {
+  acquireMs(): number;
+  queryMs(): number;
+}
+
+/**
+ * The smaller of a timeout (0: none) and what is left of the budget (undefined: none).
+ * @throws an unavailable error with code DEADLINE_EXCEEDED when nothing is left
+ */
+function bounded(timeoutMs: number, leftMs: number | undefined): number {
+  if (leftMs === undefined) return timeoutMs;
+  if (leftMs <= 0) throw unavailableError("The request's time for the database has run out.", DEADLINE_EXCEEDED);
+  const left = Math.max(1, Math.ceil(leftMs));
+  return timeoutMs > 0 ? Math.min(timeoutMs, left) : left;
+}
+
+/**
+ * An error that `isDatabaseUnavailable` recognises (so the services answer 503 with
+ * Retry-After), for failures found above the driver: a deadline that passed, a transaction
+ * whose retries ran out.
+ * @param code one of the codes isDatabaseUnavailable knows (DEADLINE_EXCEEDED, TRANSACTION_*)
+ * @param cause the driver's error that led to it, if any
+ */
+export function unavailableError(message: string, code: string, cause?: unknown): Error {
+  return marked(Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code })) as Error;
+}
 /**
  * One statement on a connection of mysql2's callback pool, with the same guards as a guarded
  * connection: the acquire limit, the statement limit (the connection is destroyed when it is
@@ -119,7 +185,7 @@ function runOnCallbackPool(
   method: "query" | "execute",
   statement: unknown,
   values: unknown,
-  timeouts: Pick<DatabaseTimeouts, "queryTimeoutMs" | "acquireTimeoutMs">,
+  limits: Limits,
 ): Promise<[unknown, unknown]> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -127,7 +193,7 @@ function runOnCallbackPool(
       settled = true;
       reject(marked(err));
     };
-    const waitMs = timeouts.acquireTimeoutMs;
+    const waitMs = limits.acquireMs();
     const waiting = waitMs > 0
       ? setTimeout(() => fail(Object.assign(new Error(`No database connection became free within ${waitMs} ms.`), { code: ACQUIRE_TIMEOUT })), waitMs)
       : undefined;
@@ -135,7 +201,13 @@ function runOnCallbackPool(
       if (waiting !== undefined) clearTimeout(waiting);
       if (settled) return conn?.release();
       if (err || !conn) return fail(err);
-      const limitMs = timeouts.queryTimeoutMs;
+      let limitMs: number;
+      try {
+        limitMs = limits.queryMs();
+      } catch (deadline) {
+        conn.release();
+        return fail(deadline);
+      }
       const running = limitMs > 0
         ? setTimeout(() => {
           conn.destroy(); // its reply may never come: the connection must not serve another statement
@@ -162,7 +234,9 @@ function runOnCallbackPool(
  * Whether `err` (or an error it wraps, as drizzle wraps the driver's) came out of a guarded pool
  * and means the database could not be reached or did not answer in time: refused, reset, lost,
  * timed out, no connection free, too many connections, or a connection that died under the
- * statement. A server error (ER_*: a bad statement, a duplicate key, a deadlock) is not.
+ * statement; also a conflict the engine rolled back (deadlock, lock wait timeout) or a Galera node
+ * not ready, which the transaction runner retries first. Another server error (ER_*: a bad
+ * statement, a duplicate key) is not.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
@@ -195,6 +269,17 @@ function marked(err: unknown): unknown {
 
 const UNAVAILABLE_CODES = new Set([
   ACQUIRE_TIMEOUT,
+  DEADLINE_EXCEEDED,
+  // the transaction runner's (@service/shared/node): conflicts retried until the deadline, a
+  // COMMIT whose outcome could not be confirmed
+  "TRANSACTION_RETRIES_EXHAUSTED",
+  "TRANSACTION_OUTCOME_UNKNOWN",
+  // a Galera node that is not synced ("WSREP has not yet prepared node for application use")
+  "ER_UNKNOWN_COM_ERROR",
+  // a conflict that reached a handler without a runner retrying it (a deadlock or certification
+  // conflict, a lock wait timeout): the engine rolled the statement back; try again later, not a bug
+  "ER_LOCK_DEADLOCK",
+  "ER_LOCK_WAIT_TIMEOUT",
   "PROTOCOL_SEQUENCE_TIMEOUT",
   "PROTOCOL_CONNECTION_LOST",
   "ECONNREFUSED",
@@ -232,22 +317,40 @@ function acquire(take: () => Promise<GuardableConnection>, ms: number): Promise<
 }
 
 /**
- * Gives the connection's statements the default timeout (none when `ms` is 0), destroys it when
- * one times out, and marks its errors.
+ * Gives the connection's statements the default timeout (none when `queryMs` answers 0), destroys
+ * it when one times out, and marks its errors.
  */
-function guardConnection(conn: GuardableConnection, ms: number): GuardableConnection {
+function guardConnection(conn: GuardableConnection, queryMs: () => number): GuardableConnection {
   for (const method of ["query", "execute"] as const) {
     const send = conn[method].bind(conn);
     conn[method] = async (statement: unknown, ...rest: unknown[]) => {
+      let ms: number;
+      try {
+        ms = queryMs();
+      } catch (deadline) {
+        // The request's time ran out between two statements of a transaction: the connection
+        // goes (the server rolls back what it holds open) rather than back to the pool, where
+        // the next caller would find that transaction still open.
+        conn.destroy();
+        throw deadline;
+      }
       try {
         return await send(ms > 0 ? withTimeout(statement, ms) : statement, ...rest);
       } catch (err) {
-        if ((err as DriverError | null)?.code === "PROTOCOL_SEQUENCE_TIMEOUT") conn.destroy();
+        // A BEGIN that failed: drizzle hands such a connection back to no one (it releases a
+        // transaction's connection only once BEGIN has answered), so it goes rather than leak.
+        if ((err as DriverError | null)?.code === "PROTOCOL_SEQUENCE_TIMEOUT" || isBegin(statement)) conn.destroy();
         return rethrowMarked(err);
       }
     };
   }
   return conn;
+}
+
+/** Whether a statement (SQL text or mysql2 query options) opens a transaction. */
+function isBegin(statement: unknown): boolean {
+  const text = typeof statement === "string" ? statement : (statement as { sql?: unknown } | null)?.sql;
+  return typeof text === "string" && /^\s*(begin|start transaction|set transaction)\b/i.test(text);
 }
 
 /** The statement (SQL text or mysql2 query options) with `timeout` set unless it has one. */

@@ -3,6 +3,7 @@
  * fixed so that scripts, compose and tests agree), and the one way a bad variable is reported:
  * one line per variable naming it and what it must be, never its value (it may be a secret).
  */
+import { DEFAULT_REQUEST_DEADLINE_MS } from "./db-timeouts.ts";
 import { z } from "zod";
 import { parseSyncWait, SYNC_WAIT_PARAMETER, syncWaitProblem } from "./database-session.ts";
 import { MIN_SECRET_KEY_LENGTH } from "./secret-box.ts";
@@ -60,6 +61,12 @@ export const commonVariables = {
     .min(1, `must be a number of processes (1-${MAX_WEB_CONCURRENCY})`)
     .max(MAX_WEB_CONCURRENCY, `must be a number of processes (1-${MAX_WEB_CONCURRENCY})`)
     .optional(),
+  /**
+   * milliseconds a request may spend on the database in all (its statements, waits for a
+   * connection, the transaction runner's retries) before it is answered 503 (904) with Retry-After
+   */
+  REQUEST_DEADLINE_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
+    .min(100, "must be at least 100 milliseconds").max(120_000, "must be at most 120000 milliseconds").default(DEFAULT_REQUEST_DEADLINE_MS),
 };
 
 /** The outcome of reading a configuration: the config, or one line per bad variable. */

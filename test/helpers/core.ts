@@ -64,7 +64,7 @@ export async function startCore(options: StartCoreOptions = {}): Promise<TestCor
   const { env: _env, ...fakes } = options;
   const app = createApp({ db: database.db, config, ...fakes });
   const chainId = await createChain(database.db, "Test Chain");
-  const statements = countStatements(database.pool, database.writePool);
+  const statements = countStatements(database.pool);
   const request = async (path: string, init?: RequestInit) => app.request(path, init);
   const core: TestCore = {
     db: database.db,

@@ -4,7 +4,7 @@
  *
  * Counts at the protocol level: every Query and Execute command any connection of these pools puts
  * on the wire, including `begin` / `commit` / `rollback` of transactions (each is a round trip);
- * several statements sent in one text (core-api/src/db/one-transaction.ts) are one round trip.
+ * several statements sent in one text (core-api/src/db/built-statements.ts) are one round trip.
  * Connection handshakes and pings are not statements and are not counted.
  *
  * @example
@@ -37,8 +37,7 @@ interface CoreConnection {
 /**
  * Starts counting the statements of `pools` (connections opened before and after the call), in
  * the order they are sent.
- * @param pools the mysql2 promise pools behind the drizzle client (`openCoreDatabase(...).pool`
- *   and its `writePool`)
+ * @param pools the mysql2 promise pools behind the drizzle client (`openCoreDatabase(...).pool`)
  */
 export function countStatements(...pools: Pool[]): StatementCounter {
   const sent: string[] = [];

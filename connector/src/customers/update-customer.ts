@@ -23,6 +23,7 @@ import {
   syncSubscriberEmail, updateCustomer,
 } from "./repository.ts";
 import { readStoreConfig, resolveChainScope, resolveNewCustomerTarget, type ChainScope, type StoreInPath } from "./store-scope.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** Which user_info key identified the customer. */
 export type IdentifiedBy = "user_id" | "member_number" | "username" | "authentication_point_identifier";
@@ -93,7 +94,7 @@ export async function updateCustomerFromUserInfo(
   for (let attempt = 1; ; attempt++) {
     let creating = false;
     try {
-      return await db.transaction(async (tx) => {
+      return await runTransaction(db, async (tx) => {
         const found = await identifyCustomer(tx, chainScope, info);
         const patch = customerPatchFromUserInfo(info);
         let customerId: number;
@@ -149,7 +150,7 @@ export async function updateCustomerFromUserInfo(
         await setLastHash(tx, customerId, lastHash);
         bundle.service = { ...bundle.service!, lastHash };
         return customerObject(bundle);
-      }, { isolationLevel: "read committed" });
+      }, { transactionConfig: { isolationLevel: "read committed" } });
     } catch (err) {
       if (attempt < UPDATE_ATTEMPTS && lostRace(err, creating)) continue;
       throw duplicateToBadRequest(err);
@@ -201,20 +202,20 @@ async function keepNewerShopChange(
 
 /**
  * Attempts of one update call: a create that loses to a concurrent create runs again as an
- * update; the spare attempts cover a deadlock or the new customer vanishing in between.
+ * update; the spare attempts cover the new customer vanishing in between. Deadlocks and the like
+ * are the transaction runner's to retry (@service/shared/node).
  */
 const UPDATE_ATTEMPTS = 3;
 
 /**
  * Whether a failed attempt only lost a race and is worth running again (its transaction was rolled
- * back): a deadlock, or a duplicate key or a used email while creating (a concurrent request
+ * back): a duplicate key or a used email while creating (a concurrent request
  * created the customer, or linked the user_id / member_number, first; the next attempt finds and
  * updates it, and an email really used elsewhere is refused again). A duplicate key while updating
  * stands: it is an identifier or email that another customer really uses.
  */
 function lostRace(err: unknown, creating: boolean): boolean {
   const code = driverErrorCode(err);
-  if (code === "ER_LOCK_DEADLOCK") return true;
   // The email check of a create sees a customer committed after the look-up found none.
   const emailRefused = err instanceof ConnectorError && err.message === EMAIL_IN_USE;
   return creating && (code === "ER_DUP_ENTRY" || emailRefused);

@@ -6,6 +6,7 @@ import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import type { MySql2PreparedQueryHKT, MySql2QueryResultHKT } from "drizzle-orm/mysql2/session";
 import { applySessionSettings, databaseSession } from "@service/shared/database-session";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
+import { remainingMs } from "@service/shared/node";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
@@ -24,7 +25,8 @@ export interface ConnectorDatabase {
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
  * Datetimes travel as UTC and every session's time_zone is UTC (timestamp columns); DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
- * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
+ * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises, and
+ * within the request's deadline (@service/shared/node, request-deadline.ts).
  * Every session reads its writes on a Galera cluster (wsrep_sync_wait, shared/src/database-session.ts;
  * a `wsrep_sync_wait` parameter of `databaseUrl` changes it).
  * @param options.connectionLimit pool size (default 10)
@@ -53,7 +55,7 @@ export function openConnectorDatabase(
   pool.pool.on("connection", (conn) => {
     conn.query("SET time_zone = '+00:00'");
   });
-  guardPool(applySessionSettings(pool, session), timeouts);
+  guardPool(applySessionSettings(pool, session), timeouts, remainingMs);
   const db = drizzle(pool, { schema, mode: "default" });
   return { db, pool, close: () => pool.end() };
 }

@@ -18,3 +18,4 @@ export * from "./tables/integration-tokens.ts";
 export * from "./tables/newsletter.ts";
 export * from "./tables/platform-sync.ts";
 export * from "./tables/stores.ts";
+export * from "./tables/transaction-marker.ts";

@@ -12,6 +12,7 @@ import type { ConnectorDb, ConnectorQueryable } from "./client.ts";
 import {
   customerGroup, serviceChainWebsite, serviceIntegrationToken, store, storeGroup, storeWebsite,
 } from "./schema.ts";
+import { runTransaction } from "@service/shared/node";
 
 export interface SeedConnectorOptions {
   /** the service chain this shop serves (the demo chain is 1) */
@@ -71,7 +72,7 @@ async function seedStoreSkeleton(tx: ConnectorQueryable): Promise<boolean> {
  */
 export async function seedConnector(db: ConnectorDb, options: SeedConnectorOptions): Promise<SeedConnectorResult | null> {
   const now = options.now ?? new Date();
-  const seeded = await db.transaction(async (tx) => {
+  const seeded = await runTransaction(db, async (tx) => {
     const createdStore = await seedStoreSkeleton(tx);
     let mappedChain = false;
     let storedToken = false;

@@ -15,6 +15,7 @@ import type { PoolConnection, RowDataPacket } from "mysql2/promise";
 import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import type { AddressRow, CustomerRow, ServiceDataRow, SubscriberRow, UserInfoSource } from "../customers/mapping.ts";
+import { readInSnapshot } from "@service/shared/node";
 
 /** A customer as the reconcile reads it: its user info's columns and when each part last changed. */
 export interface ScannedCustomer extends UserInfoSource {
@@ -61,24 +62,9 @@ export async function loadCustomerPage(
 ): Promise<ScannedCustomer[]> {
   if (websiteIds.length === 0) return [];
   // Straight on a pooled connection: mysql2's own row parser, without drizzle's per-field callback.
-  const conn = await db.$client.getConnection();
-  try {
-    // The snapshot holds across the statements at the server's isolation level, InnoDB's default
-    // REPEATABLE READ (the connector never changes it for a session).
-    await conn.query("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-    let page: ScannedCustomer[];
-    try {
-      page = await readPage(conn, websiteIds, afterId, limit);
-    } catch (err) {
-      // The statement's own error is the one to tell: a ROLLBACK on a lost connection fails too.
-      await conn.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    }
-    await conn.query("COMMIT");
-    return page;
-  } finally {
-    conn.release();
-  }
+  // The snapshot holds across the statements at the server's isolation level, InnoDB's default
+  // REPEATABLE READ (the connector never changes it for a session).
+  return readInSnapshot(db.$client, (conn) => readPage(conn, websiteIds, afterId, limit));
 }
 
 /** loadCustomerPage's four statements on `conn`, inside its transaction. */

@@ -19,6 +19,7 @@ import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
 import { and, eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { serviceJobLease } from "../db/schema.ts";
+import { runStatement } from "@service/shared/node";
 
 /** A lease taken by this process. */
 export interface HeldLease {
@@ -48,19 +49,11 @@ export async function takeLease(
   db: ConnectorQueryable, job: string, durationMs: number,
 ): Promise<{ taken: true; lease: HeldLease } | { taken: false; holder: LeaseHolder }> {
   const owner = randomUUID();
-  // The job's row, once: racing first takers may deadlock on the insert; the loser tries again.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db.insert(serviceJobLease).values({ name: job }).onDuplicateKeyUpdate({ set: { name: sql`${serviceJobLease.name}` } });
-      break;
-    } catch (err) {
-      const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
-      if (code !== "ER_LOCK_DEADLOCK" || attempt >= 5) throw err;
-    }
-  }
-  const result = await db.update(serviceJobLease)
+  // The job's row, once: racing first takers may deadlock on the insert; the runner runs the loser's again.
+  await runStatement(() => db.insert(serviceJobLease).values({ name: job }).onDuplicateKeyUpdate({ set: { name: sql`${serviceJobLease.name}` } }));
+  const result = await runStatement(() => db.update(serviceJobLease)
     .set({ owner, acquiredAt: sql`UTC_TIMESTAMP(3)`, expiresAt: sql`UTC_TIMESTAMP(3) + INTERVAL ${Math.max(1, Math.round(durationMs)) * 1000} MICROSECOND` })
-    .where(and(eq(serviceJobLease.name, job), sql`(${serviceJobLease.owner} IS NULL OR ${serviceJobLease.expiresAt} <= UTC_TIMESTAMP(3))`));
+    .where(and(eq(serviceJobLease.name, job), sql`(${serviceJobLease.owner} IS NULL OR ${serviceJobLease.expiresAt} <= UTC_TIMESTAMP(3))`)));
   if (affected(result) === 1) return { taken: true, lease: { job, owner } };
   const [row] = await db.select().from(serviceJobLease).where(eq(serviceJobLease.name, job));
   return { taken: false, holder: { owner: row?.owner ?? "", expiresAt: row?.expiresAt ?? new Date(0) } };
@@ -71,16 +64,16 @@ export async function takeLease(
  * @returns false when this holder no longer holds it (it lapsed and another run took it)
  */
 export async function renewLease(db: ConnectorQueryable, lease: HeldLease, durationMs: number): Promise<boolean> {
-  const result = await db.update(serviceJobLease)
+  const result = await runStatement(() => db.update(serviceJobLease)
     .set({ expiresAt: sql`UTC_TIMESTAMP(3) + INTERVAL ${Math.max(1, Math.round(durationMs)) * 1000} MICROSECOND` })
-    .where(and(eq(serviceJobLease.name, lease.job), eq(serviceJobLease.owner, lease.owner)));
+    .where(and(eq(serviceJobLease.name, lease.job), eq(serviceJobLease.owner, lease.owner))));
   return affected(result) === 1;
 }
 
 /** Frees the lease if this holder still holds it (a lapsed one taken by another run stays theirs). */
 export async function releaseLease(db: ConnectorQueryable, lease: HeldLease): Promise<void> {
-  await db.update(serviceJobLease).set({ owner: null, expiresAt: null, acquiredAt: null })
-    .where(and(eq(serviceJobLease.name, lease.job), eq(serviceJobLease.owner, lease.owner)));
+  await runStatement(() => db.update(serviceJobLease).set({ owner: null, expiresAt: null, acquiredAt: null })
+    .where(and(eq(serviceJobLease.name, lease.job), eq(serviceJobLease.owner, lease.owner))));
 }
 
 /** First pause of releaseLeaseWhenBack between attempts; it doubles up to RELEASE_MAX_PAUSE_MS. */

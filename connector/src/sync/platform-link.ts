@@ -10,6 +10,7 @@ import type { SecretBox } from "@service/shared/secret-box";
 import { z } from "zod";
 import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
 import { serviceChainWebsite, servicePlatformLink } from "../db/schema.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** The secret-box purpose of a chain's access token: a sealed token copied to another chain's row does not open. */
 export function accessTokenPurpose(chainId: number): string {
@@ -81,7 +82,7 @@ export async function linkPlatform(
   if (!parsed.success) throw new PlatformLinkError(parsed.error.issues.map((i) => i.message).join("; "));
   const link = parsed.data;
   const sealed = await box.seal(link.accessToken, accessTokenPurpose(link.chainId));
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [served] = await tx.select().from(serviceChainWebsite).where(eq(serviceChainWebsite.serviceChainId, link.chainId)).limit(1);
     if (!served) throw new PlatformLinkError(`no website of this shop serves chain ${link.chainId} (map one first: npm run admin -- map-website)`);
     const [existing] = await tx.select({ chainId: servicePlatformLink.serviceChainId }).from(servicePlatformLink)

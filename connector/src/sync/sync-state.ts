@@ -6,6 +6,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { ConnectorDb } from "../db/client.ts";
 import { serviceCustomerData } from "../db/schema.ts";
+import { runStatement } from "@service/shared/node";
 
 /** What the platform's answer gives us to keep. */
 export interface SyncedCustomer {
@@ -53,8 +54,8 @@ export async function recordSynced(db: ConnectorDb, s: SyncedCustomer): Promise<
         if (inserted) return "stored";
       }
       const expected = s.expectedLastHash === null ? isNull(serviceCustomerData.lastHash) : eq(serviceCustomerData.lastHash, s.expectedLastHash);
-      if (await changedRows(db.update(serviceCustomerData).set(synced).where(and(row, expected)))) return "stored";
-      if (await changedRows(db.update(serviceCustomerData).set({ ...ids, updatedAt: s.now }).where(row))) return "superseded";
+      if (await changedRows(runStatement(() => db.update(serviceCustomerData).set(synced).where(and(row, expected))))) return "stored";
+      if (await changedRows(runStatement(() => db.update(serviceCustomerData).set({ ...ids, updatedAt: s.now }).where(row)))) return "superseded";
       // No row at all (deleted since it was read): insert it.
     }
     throw new Error(`service_customer_data of customer ${s.customerId} could not be written (it kept appearing and vanishing)`);
@@ -81,7 +82,7 @@ function isDuplicateKey(err: unknown): boolean {
  */
 async function insertIfAbsent(db: ConnectorDb, values: typeof serviceCustomerData.$inferInsert): Promise<boolean> {
   try {
-    await db.insert(serviceCustomerData).values(values);
+    await runStatement(() => db.insert(serviceCustomerData).values(values));
     return true;
   } catch (err) {
     const cause = causeOf(err);

@@ -39,10 +39,11 @@ export interface Harness {
  * @param options.trustedProxies CIDRs whose X-Forwarded-For the app believes (tests that need
  *   several client addresses send it from 127.0.0.1)
  * @param options.verifyPassword authenticate's password check (tests that count its calls wrap verifyMagentoPassword)
+ * @param options.requestDeadlineMs REQUEST_DEADLINE_MS of the app (default 5 s)
  */
 export async function startHarness(
   prefix: string,
-  options: { trustedProxies?: string[]; verifyPassword?: PasswordVerifier } = {},
+  options: { trustedProxies?: string[]; verifyPassword?: PasswordVerifier; requestDeadlineMs?: number } = {},
 ): Promise<Harness> {
   const name = throwawayDatabaseName(prefix);
   await createMigratedDatabase("connector", name);
@@ -54,7 +55,7 @@ export async function startHarness(
     db: database.db,
     clock: () => now,
     verifyPassword: options.verifyPassword,
-    config: { bodyLimitBytes: BODY_LIMIT_BYTES, logLevel: "warn", trustedProxies: options.trustedProxies },
+    config: { bodyLimitBytes: BODY_LIMIT_BYTES, logLevel: "warn", trustedProxies: options.trustedProxies, requestDeadlineMs: options.requestDeadlineMs },
   });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -8,6 +8,7 @@ import { eq, lte } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { sessions } from "../db/schema.ts";
 import { newSecret, sha256Hex } from "./secrets.ts";
+import { runStatement } from "@service/shared/node";
 
 export type SessionKind = "admin" | "end_user";
 
@@ -33,13 +34,13 @@ export async function createSession(
 ): Promise<SessionInfo> {
   const key = newSecret();
   const expiry = new Date(Math.floor((now.getTime() + ttlMs) / 1000) * 1000);
-  await db.insert(sessions).values({ kind, userId, keyHash: sha256Hex(key), chainId, expiresAt: expiry, createdDate: now });
+  await runStatement(() => db.insert(sessions).values({ kind, userId, keyHash: sha256Hex(key), chainId, expiresAt: expiry, createdDate: now }));
   return { session_user_id: userId, session_key: key, expiry };
 }
 
 /** Ends the session with key `key` (logout); returns whether one was ended. */
 export async function deleteSession(db: CoreDb, key: string): Promise<boolean> {
-  const [res] = await db.delete(sessions).where(eq(sessions.keyHash, sha256Hex(key)));
+  const [res] = await runStatement(() => db.delete(sessions).where(eq(sessions.keyHash, sha256Hex(key))));
   return res.affectedRows > 0;
 }
 
@@ -54,6 +55,6 @@ export const EXPIRED_SESSIONS_BATCH = 100;
  * @returns how many were deleted
  */
 export async function deleteExpiredSessions(db: CoreDb, now: Date): Promise<number> {
-  const [res] = await db.delete(sessions).where(lte(sessions.expiresAt, now)).limit(EXPIRED_SESSIONS_BATCH);
+  const [res] = await runStatement(() => db.delete(sessions).where(lte(sessions.expiresAt, now)).limit(EXPIRED_SESSIONS_BATCH));
   return res.affectedRows;
 }

@@ -10,6 +10,7 @@ import { and, eq } from "drizzle-orm";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { CoreDb } from "../db/client.ts";
 import { authenticationPoints, chains } from "../db/schema.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 /** What the integration token is sealed for (with the chain id appended). */
 export const INTEGRATION_TOKEN_PURPOSE = "chain.integration_token";
@@ -91,7 +92,7 @@ export async function setAuthenticationPoint(
   now: Date,
 ): Promise<{ row: AuthenticationPointRow; created: boolean } | null> {
   const sealed = await box.seal(input.integrationToken, integrationTokenPurpose(input.chainId));
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [chain] = await tx.select({ id: chains.id }).from(chains).where(and(eq(chains.id, input.chainId), eq(chains.deleted, false))).for("update");
     if (!chain) return null;
     const [existing] = await tx.select({ id: authenticationPoints.id }).from(authenticationPoints).where(eq(authenticationPoints.chainId, input.chainId));
@@ -109,6 +110,6 @@ export async function setAuthenticationPoint(
  * @returns whether the chain had one
  */
 export async function removeAuthenticationPoint(db: CoreDb, chainId: number): Promise<boolean> {
-  const [res] = await db.delete(authenticationPoints).where(eq(authenticationPoints.chainId, chainId));
+  const [res] = await runStatement(() => db.delete(authenticationPoints).where(eq(authenticationPoints.chainId, chainId)));
   return res.affectedRows > 0;
 }

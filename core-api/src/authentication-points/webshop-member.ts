@@ -32,6 +32,7 @@ import { resolveUserReferences } from "../users/user-references.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
 import { findUser, type UserRow } from "../users/user-repository.ts";
 import type { UserVersionRules } from "../users/version-rules.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** Signup channel of a member created from a webshop customer. */
 export const WEBSHOP_MEMBER_CHANNEL = "platform";
@@ -160,7 +161,7 @@ function without(params: Params, name: string, reason: string, req: WebshopMembe
  */
 async function linkByUsername(db: CoreDb, req: WebshopMemberRequest, username: string | null, identifier: string): Promise<{ user: UserRow; written: boolean }> {
   const chainId = req.chain.id;
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const match = username
       ? or(eq(users.authenticationPointIdentifier, identifier), eq(users.username, username))
       : eq(users.authenticationPointIdentifier, identifier);

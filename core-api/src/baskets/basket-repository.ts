@@ -13,6 +13,7 @@ import type { BasketItem } from "@service/shared/internal/add-basket";
 import { and, eq, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { baskets, users } from "../db/schema.ts";
+import { runTransaction } from "@service/shared/node";
 
 export type BasketRow = typeof baskets.$inferSelect;
 
@@ -31,7 +32,7 @@ export interface NewBasket {
  * @returns the stored basket, or null when the chain has no user `userId` (nothing is written)
  */
 export async function recordBasket(db: CoreDb, basket: NewBasket, firstTransactionSetsStores: boolean, now: Date): Promise<BasketRow | null> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [user] = await tx.select({ id: users.id }).from(users)
       .where(and(eq(users.id, basket.userId), eq(users.chainId, basket.chainId))).for("update");
     if (!user) return null;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { businessGeoCellCounts, businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness } from "./business-repository.ts";
+import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness, useGroupCommit } from "./business-repository.ts";
 import { searchBusinesses } from "./search.ts";
 import { withLcpPrev } from "./word-index.ts";
 
@@ -88,13 +88,14 @@ describe("concurrent insertBusiness calls (group commit, issue 12)", () => {
       offset: 0,
     })).total;
 
-  it("are written in one transaction, two round trips (the statements, then the COMMIT), and each caller gets its own row", async () => {
+  it("are written in one transaction, one statement per round trip (begin, an INSERT per business, the words, two counts, the marker, commit), and each caller gets its own row", async () => {
     const chainId = await core.createChain("Grouped Chain");
     core.statements.reset();
     const rows = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) => insertBusiness(core.db, { chainId, name: `Groep Winkel ${i}`, ownerCode: `GW-${i}`, ...place(i) }, NOW)),
     );
-    expect(core.statements.count).toBe(2);
+    expect(core.statements.count).toBe(PARALLEL + 6);
+    expect(core.statements.statements.filter((t) => t === "begin")).toHaveLength(1);
     expect(rows.map((r) => r.ownerCode)).toEqual(Array.from({ length: PARALLEL }, (_, i) => `GW-${i}`));
     expect(new Set(rows.map((r) => r.id)).size).toBe(PARALLEL);
     for (const row of rows) expect(row).toEqual(await findBusinessById(core.db, chainId, row.id));
@@ -152,6 +153,21 @@ describe("concurrent insertBusiness calls (group commit, issue 12)", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(((results[1] as PromiseRejectedResult).reason as ServiceError).errorName).toBe("business_already_exists");
     expect((results[0] as PromiseFulfilledResult<{ name: string }>).value.name).toBe("Eerste");
+  });
+});
+
+describe("insertBusiness with group commit off (GROUP_COMMIT=off)", () => {
+  it("writes each concurrent call in a transaction of its own, each answering its own stored row", async () => {
+    const chainId = await core.createChain("Alone Chain");
+    useGroupCommit(core.db, false);
+    try {
+      core.statements.reset();
+      const rows = await Promise.all(Array.from({ length: 6 }, (_, i) => insertBusiness(core.db, { chainId, name: `Alleen ${i}`, ownerCode: `AL-${i}` }, NOW)));
+      expect(core.statements.statements.filter((t) => t === "begin")).toHaveLength(6);
+      for (const row of rows) expect(row).toEqual(await findBusinessById(core.db, chainId, row.id));
+    } finally {
+      useGroupCommit(core.db, true);
+    }
   });
 });
 

@@ -2,18 +2,19 @@
  * Business storage: every write of a business goes through here, so the row, its location grid
  * cell and its text-search words always agree (spec, "Business"; handbook, schema-as-code).
  */
-import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { TargetJoin } from "../auth/target-join.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
 import { rowAsInserted, wholeSeconds } from "../db/inserted-row.ts";
 import { WriteBatcher } from "../db/group-commit.ts";
-import { insertRows, writeInOneTransaction } from "../db/one-transaction.ts";
+import { insertRows, runInTransaction } from "../db/built-statements.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
-import { adjustCellCounts, cellCountStatements } from "./cell-counts.ts";
-import { countWords, deleteWords, insertWords, tokenRows, wordCountStatements, wordInsertStatements } from "./word-index.ts";
+import { adjustCellCounts } from "./cell-counts.ts";
+import { countWords, deleteWords, insertWords, tokenRows } from "./word-index.ts";
+import { runTransaction } from "@service/shared/node";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 /** Writable columns of a business (camelCase drizzle names). */
@@ -45,6 +46,18 @@ interface NewBusiness {
   stamp: Date;
 }
 
+/** Databases whose add-business calls each write a transaction of their own (GROUP_COMMIT=off). */
+const alone = new WeakSet<CoreDb>();
+
+/**
+ * Turns group commit of insertBusiness on `db` on (the default) or off (GROUP_COMMIT=off: each
+ * business its own transaction, to measure what group commit saves).
+ */
+export function useGroupCommit(db: CoreDb, on: boolean): void {
+  if (on) alone.delete(db);
+  else alone.add(db);
+}
+
 /** One group committer per database client (a process has one; tests have one per database). */
 const committers = new WeakMap<CoreDb, WriteBatcher<NewBusiness, BusinessRow>>();
 
@@ -61,26 +74,27 @@ function committerOf(db: CoreDb): WriteBatcher<NewBusiness, BusinessRow> {
 }
 
 /**
- * Creates a business. Concurrent calls are group-committed (db/group-commit.ts, issue 12): those
+ * Creates a business. Concurrent calls are group-committed (db/group-commit.ts; unless
+ * useGroupCommit turned it off): those
  * arriving while a transaction of new businesses is being written go together into the next one.
  * Each call still answers only after the transaction holding its business committed (a search
  * after it finds the business and counts it), and a call whose business cannot be written fails
  * alone: a batch that fails on a row's error (a taken owner_code) is retried one business at a
- * time; one that meets a deadlock is written again whole (db/group-commit.ts).
+ * time; one that meets a deadlock is written again whole by the transaction runner.
  * @param now creation and last-modified time (kept in whole seconds)
  * @returns the stored row
  * @throws ServiceError business_already_exists (311) when owner_code is used by a live business of
  *   the chain; nothing is written then
  */
 export async function insertBusiness(db: CoreDb, values: BusinessValues, now: Date): Promise<BusinessRow> {
-  return translateDuplicate(() => committerOf(db).add({ values, stamp: wholeSeconds(now) }));
+  const item = { values, stamp: wholeSeconds(now) };
+  if (alone.has(db)) return translateDuplicate(async () => (await writeNewBusinesses(db, [item]))[0]!);
+  return translateDuplicate(() => committerOf(db).add(item));
 }
 
 /**
- * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports), sent in two
- * round trips (db/one-transaction.ts: the statements, then the COMMIT; a bulk load's long text in
- * a few). The rows are answered as
- * written, not read back (db/inserted-row.ts). The counts are written last, cells before words, as
+ * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports): see
+ * writeNewBusinesses. The rows are answered as written, not read back (db/inserted-row.ts). The counts are written last, cells before words, as
  * by every write here: the count rows are the ones concurrent writers share, so their locks are
  * held the shortest and always taken in the same order.
  * @param now creation and last-modified time (kept in whole seconds)
@@ -92,35 +106,27 @@ export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: 
   return translateDuplicate(() => writeNewBusinesses(db, rows.map((values) => ({ values, stamp }))));
 }
 
-/** `LAST_INSERT_ID() + n`: the id of the n-th row (from 0) of the multi-row INSERT before it; one expression per n, rendered once. */
-const insertedIds: SQL[] = [];
-
-function nthInsertedId(n: number): SQL {
-  return (insertedIds[n] ??= sql`LAST_INSERT_ID() + ${n}`);
-}
-
 /**
- * Writes new businesses, their words and both counts in one transaction, in two round trips
- * (the statements, then the COMMIT: db/one-transaction.ts; insertBusinesses, and each batch of insertBusiness).
+ * Writes new businesses, their words and both counts in one transaction of the transaction
+ * runner (insertBusinesses, and each batch of insertBusiness): one INSERT per business, each
+ * answering its own id (no id is ever computed: auto_increment_increment, a Galera node's offset
+ * or innodb_autoinc_lock_mode 2 may space or interleave them), then the words with those ids in
+ * one multi-row INSERT, then the counts, cells before words.
  * @returns the stored rows in input order
  * @throws the driver's error (ER_DUP_ENTRY on a duplicate owner_code); nothing is written then
  */
 async function writeNewBusinesses(db: CoreDb, items: readonly NewBusiness[]): Promise<BusinessRow[]> {
   if (items.length === 0) return [];
-  const rows = items.map((item) => item.values);
   const written = items.map(({ values: v, stamp }) => ({ ...v, geoCell: geoCell(v.latitude, v.longitude), createdDate: stamp, lastModifiedDate: stamp }));
-  // The words' business id is the i-th id of the INSERT before them: InnoDB hands a multi-row
-  // insert consecutive ids (innodb_autoinc_lock_mode 1 and 2 alike for a single simple INSERT),
-  // the first being LAST_INSERT_ID() on the connection. Here it is the row's index until then.
-  const words = rows.flatMap((v, i) => tokenRows(v.chainId, i, v));
-  const results = await writeInOneTransaction(db, [
-    insertRows(businesses, written),
-    ...wordInsertStatements(words.map((w) => ({ ...w, businessId: nthInsertedId(w.businessId) }))),
-    ...cellCountStatements(written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 }))),
-    ...wordCountStatements([], words),
-  ]);
-  const firstId = results[0]!.insertId;
-  return written.map((v, i) => rowAsInserted(businesses, v, { id: firstId + i, activeOwnerCode: v.ownerCode ?? null }));
+  return runTransaction(db, async (tx) => {
+    const ids: number[] = [];
+    for (const row of written) ids.push((await runInTransaction(tx, insertRows(businesses, [row]))).insertId);
+    const words = written.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v));
+    await insertWords(tx, words);
+    await adjustCellCounts(tx, written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 as const })));
+    await countWords(tx, [], words);
+    return written.map((v, i) => rowAsInserted(businesses, v, { id: ids[i]!, activeOwnerCode: v.ownerCode ?? null }));
+  });
 }
 
 /**
@@ -139,7 +145,7 @@ export async function updateBusiness(
 ): Promise<BusinessRow | null> {
   const stamp = wholeSeconds(now);
   return translateDuplicate(() =>
-    db.transaction(async (tx) => {
+    runTransaction(db, async (tx) => {
       const [current] = await tx
         .select()
         .from(businesses)
@@ -188,7 +194,7 @@ export async function deleteBusiness(
   deletedBy: number | null,
   now: Date,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const live = and(eq(businesses.id, id), eq(businesses.chainId, chainId), eq(businesses.deleted, false));
     const [current] = await tx.select({ geoCell: businesses.geoCell }).from(businesses).where(live).for("update");
     if (!current) return false;

@@ -3,7 +3,7 @@
  * businesses they count, so a radius search can add up whole cells (search.ts).
  */
 import { businessGeoCellCounts } from "../db/schema.ts";
-import { insertRows, runInTransaction, type BuiltStatement } from "../db/one-transaction.ts";
+import { insertRows, runInTransaction, type BuiltStatement } from "../db/built-statements.ts";
 import type { Tx } from "./word-index.ts";
 
 /** One business entering (+1) or leaving (-1) a grid cell of a chain; null cells are ignored. */

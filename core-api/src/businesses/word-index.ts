@@ -6,7 +6,7 @@
  */
 import { eq, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { insertRows, runInTransaction, type BuiltStatement } from "../db/one-transaction.ts";
+import { insertRows, runInTransaction, type BuiltStatement } from "../db/built-statements.ts";
 import { businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
 import { geoRow } from "./geo.ts";
 import { tokenize } from "./text.ts";

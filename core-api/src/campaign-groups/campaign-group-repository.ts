@@ -11,6 +11,7 @@ import type { CoreTx } from "../campaigns/change-log.ts";
 import type { CoreDb } from "../db/client.ts";
 import { adminUsers, campaignGroupCampaigns, campaignGroups, campaigns } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { runTransaction } from "@service/shared/node";
 
 export type CampaignGroupRow = typeof campaignGroups.$inferSelect;
 
@@ -55,7 +56,7 @@ const UPDATER = { id: adminUsers.id, username: adminUsers.username, firstname: a
  */
 export async function createCampaignGroup(db: CoreDb, values: NewCampaignGroup, now: Date): Promise<StoredCampaignGroup> {
   const at = new Date(Math.floor(now.getTime() / 1000) * 1000);
-  const id = await db.transaction(async (tx) => {
+  const id = await runTransaction(db, async (tx) => {
     const ids = [...values.campaignIds];
     if (ids.length > 0) {
       const live = await tx
@@ -114,7 +115,7 @@ export async function listCampaignGroups(db: CoreDb, chainId: number, page: { li
  *   null when no group has the id (nothing is written)
  */
 export async function deleteCampaignGroup(db: CoreDb, id: number): Promise<StoredCampaignGroup | null> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [locked] = await tx.select({ id: campaignGroups.id }).from(campaignGroups).where(eq(campaignGroups.id, id)).for("update");
     if (!locked) return null;
     const before = (await findCampaignGroup(tx, id))!;

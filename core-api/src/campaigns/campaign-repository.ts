@@ -15,6 +15,7 @@ import { deleteCampaignWebhooks } from "./campaign-webhooks.ts";
 import { recordChange, type CoreTx } from "./change-log.ts";
 import { campaignSnapshot, diffCampaign, diffCampaignDeletion } from "./diff.ts";
 import { requireForwardPeriod, type CampaignFields } from "./fields.ts";
+import { runTransaction } from "@service/shared/node";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -58,7 +59,7 @@ export async function findLiveCampaign(db: CoreDb, id: number): Promise<Campaign
 export async function createCampaign(db: CoreDb, values: NewCampaign, author: ChangeAuthor, now: Date): Promise<CampaignRow> {
   requireForwardPeriod(values.activeDateFrom, values.activeDateUntil);
   const at = wholeSecond(now);
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [res] = await tx.insert(campaigns).values({ ...values, lastUpdatedBy: author.adminId, createdDate: at, lastModifiedDate: at });
     const row = await selectCampaign(tx, Number(res.insertId));
     await record(tx, row, author, diffCampaign(null, campaignSnapshot(row)), at);
@@ -84,7 +85,7 @@ export async function alterCampaign(
   now: Date,
 ): Promise<CampaignRow | null> {
   const at = wholeSecond(now);
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const current = await lockLiveCampaign(tx, id);
     if (!current) return null;
     const next = { ...current, ...definedOnly(fields), lastModifiedDate: at };
@@ -122,7 +123,7 @@ export async function deleteCampaign(
   opts: { mayDeleteActive: boolean },
 ): Promise<CampaignRow | null> {
   const at = wholeSecond(now);
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const current = await lockLiveCampaign(tx, id);
     if (!current) return null;
     if (current.isActive && !opts.mayDeleteActive) throw activeNeedsEnable();

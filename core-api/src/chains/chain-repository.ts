@@ -7,6 +7,7 @@ import type { CoreDb } from "../db/client.ts";
 import { findRow } from "../db/resource-columns.ts";
 import { chains, currencies } from "../db/schema.ts";
 import { chainColumns, type ChainRow } from "./chain-columns.ts";
+import { runStatement } from "@service/shared/node";
 
 export type { ChainRow };
 export type CurrencyRow = typeof currencies.$inferSelect;
@@ -29,10 +30,10 @@ export async function findChain(db: CoreDb, chainId: number, opts: { includeDele
  * @returns whether a live chain was updated
  */
 export async function updateChain(db: CoreDb, chainId: number, changes: ChainChanges, now: Date): Promise<boolean> {
-  const [res] = await db
+  const [res] = await runStatement(() => db
     .update(chains)
     .set({ ...changes, lastModifiedDate: now })
-    .where(and(eq(chains.id, chainId), eq(chains.deleted, false)));
+    .where(and(eq(chains.id, chainId), eq(chains.deleted, false))));
   return res.affectedRows > 0;
 }
 

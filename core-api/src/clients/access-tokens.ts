@@ -13,6 +13,7 @@ import { listRows, type ListRequest } from "../db/resource-columns.ts";
 import { accessTokens, serviceClients } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { accessTokenColumns, type AccessTokenRow } from "./records.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 /** A transaction handle of the core database. */
 export type CoreTx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
@@ -72,7 +73,7 @@ export async function listTokensOfClients(db: CoreDb, chainId: number, clientIds
  *   chain; nothing is written then
  */
 export async function insertAccessToken(db: CoreDb, values: NewAccessToken, now: Date): Promise<AccessTokenRow> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     await lockLiveClient(tx, values.chainId, values.serviceClientId);
     await tx.insert(accessTokens).values({ ...values, active: true, createdDate: now, lastModifiedDate: now });
     const [row] = await tx.select().from(accessTokens).where(eq(accessTokens.id, values.id));
@@ -95,7 +96,7 @@ export async function updateAccessToken(
   actor: number | null,
   now: Date,
 ): Promise<AccessTokenRow | null> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const live = and(eq(accessTokens.id, id), eq(accessTokens.chainId, chainId), eq(accessTokens.deleted, false));
     const [current] = await tx.select().from(accessTokens).where(live).for("update");
     if (!current) return null;
@@ -123,10 +124,10 @@ export async function deleteAccessToken(
   actor: number | null,
   now: Date,
 ): Promise<AccessTokenRow | null> {
-  const [res] = await db
+  const [res] = await runStatement(() => db
     .update(accessTokens)
     .set({ deleted: true, active: false, lastUpdatedBy: actor, lastModifiedDate: now })
-    .where(and(eq(accessTokens.id, id), eq(accessTokens.chainId, chainId), eq(accessTokens.deleted, false)));
+    .where(and(eq(accessTokens.id, id), eq(accessTokens.chainId, chainId), eq(accessTokens.deleted, false))));
   if (res.affectedRows === 0) return null;
   const [row] = await db.select().from(accessTokens).where(eq(accessTokens.id, id));
   return row ?? null;

@@ -12,6 +12,7 @@ import { chains, serviceClients } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { deactivateTokensOfClient, type CoreTx } from "./access-tokens.ts";
 import { serviceClientColumns, type ServiceClientRow } from "./records.ts";
+import { runTransaction } from "@service/shared/node";
 
 export type { ServiceClientRow };
 /** What a create gives; the rest takes the column defaults (enabled, not deleted). */
@@ -61,7 +62,7 @@ export async function listServiceClients(db: CoreDb, chainId: number, q: ListReq
  *   has an active one; nothing is written then
  */
 export async function insertServiceClient(db: CoreDb, values: NewServiceClient, now: Date): Promise<ServiceClientRow> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     if (values.isIdentitySource) await requireNoOtherIdentitySource(tx, values.chainId, null);
     const [res] = await tx.insert(serviceClients).values({ ...values, createdDate: now, lastModifiedDate: now });
     const [row] = await tx.select().from(serviceClients).where(eq(serviceClients.id, Number(res.insertId)));
@@ -85,7 +86,7 @@ export async function updateServiceClient(
   actor: number | null,
   now: Date,
 ): Promise<ServiceClientRow | null> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const current = await lockLiveClient(tx, chainId, id);
     if (!current) return null;
     const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ServiceClientChanges;
@@ -116,7 +117,7 @@ export async function deleteServiceClient(
   actor: number | null,
   now: Date,
 ): Promise<ServiceClientRow | null> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     if (!(await lockLiveClient(tx, chainId, id))) return null;
     await tx
       .update(serviceClients)

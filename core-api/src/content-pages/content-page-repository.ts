@@ -13,6 +13,7 @@ import { chains, contentPages } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { checkParent, descendantsOf, ownParentError, type PageLink } from "./hierarchy.ts";
 import { contentPageColumns, type ContentPageRow } from "./content-page-columns.ts";
+import { runTransaction } from "@service/shared/node";
 
 type Tx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
 
@@ -43,7 +44,7 @@ export async function insertContentPage(
   now: Date,
 ): Promise<ContentPageRow> {
   const id = await translateDuplicate(values.name, () =>
-    db.transaction(async (tx) => {
+    runTransaction(db, async (tx) => {
       await lockChain(tx, chainId);
       // The page does not exist yet, so its own name as parent would otherwise read as "unknown parent".
       if (values.parentName === values.name) throw ownParentError();
@@ -70,7 +71,7 @@ export async function updateContentPage(
   now: Date,
 ): Promise<ContentPageRow | null> {
   const found = await translateDuplicate(changes.name ?? "", () =>
-    db.transaction(async (tx) => {
+    runTransaction(db, async (tx) => {
       await lockChain(tx, chainId);
       const pages = await livePages(tx, chainId);
       const current = pages.find((p) => p.id === id);
@@ -105,7 +106,7 @@ export async function deleteContentPage(
   deletedBy: number | null,
   now: Date,
 ): Promise<ContentPageRow | null> {
-  const found = await db.transaction(async (tx) => {
+  const found = await runTransaction(db, async (tx) => {
     await lockChain(tx, chainId);
     const pages = await livePages(tx, chainId);
     if (!pages.some((p) => p.id === id)) return false;

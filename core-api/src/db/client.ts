@@ -4,21 +4,20 @@
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import { applySessionSettings, databaseSession } from "@service/shared/database-session";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
+import { remainingMs } from "@service/shared/node";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
 /**
  * The drizzle client of the core database. `$client` is its mysql2 pool (db/compiled-select.ts
- * runs on it); `$writes` a pool of its own for writes sent as one transaction in two round trips
- * (db/one-transaction.ts): only its connections accept several statements in one text.
+ * runs on it). Its connections take one statement per text: a transaction is never sent as one
+ * text (@service/shared/node, transaction-runner.ts).
  */
-export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool; $writes: mysql.Pool };
+export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool };
 
 export interface CoreDatabase {
   db: CoreDb;
   pool: mysql.Pool;
-  /** the pool of db/one-transaction.ts (its connections open when first used) */
-  writePool: mysql.Pool;
   close(): Promise<void>;
 }
 
@@ -40,10 +39,11 @@ const interpolate = mysql.format as unknown as (sql: string, values: unknown, st
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
  * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
- * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises.
+ * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises, and
+ * within the request's deadline (@service/shared/node, request-deadline.ts).
  * Every session reads its writes on a Galera cluster (wsrep_sync_wait, shared/src/database-session.ts;
  * a `wsrep_sync_wait` parameter of `databaseUrl` changes it).
- * @param options.connectionLimit pool size (default 10), also of the pool of one-round-trip writes
+ * @param options.connectionLimit pool size (default 10)
  * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
  *   example no query timeout for migrations
  */
@@ -70,10 +70,7 @@ export function openCoreDatabase(
     // typed by mysql2 as returning nothing and without its `this` (the connection)
     queryFormat: formatQuery as unknown as (query: string, values: unknown) => void,
   } as const;
-  const pool = guardPool(applySessionSettings(mysql.createPool(settings), session), timeouts);
-  // Several statements per text only here: this pool runs nothing but db/one-transaction.ts, whose
-  // statements drizzle builds with every value bound, as on the main pool.
-  const writePool = guardPool(applySessionSettings(mysql.createPool({ ...settings, multipleStatements: true }), session), timeouts);
-  const db = Object.assign(drizzle(pool, { schema, mode: "default" }), { $writes: writePool }) as CoreDb;
-  return { db, pool, writePool, close: async () => void (await Promise.all([pool.end(), writePool.end()])) };
+  const pool = guardPool(applySessionSettings(mysql.createPool(settings), session), timeouts, remainingMs);
+  const db = drizzle(pool, { schema, mode: "default" }) as CoreDb;
+  return { db, pool, close: () => pool.end() };
 }

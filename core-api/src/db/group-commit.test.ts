@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { deadlineAt, withDeadline } from "@service/shared/node";
 import { WriteBatcher } from "./group-commit.ts";
 
 /** A write that records each batch it is given and answers `item * 10`; `fail` decides a batch's error. */
@@ -81,21 +82,11 @@ describe("WriteBatcher", () => {
 });
 
 describe("WriteBatcher on a lock conflict or a row's error", () => {
-  it("writes the whole batch again after a deadlock or lock wait timeout, without splitting it", async () => {
-    for (const code of ["ER_LOCK_DEADLOCK", "ER_LOCK_WAIT_TIMEOUT"]) {
-      let failures = 2;
-      const { batches, write } = recorder(() => (failures-- > 0 ? serverError("crossed", code) : null));
-      const batcher = new WriteBatcher(write, { maxBatch: 64, maxInFlight: 1 });
-      expect(await settle([1, 2, 3, 4].map((i) => batcher.add(i)))).toEqual([{ ok: 10 }, { ok: 20 }, { ok: 30 }, { ok: 40 }]);
-      expect(batches).toEqual([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]);
-    }
-  });
-
-  it("gives every caller the lock conflict that outlasts the batch's retries (drizzle-wrapped), never one write at a time", async () => {
+  it("gives every caller a lock conflict that reaches it (the transaction runner retried it already), never one write at a time", async () => {
     const { batches, write } = recorder(() => new Error("query failed", { cause: serverError("deadlock", "ER_LOCK_DEADLOCK") }));
     const batcher = new WriteBatcher(write, { maxBatch: 64, maxInFlight: 1 });
     expect(await settle([1, 2, 3].map((i) => batcher.add(i)))).toEqual([{ err: "query failed" }, { err: "query failed" }, { err: "query failed" }]);
-    expect(batches).toEqual([[1, 2, 3], [1, 2, 3], [1, 2, 3]]);
+    expect(batches).toEqual([[1, 2, 3]]);
   });
 
   it("splits on a row's error, also wrapped as drizzle wraps it, and MariaDB's failed CHECK constraint", async () => {
@@ -117,5 +108,27 @@ describe("WriteBatcher on a lock conflict or a row's error", () => {
     const batcher = new WriteBatcher(write, { maxBatch: 64, maxInFlight: 1 });
     expect(await settle([1, 2].map((i) => batcher.add(i)))).toEqual([{ err: "syntax" }, { err: "syntax" }]);
     expect(batches).toEqual([[1, 2]]);
+  });
+});
+
+describe("WriteBatcher and the requests' deadlines", () => {
+  it("writes a batch under the soonest deadline of its writes, and one without any under none", async () => {
+    const seen: Array<number | undefined> = [];
+    const batcher = new WriteBatcher(async (items: number[]) => {
+      seen.push(deadlineAt());
+      return items;
+    }, { maxBatch: 64, maxInFlight: 1 });
+    let soon = 0;
+    await Promise.all([
+      withDeadline(5_000, () => batcher.add(1)),
+      withDeadline(1_000, () => {
+        soon = deadlineAt()!;
+        return batcher.add(2);
+      }),
+      batcher.add(3),
+    ]);
+    expect(seen).toEqual([soon]);
+    await batcher.add(4);
+    expect(seen).toEqual([soon, undefined]);
   });
 });

@@ -6,18 +6,19 @@
  * after the transaction holding its write has committed (or failed), so a read after it sees the
  * write, as after a transaction of its own.
  *
- * A failed batch wrote nothing (one transaction). When it failed on an error of one of its rows
- * (a duplicate key, a value the column refuses), each write is retried alone, in arrival order,
- * so each caller gets its own answer or error: the write that caused the failure fails alone, the
- * others succeed. A deadlock or lock wait timeout belongs to no row (the transaction met another
- * one): the whole batch is written again, up to BATCH_RETRIES times, and not split (64 writers
- * must not turn into 64 transactions because two batches crossed). Any other error (the database
- * unreachable, a timeout, a statement it refuses whatever the values) is every caller's, as it
- * would have been without batching.
+ * A failed batch wrote nothing (one transaction of the transaction runner, which has already
+ * written the whole batch again while it met conflicts: a deadlock or lock wait timeout belongs to
+ * no row, so 64 writers do not turn into 64 transactions because two batches crossed). When it
+ * failed on an error of one of its rows (a duplicate key, a value the column refuses), each write
+ * is retried alone, in arrival order, so each caller gets its own answer or error: the write that
+ * caused the failure fails alone, the others succeed. Any other error (the database unreachable,
+ * conflicts until the deadline, a statement it refuses whatever the values) is every caller's, as
+ * it would have been without batching.
+ *
+ * A batch runs under the soonest deadline of the requests it holds (@service/shared/node,
+ * request-deadline.ts), so no caller waits past its own.
  */
-
-/** How often a batch that met a deadlock or lock wait timeout is written again before its callers get the error. */
-const BATCH_RETRIES = 2;
+import { deadlineAt, underDeadline } from "@service/shared/node";
 
 /** Options of a WriteBatcher. */
 export interface WriteBatcherOptions {
@@ -31,17 +32,12 @@ export interface WriteBatcherOptions {
    * refuses). False: every caller of the batch gets the error.
    */
   retryAlone?: (err: unknown) => boolean;
-  /**
-   * Whether a batch's failure is its transaction's bad luck, so that writing the same batch again
-   * may succeed (default: isLockConflict, a deadlock or lock wait timeout). Tried before retryAlone.
-   */
-  retryBatch?: (err: unknown) => boolean;
-  /** how often a batch is written again when retryBatch says so (default BATCH_RETRIES, 2) */
-  batchRetries?: number;
 }
 
 interface Waiting<I, O> {
   item: I;
+  /** the deadline of the request that added it (request-deadline.ts), if any */
+  deadline: number | undefined;
   resolve(value: O): void;
   reject(err: unknown): void;
 }
@@ -81,12 +77,6 @@ function isRowError(err: unknown): boolean {
   return e !== undefined && (ROW_ERROR_CODES.has(e.code) || e.errno === MARIADB_CONSTRAINT_FAILED);
 }
 
-/** A deadlock or lock wait timeout: the transaction met another one, none of its rows is at fault. */
-function isLockConflict(err: unknown): boolean {
-  const code = driverError(err)?.code;
-  return code === "ER_LOCK_DEADLOCK" || code === "ER_LOCK_WAIT_TIMEOUT";
-}
-
 /**
  * Collects concurrent writes into batches written by `write` (see the module comment).
  * @example
@@ -101,24 +91,24 @@ export class WriteBatcher<I, O> {
   private readonly options: Required<WriteBatcherOptions>;
 
   /**
-   * @param write writes the items in one transaction (all or nothing) and answers one result per
-   *   item, in order; it throws when nothing was written
+   * @param write writes the items in one transaction of the transaction runner (all or nothing)
+   *   and answers one result per item, in order; it throws when nothing was written
    */
   constructor(write: (items: I[]) => Promise<O[]>, options: WriteBatcherOptions) {
     if (!(options.maxBatch >= 1 && options.maxInFlight >= 1)) throw new Error("WriteBatcher: maxBatch and maxInFlight must be at least 1");
     this.write = write;
-    this.options = { retryAlone: isRowError, retryBatch: isLockConflict, batchRetries: BATCH_RETRIES, ...options };
+    this.options = { retryAlone: isRowError, ...options };
   }
 
   /**
    * Writes `item` with the next batch.
    * @returns its result, once the batch's transaction has committed
    * @throws what `write` threw for it: alone, or for its whole batch when the error is not one to
-   *   retry alone (a lock conflict still there after the batch's retries included)
+   *   retry alone (conflicts until the deadline included)
    */
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item, deadline: deadlineAt(), resolve, reject });
       this.schedule();
     });
   }
@@ -146,19 +136,15 @@ export class WriteBatcher<I, O> {
 
   private async runBatch(batch: Array<Waiting<I, O>>): Promise<void> {
     let results: O[];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        results = await this.write(batch.map((w) => w.item));
-        break;
-      } catch (err) {
-        if (attempt < this.options.batchRetries && this.options.retryBatch(err)) continue;
-        if (batch.length === 1 || !this.options.retryAlone(err)) {
-          for (const w of batch) w.reject(err);
-          return;
-        }
-        for (const w of batch) await this.runBatch([w]);
+    try {
+      results = await underDeadline(soonest(batch), () => this.write(batch.map((w) => w.item)));
+    } catch (err) {
+      if (batch.length === 1 || !this.options.retryAlone(err)) {
+        for (const w of batch) w.reject(err);
         return;
       }
+      for (const w of batch) await this.runBatch([w]);
+      return;
     }
     if (results.length !== batch.length) {
       const err = new Error(`WriteBatcher: ${results.length} results for ${batch.length} writes`);
@@ -167,4 +153,11 @@ export class WriteBatcher<I, O> {
     }
     batch.forEach((w, i) => w.resolve(results[i]!));
   }
+}
+
+/** The soonest deadline of the writes of a batch; undefined when none of them has one. */
+function soonest(batch: ReadonlyArray<{ deadline: number | undefined }>): number | undefined {
+  let at: number | undefined;
+  for (const w of batch) if (w.deadline !== undefined && (at === undefined || w.deadline < at)) at = w.deadline;
+  return at;
 }

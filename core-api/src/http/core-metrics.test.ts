@@ -48,49 +48,33 @@ describe("GET /metrics", () => {
     expect(text).not.toMatch(/\/10[123]\b|\/no\/such/);
   });
 
-  it("reports both database pools, each by its pool label: main (the drizzle client's) and writes (one-round-trip writes)", async () => {
+  it("reports the database pool by its pool label, main (the drizzle client's): a connection held shows in use", async () => {
     await core.request("/resources/business/1"); // touches the main pool
     const scrape = async () => {
       const text = await (await core.request(METRICS_PATH)).text();
-      const of = (pool: string) => ({
-        total: sample(text, "db_pool_connections", { pool, state: "total" }),
-        free: sample(text, "db_pool_connections", { pool, state: "free" }),
-        inUse: sample(text, "db_pool_connections", { pool, state: "in_use" }),
-        limit: sample(text, "db_pool_connection_limit", { pool }),
-        queued: sample(text, "db_pool_queued_requests", { pool }),
-      });
       // no sample without a pool label
       expect(text).not.toMatch(/^db_pool_\w+(\{state="\w+"\})? /m);
-      return { main: of("main"), writes: of("writes") };
+      return {
+        total: sample(text, "db_pool_connections", { pool: "main", state: "total" }),
+        free: sample(text, "db_pool_connections", { pool: "main", state: "free" }),
+        inUse: sample(text, "db_pool_connections", { pool: "main", state: "in_use" }),
+        limit: sample(text, "db_pool_connection_limit", { pool: "main" }),
+        queued: sample(text, "db_pool_queued_requests", { pool: "main" }),
+      };
     };
     const before = await scrape();
-    for (const pool of [before.main, before.writes]) {
-      expect(pool.free! + pool.inUse!).toBe(pool.total);
-      expect(pool.limit).toBe(10);
-      expect(pool.queued).toBe(0);
-    }
-    expect(before.main.total).toBeGreaterThanOrEqual(1);
+    expect(before.free! + before.inUse!).toBe(before.total);
+    expect(before.limit).toBe(10);
+    expect(before.queued).toBe(0);
+    expect(before.total).toBeGreaterThanOrEqual(1);
 
-    // A connection held on the write pool shows there, and only there.
-    const held = await core.db.$writes.getConnection();
-    try {
-      const during = await scrape();
-      expect(during.writes.inUse).toBe(before.writes.inUse! + 1);
-      expect(during.main.inUse).toBe(before.main.inUse);
-    } finally {
-      held.release();
-    }
-    expect((await scrape()).writes.inUse).toBe(before.writes.inUse);
-
-    // And one held on the main pool, there only.
     const heldMain = await core.db.$client.getConnection();
     try {
-      const during = await scrape();
-      expect(during.main.inUse).toBe(before.main.inUse! + 1);
-      expect(during.writes.inUse).toBe(before.writes.inUse);
+      expect((await scrape()).inUse).toBe(before.inUse! + 1);
     } finally {
       heldMain.release();
     }
+    expect((await scrape()).inUse).toBe(before.inUse);
   });
 
   it("keeps one registry per app: a second app starts from zero", async () => {

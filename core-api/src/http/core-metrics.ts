@@ -5,8 +5,8 @@
  *   status. The route is the pattern the request matched (`/resources/business/:id`), never the raw
  *   path, so ids do not explode the series; a path no route serves counts as `unmatched`.
  * - `db_pool_connections{pool,state="total|free|in_use"}`, `db_pool_connection_limit{pool}` and
- *   `db_pool_queued_requests{pool}`: use of both mysql2 pools behind `deps.db`, `pool="main"` (the
- *   drizzle client's, `db.$client`) and `pool="writes"` (db/one-transaction.ts's, `db.$writes`);
+ *   `db_pool_queued_requests{pool}`: use of the mysql2 pool behind `deps.db`, `pool="main"` (the
+ *   drizzle client's, `db.$client`);
  * - `outbox_deliveries{status="pending|failed"}` and `outbox_oldest_pending_age_seconds`: the
  *   outbox's depth (outbox/outbox-gauges.ts).
  *
@@ -104,5 +104,5 @@ function matchedRoute(c: Parameters<typeof matchedRoutes>[0]): string {
 
 /** The gauges read at scrape time: both database pools (@service/shared/pool-gauges) and the outbox's depth (outbox/outbox-gauges.ts). */
 export function scrapedGauges(db: CoreDb): ScrapedGauge[] {
-  return [...poolGauges([{ name: "main", pool: db.$client }, { name: "writes", pool: db.$writes }]), ...outboxGauges(db)];
+  return [...poolGauges([{ name: "main", pool: db.$client }]), ...outboxGauges(db)];
 }

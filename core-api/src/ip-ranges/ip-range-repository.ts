@@ -9,6 +9,7 @@ import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { allowedIpRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { ipRangeColumns, type IpRangeRow } from "./ip-range-columns.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 export type { IpRangeRow };
 
@@ -25,11 +26,13 @@ export type IpRangeChanges = Partial<Pick<IpRangeRow, "cidr" | "notes">> & { las
  * @throws ServiceError parameter_invalid (419) when the chain already has this range live; nothing is written
  */
 export async function insertIpRange(db: CoreDb, values: NewIpRange, now: Date): Promise<IpRangeRow> {
-  const [res] = await translateDuplicate(values.cidr, () =>
-    db.insert(allowedIpRanges).values({ ...values, createdDate: now, lastModifiedDate: now }),
+  return translateDuplicate(values.cidr, () =>
+    runTransaction(db, async (tx) => {
+      const [res] = await tx.insert(allowedIpRanges).values({ ...values, createdDate: now, lastModifiedDate: now });
+      const [row] = await tx.select().from(allowedIpRanges).where(eq(allowedIpRanges.id, Number(res.insertId)));
+      return row!;
+    }),
   );
-  const [row] = await db.select().from(allowedIpRanges).where(eq(allowedIpRanges.id, Number(res.insertId)));
-  return row!;
 }
 
 /**
@@ -59,10 +62,10 @@ export async function updateIpRange(
  * @returns the deleted row, or null when no live range has that id in the chain
  */
 export async function deleteIpRange(db: CoreDb, chainId: number, id: number, deletedBy: number | null, now: Date): Promise<IpRangeRow | null> {
-  const [res] = await db
+  const [res] = await runStatement(() => db
     .update(allowedIpRanges)
     .set({ deleted: true, lastUpdatedBy: deletedBy, lastModifiedDate: now })
-    .where(and(eq(allowedIpRanges.id, id), eq(allowedIpRanges.chainId, chainId), eq(allowedIpRanges.deleted, false)));
+    .where(and(eq(allowedIpRanges.id, id), eq(allowedIpRanges.chainId, chainId), eq(allowedIpRanges.deleted, false))));
   if (res.affectedRows === 0) return null;
   return findIpRange(db, chainId, { id }, { includeDeleted: true });
 }

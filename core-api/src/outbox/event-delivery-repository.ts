@@ -11,6 +11,7 @@ import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { outbox } from "../db/schema.ts";
 import type { OutboxRow } from "./destination.ts";
 import { eventDeliveryColumns } from "./event-delivery-columns.ts";
+import { runStatement } from "@service/shared/node";
 
 /** The delivery named by `by` (id or delivery_id) in chain `chainId`, or null. */
 export async function findEventDelivery(db: CoreDb, chainId: number, by: { id: number } | { deliveryId: string }): Promise<OutboxRow | null> {
@@ -29,10 +30,10 @@ export async function listEventDeliveries(db: CoreDb, chainId: number, q: ListRe
  * @returns the row afterwards, or null when the chain has no such delivery
  */
 export async function retryEventDelivery(db: CoreDb, chainId: number, id: number, now: Date): Promise<OutboxRow | null> {
-  await db
+  await runStatement(() => db
     .update(outbox)
     .set({ status: "pending", attempts: 0, nextAttemptAt: now, leaseToken: null, lastModifiedDate: now })
-    .where(and(eq(outbox.id, id), eq(outbox.chainId, chainId), eq(outbox.status, "failed")));
+    .where(and(eq(outbox.id, id), eq(outbox.chainId, chainId), eq(outbox.status, "failed"))));
   return findEventDelivery(db, chainId, { id });
 }
 
@@ -43,6 +44,6 @@ export async function retryEventDelivery(db: CoreDb, chainId: number, id: number
 export async function dropEventDelivery(db: CoreDb, chainId: number, id: number): Promise<OutboxRow | null> {
   const row = await findEventDelivery(db, chainId, { id });
   if (!row) return null;
-  const [res] = await db.delete(outbox).where(and(eq(outbox.id, id), eq(outbox.chainId, chainId)));
+  const [res] = await runStatement(() => db.delete(outbox).where(and(eq(outbox.id, id), eq(outbox.chainId, chainId))));
   return res.affectedRows > 0 ? row : null;
 }

@@ -14,6 +14,7 @@ import { alias } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { outbox } from "../db/schema.ts";
 import type { OutboxRow } from "./destination.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 /** Longest `last_error` kept (the column's length). */
 export const LAST_ERROR_LENGTH = 512;
@@ -55,28 +56,14 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
  */
 export async function claimDue(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: number; token: string }): Promise<OutboxRow[]> {
   if (opts.limit <= 0) return [];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await claimOnce(db, opts);
-    } catch (err) {
-      // Two claims moving rows within the due index can still deadlock; the loser tries again.
-      if (!isLockConflict(err) || attempt >= CLAIM_ATTEMPTS) throw err;
-    }
-  }
-}
-
-/** Claims of one round before a lock conflict is given up on (the next round tries again). */
-const CLAIM_ATTEMPTS = 3;
-
-function isLockConflict(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } } | null;
-  const code = e?.code ?? e?.cause?.code;
-  return code === "ER_LOCK_DEADLOCK" || code === "ER_LOCK_WAIT_TIMEOUT";
+  // Two claims moving rows within the due index can still deadlock: the transaction runner
+  // runs the loser's claim again.
+  return claimOnce(db, opts);
 }
 
 /** One claim transaction; READ COMMITTED, so it takes no gap locks next to the rows it claims. */
 async function claimOnce(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: number; token: string }): Promise<OutboxRow[]> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const due = await tx
       .select({ id: outbox.id, orderingKey: outbox.orderingKey })
       .from(outbox)
@@ -98,7 +85,7 @@ async function claimOnce(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: n
       .set({ leaseToken: opts.token, nextAttemptAt: opts.leaseEnd, attempts: sql`${outbox.attempts} + 1`, lastAttemptDate: opts.now, lastModifiedDate: opts.now })
       .where(inArray(outbox.id, ids));
     return tx.select().from(outbox).where(inArray(outbox.id, ids));
-  }, { isolationLevel: "read committed" });
+  }, { transactionConfig: { isolationLevel: "read committed" } });
 }
 
 /** The other name of the outbox in the correlated subquery below. */
@@ -121,7 +108,7 @@ function earlierPending(tx: Pick<CoreDb, "select">): SQLWrapper {
  * @returns whether the claim still held the row (false: its lease had ended and another worker took it)
  */
 export async function markDelivered(db: CoreDb, row: OutboxRow): Promise<boolean> {
-  const [res] = await db.delete(outbox).where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!)));
+  const [res] = await runStatement(() => db.delete(outbox).where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!))));
   return res.affectedRows > 0;
 }
 
@@ -137,18 +124,18 @@ export interface AttemptFailure {
  * @param at when it is due again
  */
 export async function scheduleRetry(db: CoreDb, row: OutboxRow, failure: AttemptFailure, at: Date, now: Date): Promise<void> {
-  await db
+  await runStatement(() => db
     .update(outbox)
     .set({ leaseToken: null, nextAttemptAt: at, lastStatusCode: failure.statusCode, lastError: clip(failure.error), lastModifiedDate: now })
-    .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!)));
+    .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!))));
 }
 
 /** Keeps a row as `failed` (attempts used up, expired, or given up by its kind): visible to admins, never sent again unless retried. */
 export async function markFailed(db: CoreDb, row: OutboxRow, failure: AttemptFailure, now: Date): Promise<void> {
-  await db
+  await runStatement(() => db
     .update(outbox)
     .set({ status: "failed", leaseToken: null, nextAttemptAt: now, lastStatusCode: failure.statusCode, lastError: clip(failure.error), lastModifiedDate: now })
-    .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!)));
+    .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!))));
 }
 
 /**
@@ -157,10 +144,10 @@ export async function markFailed(db: CoreDb, row: OutboxRow, failure: AttemptFai
  */
 export async function releaseClaims(db: CoreDb, rows: readonly OutboxRow[], now: Date): Promise<void> {
   for (const row of rows) {
-    await db
+    await runStatement(() => db
       .update(outbox)
       .set({ leaseToken: null, nextAttemptAt: now, attempts: sql`GREATEST(${outbox.attempts} - 1, 0)`, lastModifiedDate: now })
-      .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!)));
+      .where(and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken!))));
   }
 }
 

@@ -6,7 +6,7 @@
  * one-field voucher PATCH in at most 5, begin / commit included; a list in at most 3 plus its
  * count query; a one-word prefix search in at most 4, counted total included; get-businesses
  * counts no total; add-business in 3 (its write is one transaction: the statements in one text,
- * then its COMMIT alone, db/one-transaction.ts). Counted on
+ * then its COMMIT alone, db/built-statements.ts). Counted on
  * the wire (test/helpers/statements.ts), so a change that adds a query fails here with the
  * statements sent.
  */
@@ -163,10 +163,11 @@ describe("business searches and writes", () => {
     }
   });
 
-  it("add-business: 3 (the caller, then the business, its words and counts in one text, then the COMMIT)", async () => {
+  it("add-business: 8 (the caller; begin, the business, its words, the cell and word counts, the marker, commit)", async () => {
     const res = await counted("POST", "/internal/add-business", { chain_id: w.chainA, name: "Round Trip Store", owner_code: "RT-1", latitude: 52.1, longitude: 4.5 });
-    expectAtMost(res, 3);
+    expectAtMost(res, 8);
     expect(res.body.results.business.name).toBe("Round Trip Store");
+    expect(res.statements.filter((t) => t.includes(";"))).toEqual([]); // no multi-statement text
   });
 });
 

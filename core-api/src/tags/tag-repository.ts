@@ -6,6 +6,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { chains, tags } from "../db/schema.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 export type TagRow = typeof tags.$inferSelect;
 
@@ -41,8 +42,11 @@ const CHAIN = { id: chains.id, name: chains.name, emailAddress: chains.emailAddr
  */
 export async function createTag(db: CoreDb, values: NewTag, now: Date): Promise<StoredTag> {
   const at = wholeSecond(now);
-  const [res] = await db.insert(tags).values({ ...values, createdDate: at, lastModifiedDate: at });
-  return (await findTag(db, Number(res.insertId)))!;
+  const id = await runTransaction(db, async (tx) => {
+    const [res] = await tx.insert(tags).values({ ...values, createdDate: at, lastModifiedDate: at });
+    return Number(res.insertId);
+  });
+  return (await findTag(db, id))!;
 }
 
 /**
@@ -81,10 +85,10 @@ export async function listTags(
  *   concurrent deletions exactly one gets true)
  */
 export async function deleteTag(db: CoreDb, chainId: number, id: number, adminId: number | null, now: Date): Promise<boolean> {
-  const [res] = await db
+  const [res] = await runStatement(() => db
     .update(tags)
     .set({ active: false, deleted: true, lastUpdatedBy: adminId, lastModifiedDate: wholeSecond(now) })
-    .where(and(eq(tags.chainId, chainId), eq(tags.id, id), eq(tags.deleted, false)));
+    .where(and(eq(tags.chainId, chainId), eq(tags.id, id), eq(tags.deleted, false))));
   return res.affectedRows > 0;
 }
 

@@ -22,6 +22,7 @@ import { isDuplicateKey } from "../db/duplicate-key.ts";
 import { adminChainPermissions, adminUsers } from "../db/schema.ts";
 import { formatDateTime, type ApiVersion } from "../http/api-version.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 export type AdminUserRow = typeof adminUsers.$inferSelect;
 
@@ -66,15 +67,15 @@ export async function saveAdminUser(db: CoreDb, w: AdminUserWrite, now: Date): P
     const [held] = await db.select().from(adminChainPermissions)
       .where(and(eq(adminChainPermissions.adminUserId, existing.id), eq(adminChainPermissions.chainId, w.chainId)));
     if (!held || !w.updateIfExists) throw new ServiceError("user_already_exists", "An admin user with this username already exists.");
-    await db.update(adminChainPermissions).set(levelColumns)
-      .where(and(eq(adminChainPermissions.adminUserId, existing.id), eq(adminChainPermissions.chainId, w.chainId)));
+    await runStatement(() => db.update(adminChainPermissions).set(levelColumns)
+      .where(and(eq(adminChainPermissions.adminUserId, existing.id), eq(adminChainPermissions.chainId, w.chainId))));
     return { admin: existing, levels: await levelsOn(db, existing.id, w.chainId), created: false };
   }
   if (!w.passwordHash) throw new ServiceError("parameter_missing", "An admin user needs a password.");
   const passwordHash = w.passwordHash;
   const username = w.username;
   try {
-    const id = await db.transaction(async (tx) => {
+    const id = await runTransaction(db, async (tx) => {
       const [res] = await tx.insert(adminUsers).values({
         username, passwordHash, firstname: w.firstName ?? null, lastname: w.lastName ?? null, createdDate: now, lastModifiedDate: now,
       });

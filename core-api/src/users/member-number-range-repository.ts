@@ -10,6 +10,7 @@ import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { chains, memberNumberRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { memberNumberRangeColumns, type MemberNumberRangeRow } from "./member-number-range-columns.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 export type { MemberNumberRangeRow };
 
@@ -34,7 +35,7 @@ export interface MemberNumberRangeChanges {
  * @throws ServiceError parameter_invalid (419) when first > last or the range overlaps a live range of the chain
  */
 export async function insertMemberNumberRange(db: CoreDb, values: NewMemberNumberRange, now: Date): Promise<MemberNumberRangeRow> {
-  const id = await db.transaction(async (tx) => {
+  const id = await runTransaction(db, async (tx) => {
     await lockChain(tx, values.chainId);
     await checkBounds(tx, values.chainId, values.first, values.last, null);
     const [res] = await tx.insert(memberNumberRanges).values({ ...values, nextNumber: values.first, createdDate: now, lastModifiedDate: now });
@@ -56,7 +57,7 @@ export async function updateMemberNumberRange(
   changes: MemberNumberRangeChanges,
   now: Date,
 ): Promise<MemberNumberRangeRow | null> {
-  const found = await db.transaction(async (tx) => {
+  const found = await runTransaction(db, async (tx) => {
     await lockChain(tx, chainId);
     const [row] = await tx.select().from(memberNumberRanges)
       .where(and(eq(memberNumberRanges.id, id), eq(memberNumberRanges.chainId, chainId), eq(memberNumberRanges.deleted, false)));
@@ -77,10 +78,10 @@ export async function updateMemberNumberRange(
  * @returns the deleted row, or null when no live range has that id in the chain
  */
 export async function deleteMemberNumberRange(db: CoreDb, chainId: number, id: number, deletedBy: number | null, now: Date): Promise<MemberNumberRangeRow | null> {
-  const [res] = await db
+  const [res] = await runStatement(() => db
     .update(memberNumberRanges)
     .set({ deleted: true, lastUpdatedBy: deletedBy, lastModifiedDate: now })
-    .where(and(eq(memberNumberRanges.id, id), eq(memberNumberRanges.chainId, chainId), eq(memberNumberRanges.deleted, false)));
+    .where(and(eq(memberNumberRanges.id, id), eq(memberNumberRanges.chainId, chainId), eq(memberNumberRanges.deleted, false))));
   if (res.affectedRows === 0) return null;
   return findMemberNumberRange(db, chainId, id, { includeDeleted: true });
 }

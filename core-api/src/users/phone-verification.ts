@@ -36,6 +36,7 @@ import { chainWebhooksFor } from "../webhooks/webhook-repository.ts";
 import type { CoreTx } from "./member-numbers.ts";
 import { attemptAllowed, countWrongAttempt, readPhoneLimits, reserveSend, sendLimitedNow, type LimitVerdict } from "./phone-verification-limits.ts";
 import { findUser, type UserRow } from "./user-repository.ts";
+import { runTransaction } from "@service/shared/node";
 
 /** The event type of the SMS (spec, "Events"). */
 export const PHONE_VERIFICATION_EVENT = "phone_number_verification";
@@ -173,23 +174,10 @@ export async function verifyPhoneCode(
   env: Omit<VerificationEnv, "secretBox">,
   onVerified?: (tx: CoreTx, user: UserRow) => Promise<void>,
 ): Promise<VerifyOutcome | null> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction((tx) => checkCode(tx, chainId, userId, code, env, onVerified));
-    } catch (err) {
-      // Two transactions on one user's code and counters (or, on a cluster, a certification
-      // conflict) end in a deadlock error for one of them: it starts over and reads the other's result.
-      if (attempt < DEADLOCK_ATTEMPTS && isDeadlock(err)) continue;
-      throw err;
-    }
-  }
-}
-
-const DEADLOCK_ATTEMPTS = 5;
-
-function isDeadlock(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } } | null;
-  return (e?.code ?? e?.cause?.code) === "ER_LOCK_DEADLOCK";
+  // Two transactions on one user's code and counters (or, on a cluster, a certification
+  // conflict) end in a deadlock error for one of them: the transaction runner starts it over, and
+  // it reads the other's result.
+  return runTransaction(db, (tx) => checkCode(tx, chainId, userId, code, env, onVerified));
 }
 
 const refuse = (error: ErrorName, message: string, retryAfterSeconds?: number): VerifyOutcome =>

@@ -10,7 +10,8 @@
  * referral code and its signup channel. Two requests racing for the same username, member number
  * or authentication point identifier meet at the unique index: the loser starts over and then
  * finds the winner's user (so update_if_exists updates it, and without it the answer is
- * user_already_exists). A deadlock between two such requests is retried the same way.
+ * user_already_exists). A deadlock between two such requests, like any conflict, is retried by
+ * the transaction runner (@service/shared/node).
  * With `unmodifiedSince` (add-user's if_unmodified_since) the user found is locked and read again
  * (SELECT ... FOR UPDATE) and updated only when its last_modified_date is not later than that
  * moment; otherwise nothing is written and the stored user is the answer (`preconditionFailed`).
@@ -49,8 +50,9 @@ import {
   type UserRow,
 } from "./user-repository.ts";
 import type { UserVersionRules } from "./version-rules.ts";
+import { runTransaction } from "@service/shared/node";
 
-/** Attempts of one write before a clash or deadlock is given up on. */
+/** Attempts of one write before a unique-index clash or a lost race is given up on. */
 const ATTEMPTS = 8;
 
 /** The chain settings a user write reads. */
@@ -108,7 +110,7 @@ export async function saveAddedUser(
     ...(w.changes.columns.authenticationPointIdentifier ? { authenticationPointIdentifier: w.changes.columns.authenticationPointIdentifier } : {}),
   };
   return attempt(async () =>
-    db.transaction(async (tx) => {
+    runTransaction(db, async (tx) => {
       const found = await usersMatching(tx, w.chain.id, keys);
       if (found.length > 1) throw new ServiceError("too_many_duplicate_objects", `${found.length} users of the chain have this username, member_number or authentication_point_identifier.`);
       let existing = found[0] ?? null;
@@ -147,7 +149,7 @@ export function allOnSaved(...hooks: Array<UserWrite["onSaved"] | undefined>): U
  */
 export async function saveAlteredUser(db: CoreDb, w: UserWrite & { userId: number }): Promise<UserRow | null> {
   return attempt(async () =>
-    db.transaction(async (tx) => {
+    runTransaction(db, async (tx) => {
       const stored = await findUser(tx, w.chain.id, { id: w.userId });
       if (!stored) return null;
       return update(tx, w, stored);
@@ -162,25 +164,22 @@ class LostRace extends Error {
   }
 }
 
-/** Runs `work`, again after a unique-index clash, a deadlock or a lost race (see the module comment). */
+/**
+ * Runs `work`, again after a unique-index clash or a lost race (see the module comment); conflicts
+ * of the engine (deadlocks and the like) are the transaction runner's to retry.
+ */
 async function attempt<T>(work: () => Promise<T>, opts: { clashIsFinal?: boolean } = {}): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await work();
     } catch (err) {
       const clash = uniqueClash(err);
-      const retry = i < ATTEMPTS && (isDeadlock(err) || err instanceof LostRace || clash === "referralCode" || (clash !== null && !opts.clashIsFinal));
+      const retry = i < ATTEMPTS && (err instanceof LostRace || clash === "referralCode" || (clash !== null && !opts.clashIsFinal));
       if (retry) continue;
       if (clash !== null && clash !== "referralCode") throw new ServiceError("user_already_exists", `Another user of the chain has this ${clash === "username" ? "username" : clash === "memberNumber" ? "member_number" : "authentication_point_identifier"}.`);
       throw err;
     }
   }
-}
-
-function isDeadlock(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } } | null;
-  const code = e?.code ?? e?.cause?.code;
-  return code === "ER_LOCK_DEADLOCK";
 }
 
 async function create(tx: CoreTx, w: UserWrite, signupChannel: string | null): Promise<UserRow> {

@@ -33,9 +33,12 @@ export interface UsersWorld {
   otherChainStoreId: number;
 }
 
-/** Builds the world on a fresh core (clock fixed at NOW). */
-export async function startUsersWorld(): Promise<UsersWorld> {
-  const core = await startCore({ clock: () => NOW });
+/**
+ * Builds the world on a fresh core (clock fixed at NOW).
+ * @param env configuration variables of the core (for example REQUEST_DEADLINE_MS)
+ */
+export async function startUsersWorld(env: Record<string, string> = {}): Promise<UsersWorld> {
+  const core = await startCore({ clock: () => NOW, env });
   const admin = await core.admin({ super_user: true });
   const { "X-Service-Chain-ID": _chain, ...adminHeaders } = admin.headers;
   for (const [hostname, kind] of [[NATIVE_APP, "native_app"], [MOBILE_WEB, "mobile_web"], [WEBSHOP, "webshop"]] as const) {

@@ -11,6 +11,7 @@ import { vouchers } from "../db/schema.ts";
 import { generateVoucherKey } from "./key.ts";
 import { voucherColumns, type VoucherColumns, type VoucherRow } from "./voucher-columns.ts";
 import type { VoucherVisibility } from "./visibility.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 /** What a new voucher needs besides the columns with defaults (the key is generated here). */
 export type NewVoucher = Omit<typeof vouchers.$inferInsert, "id" | "key" | "createdDate" | "lastModifiedDate" | "deleted">;
@@ -32,9 +33,11 @@ const KEY_ATTEMPTS = 3;
 export async function insertVoucher(db: CoreDb, values: NewVoucher, now: Date, newKey: () => string = generateVoucherKey): Promise<VoucherRow> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const [res] = await db.insert(vouchers).values({ ...values, key: newKey(), createdDate: now, lastModifiedDate: now });
-      const [row] = await db.select().from(vouchers).where(eq(vouchers.id, Number(res.insertId)));
-      return row!;
+      return await runTransaction(db, async (tx) => {
+        const [res] = await tx.insert(vouchers).values({ ...values, key: newKey(), createdDate: now, lastModifiedDate: now });
+        const [row] = await tx.select().from(vouchers).where(eq(vouchers.id, Number(res.insertId)));
+        return row!;
+      });
     } catch (err) {
       if (!isDuplicateKey(err) || attempt >= KEY_ATTEMPTS) throw err;
     }
@@ -108,9 +111,11 @@ export async function updateVoucher(
   now: Date,
 ): Promise<VoucherRow | null> {
   const first = planned(plan, read, now);
-  const [res] = await db.update(vouchers).set(first).where(rowUnchanged(vouchers, read));
+  // Run again on a conflict only: a second run after one that applied matches nothing (the row
+  // no longer holds `read`) and the changes are planned again under a lock, below.
+  const [res] = await runStatement(() => db.update(vouchers).set(first).where(rowUnchanged(vouchers, read)));
   if (res.affectedRows > 0) return { ...read, ...first };
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [current] = await tx
       .select()
       .from(vouchers)
@@ -136,13 +141,15 @@ function planned(plan: (current: VoucherRow) => VoucherColumns, row: VoucherRow,
  * @returns the deleted row, or null when no live voucher has that id in the chain
  */
 export async function deleteVoucher(db: CoreDb, chainId: number, id: number, deletedBy: number | null, now: Date): Promise<VoucherRow | null> {
-  const [res] = await db
-    .update(vouchers)
-    .set({ deleted: true, lastUpdatedBy: deletedBy, lastModifiedDate: now })
-    .where(and(...live(chainId, {}), eq(vouchers.id, id)));
-  if (res.affectedRows === 0) return null;
-  const [row] = await db.select().from(vouchers).where(eq(vouchers.id, id));
-  return row ?? null;
+  return runTransaction(db, async (tx) => {
+    const [res] = await tx
+      .update(vouchers)
+      .set({ deleted: true, lastUpdatedBy: deletedBy, lastModifiedDate: now })
+      .where(and(...live(chainId, {}), eq(vouchers.id, id)));
+    if (res.affectedRows === 0) return null;
+    const [row] = await tx.select().from(vouchers).where(eq(vouchers.id, id));
+    return row ?? null;
+  });
 }
 
 function live(chainId: number, visibility: VoucherVisibility): SQL[] {

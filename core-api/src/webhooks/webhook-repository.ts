@@ -16,6 +16,7 @@ import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
 import { campaigns, webhooks } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { webhookColumns, type WebhookRow } from "./webhook-columns.ts";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 export type { WebhookRow };
 
@@ -61,7 +62,7 @@ export async function insertWebhook(
   now: Date,
 ): Promise<WebhookRow> {
   const sealed = await seal(box, secrets);
-  const id = await db.transaction(async (tx) => {
+  const id = await runTransaction(db, async (tx) => {
     await requireLiveCampaign(tx, chainId, fields.campaignId);
     const [res] = await tx.insert(webhooks).values({
       chainId, ...fields, signingSecret: sealed.signingSecret!, providerSettings: sealed.providerSettings ?? null, lastUpdatedBy, createdDate: now, lastModifiedDate: now,
@@ -87,7 +88,7 @@ export async function updateWebhook(
   now: Date,
 ): Promise<WebhookRow | null> {
   const sealed = await seal(box, secrets);
-  const found = await db.transaction(async (tx) => {
+  const found = await runTransaction(db, async (tx) => {
     if (fields.campaignId !== undefined) await requireLiveCampaign(tx, chainId, fields.campaignId);
     const [res] = await tx
       .update(webhooks)
@@ -103,10 +104,10 @@ export async function updateWebhook(
  * @returns the deleted row, or null when the chain has no such live webhook
  */
 export async function deleteWebhook(db: CoreDb, chainId: number, id: number, deletedBy: number | null, now: Date): Promise<WebhookRow | null> {
-  const [res] = await db
+  const [res] = await runStatement(() => db
     .update(webhooks)
     .set({ deleted: true, active: false, lastUpdatedBy: deletedBy, lastModifiedDate: now })
-    .where(and(eq(webhooks.id, id), eq(webhooks.chainId, chainId), eq(webhooks.deleted, false)));
+    .where(and(eq(webhooks.id, id), eq(webhooks.chainId, chainId), eq(webhooks.deleted, false))));
   return res.affectedRows > 0 ? findWebhook(db, chainId, id, { includeDeleted: true }) : null;
 }
 
