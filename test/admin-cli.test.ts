@@ -19,6 +19,7 @@ import { runScript, scriptEnv } from "./helpers/processes.ts";
 import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
 import { OPERATOR_CHAIN_SETTINGS } from "../core-api/src/chains/operator-settings.ts";
 import { readPhoneLimits } from "../core-api/src/users/phone-verification-limits.ts";
+import { createCampaign } from "../core-api/src/campaigns/campaign-repository.ts";
 
 const coreDb = throwawayDatabaseName("admin_core");
 const shopDb = throwawayDatabaseName("admin_shop");
@@ -131,6 +132,53 @@ describe("npm run admin", () => {
     expect(badLevel.code).toBe(2);
     expect(badLevel.stderr).toContain("unknown access level root");
     expect(await rows(`SELECT id FROM \`${coreDb}\`.admin_users WHERE username = 'ghost@example.com'`)).toEqual([]);
+  }, 60_000);
+
+  it("add-admin with --password for an existing admin says so, exits 1 and changes nothing", async () => {
+    const before = await rows(`SELECT a.password_hash, p.\`read\`, p.\`write\`, p.super_user FROM \`${coreDb}\`.admin_users a LEFT JOIN \`${coreDb}\`.admin_chain_permissions p ON p.admin_user_id = a.id WHERE a.username = ?`, ["clerk@second.example"]);
+    const result = await admin("add-admin", "--chain-id", String(chainId), "--username", "clerk@second.example", "--password", "another-password", "--access", "super_user");
+    expect([result.code, result.stdout]).toEqual([1, ""]);
+    expect(result.stderr.trim()).toMatch(/^refused: admin clerk@second\.example exists already; nothing changed \(.*use set-password/);
+    expect(await rows(`SELECT a.password_hash, p.\`read\`, p.\`write\`, p.super_user FROM \`${coreDb}\`.admin_users a LEFT JOIN \`${coreDb}\`.admin_chain_permissions p ON p.admin_user_id = a.id WHERE a.username = ?`, ["clerk@second.example"])).toEqual(before);
+    expect((await login("clerk@second.example", "another-password")).status).toBe(401);
+    expect((await login("clerk@second.example", "clerk-password-1")).status).toBe(200);
+  }, 60_000);
+
+  it("set-password sets an argon2id password, ends the admin's sessions and says so; a generated one is printed once", async () => {
+    const old = await login("clerk@second.example", "clerk-password-1");
+    expect(old.status).toBe(200);
+    const other = await login("demo@example.com", "demo-password");
+    expect(other.status).toBe(200);
+    const chainHeaders = { "X-Service-Chain-ID": String(chainId) };
+    const result = await admin("set-password", "--username", "clerk@second.example", "--password", "new-clerk-password");
+    expect([result.code, result.stderr]).toEqual([0, ""]);
+    expect(result.stdout.trim()).toMatch(/^admin clerk@second\.example \(id \d+\): password changed; [1-9]\d* sessions? ended$/);
+    expect(result.stdout).not.toContain("new-clerk-password");
+    const [row] = await rows(`SELECT password_hash FROM \`${coreDb}\`.admin_users WHERE username = ?`, ["clerk@second.example"]);
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // the old session is gone, the old password no longer works, the new one does
+    expect((await app().request(`/resources/chain/${chainId}`, { headers: { ...old.headers, ...chainHeaders } })).status).toBe(401);
+    expect((await login("clerk@second.example", "clerk-password-1")).status).toBe(401);
+    expect((await login("clerk@second.example", "new-clerk-password")).status).toBe(200);
+    // another admin's session is untouched
+    expect((await app().request("/resources/chain/1", { headers: { ...other.headers, "X-Service-Chain-ID": "1" } })).status).toBe(200);
+
+    const generated = await admin("set-password", "--username", "clerk@second.example");
+    expect(generated.code).toBe(0);
+    const password = /admin password {2}(\S+) {2}\(generated: shown only now\)/.exec(generated.stdout)?.[1];
+    expect(password).toBeDefined();
+    expect((await login("clerk@second.example", password!)).status).toBe(200);
+  }, 60_000);
+
+  it("set-password refuses an unknown admin or a short password, and needs --username, writing nothing", async () => {
+    const before = await rows(`SELECT username, password_hash FROM \`${coreDb}\`.admin_users ORDER BY id`);
+    const unknown = await admin("set-password", "--username", "nobody@example.com", "--password", "long-enough-1");
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([1, "refused: there is no admin nobody@example.com"]);
+    const short = await admin("set-password", "--username", "clerk@second.example", "--password", "short");
+    expect([short.code, short.stderr.trim()]).toEqual([1, "refused: the admin password must be at least 8 characters"]);
+    const none = await admin("set-password", "--password", "long-enough-1");
+    expect([none.code, none.stderr.trim()]).toEqual([2, "--username is required (see --help)"]);
+    expect(await rows(`SELECT username, password_hash FROM \`${coreDb}\`.admin_users ORDER BY id`)).toEqual(before);
   }, 60_000);
 
   it("map-website creates the chain's website with its store group and view and maps it", async () => {
@@ -275,7 +323,7 @@ describe("npm run admin", () => {
     expect(result.stderr.trim()).toBe("--admin-username is required (see --help)");
     const none = await admin();
     expect(none.code).toBe(2);
-    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
+    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, set-password, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
   }, 60_000);
 });
 
@@ -297,6 +345,28 @@ describe("npm run admin -- chain-setting", () => {
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toEqual(Object.keys(OPERATOR_CHAIN_SETTINGS).map((name) =>
       `${name} ${{ restrict_campaign_enable: "true", phone_verification_sends_per_user: "3" }[name as string] ?? readDefault(name)}`));
+  }, 60_000);
+
+  it("restrict_campaign_enable as chain-setting sets it decides delete-campaign of an active campaign", async () => {
+    const added = await admin("add-admin", "--chain-id", "1", "--username", "campaigns@example.com", "--password", "campaigns-password", "--access", "write,campaign");
+    expect(added.code).toBe(0);
+    const session = await login("campaigns@example.com", "campaigns-password");
+    const seed = (isActive: boolean) => createCampaign(core.db, { chainId: 1, title: "Spring", isActive, activeDateFrom: null, activeDateUntil: null }, { adminId: null, endpoint: "internal/add-campaign" }, new Date());
+    const del = async (campaignId: number) => {
+      const res = await app().request("/internal/delete-campaign", {
+        method: "DELETE", headers: { ...session.headers, "content-type": "application/json" }, body: JSON.stringify({ campaign_id: campaignId }),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "true")).code).toBe(0);
+    const active = await seed(true);
+    const refused = await del(active.id);
+    expect([refused.status, refused.body.error?.code]).toEqual([403, 68]);
+    expect(refused.body.error.description).toContain("campaign_enable");
+    expect((await del((await seed(false)).id)).status).toBe(200);
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "false")).stdout.trim()).toBe("chain 1: restrict_campaign_enable true -> false");
+    expect((await del(active.id)).status).toBe(200);
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "true")).code).toBe(0);
   }, 60_000);
 
   it("refuses an unknown setting or a bad value (status 2) and an unknown chain (status 1), writing nothing", async () => {
