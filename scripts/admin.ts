@@ -22,7 +22,7 @@ import { SET_PASSWORD_USAGE, setPasswordCommand } from "./admin/admin-password.t
 import { linkPlatform, PlatformLinkError } from "../connector/src/sync/platform-link.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseCommandLine } from "./lib/command-line.ts";
-import { readSecretKeyFile } from "./lib/secret-key-file.ts";
+import { withSecretKeyFile } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -180,7 +180,7 @@ async function setAuthenticationPointCommand(values: Values): Promise<number> {
   const baseUrl = required(values, "base-url");
   const integrationToken = required(values, "integration-token");
   if (chainId === undefined || baseUrl === undefined || integrationToken === undefined) return USAGE_ERROR;
-  const secretKey = process.env.SERVICE_SECRET_KEY || readSecretKeyFile();
+  const secretKey = withSecretKeyFile(process.env).SERVICE_SECRET_KEY;
   if (!secretKey) return configError(["SERVICE_SECRET_KEY: must be set (the integration token is stored encrypted under it; npm start keeps one in .secret-key)"]);
   const box = await openSecretBox(secretKey).catch(() => undefined);
   if (!box) return configError([`SERVICE_SECRET_KEY: must be at least ${MIN_SECRET_KEY_LENGTH} characters`]);
@@ -216,7 +216,7 @@ async function linkPlatformCommand(values: Values): Promise<number> {
   if (chainId === undefined || coreApiUrl === undefined || accessToken === undefined) return USAGE_ERROR;
   if (hostnames.length !== 1) return usageError("--app-hostname is required once: the chain's webshop app (see --help)");
   const config = connectorConfig();
-  const secretKey = config.secretKey || readSecretKeyFile();
+  const secretKey = config.secretKey;
   if (!secretKey) return usageError(SECRET_KEY_MISSING);
   const box = await openSecretBox(secretKey);
   await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs });
@@ -247,7 +247,7 @@ async function withCoreDatabase(work: (db: CoreDb) => Promise<number>): Promise<
 }
 
 function connectorConfig() {
-  const parsed = parseConnectorConfig(process.env);
+  const parsed = parseConnectorConfig(withSecretKeyFile(process.env));
   if (!parsed.ok) process.exit(configError(parsed.problems));
   return parsed.config;
 }
