@@ -15,6 +15,9 @@ export const SECRET_KEY_FILE = fileURLToPath(new URL("../../.secret-key", import
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** The variables read here (besides SERVICE_SECRET_KEY, which the services' configurations declare). */
+export const SECRET_KEY_FILE_VARIABLES = ["SERVICE_SECRET_KEY_FILE"] as const;
+
 /** The secret-key file of `env`: SERVICE_SECRET_KEY_FILE when set, else SECRET_KEY_FILE. */
 export function secretKeyFileOf(env: Env): string {
   return env.SERVICE_SECRET_KEY_FILE || SECRET_KEY_FILE;
