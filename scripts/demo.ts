@@ -43,7 +43,7 @@ import { openSecretBox } from "@service/shared/secret-box";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
-import { readSecretKeyFile } from "./lib/secret-key-file.ts";
+import { withSecretKeyFile } from "./lib/secret-key-file.ts";
 
 const COUNTRIES = ["NL", "BE", "DE"] as const;
 /** The demo's numbered steps (the module comment); --steps picks some. */
@@ -208,12 +208,12 @@ function reportChecks(problems: readonly string[], okLine: string): boolean {
  * @returns true when a check failed
  */
 async function runWebshopSync(core: CoreApiClient, chainId: number): Promise<boolean> {
-  const parsed = parseConnectorConfig(process.env);
+  const parsed = parseConnectorConfig(withSecretKeyFile(process.env));
   if (!parsed.ok) {
     for (const p of parsed.problems) console.log(`   ! ${p}`);
     return true;
   }
-  const secretKey = parsed.config.secretKey || readSecretKeyFile();
+  const secretKey = parsed.config.secretKey;
   if (!secretKey) {
     console.log(`   ! ${SECRET_KEY_MISSING}`);
     return true;

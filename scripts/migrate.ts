@@ -14,7 +14,7 @@ import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper } from "./lib/demo-seed.ts";
 import { demoWiring, parseDemoWiringVariables, wireCoreDemo } from "./lib/demo-wiring.ts";
-import { secretKeyFileOrNew } from "./lib/secret-key-file.ts";
+import { secretKeyFileOf, secretKeyFileOrNew } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm run migrate
@@ -30,7 +30,7 @@ Options:
 
 parseCommandLine(USAGE, {});
 // The demo wiring seals the integration token: the same key npm start uses.
-process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew();
+process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew(secretKeyFileOf(process.env));
 const core = parseCoreConfig(process.env);
 const connector = parseConnectorConfig(process.env);
 const seed = parseDemoSeedVariables(process.env);

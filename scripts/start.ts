@@ -16,7 +16,8 @@ import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
 import { demoWiring, parseDemoWiringVariables, wireCoreDemo, withRunningUrls, type DemoWiring } from "./lib/demo-wiring.ts";
-import { secretKeyFileOrNew } from "./lib/secret-key-file.ts";
+import { secretKeyFileOf, secretKeyFileOrNew } from "./lib/secret-key-file.ts";
+import { LISTEN_ERROR_CODES } from "@service/shared/listen-error";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm start [-- --service all|core-api|connector]
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
   if (!SERVICES.includes(service)) fail(`--service must be all, core-api or connector (got ${service})`, EXIT_USAGE);
 
   // Every variable of every service this run starts is checked before anything happens.
-  process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew();
+  process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew(secretKeyFileOf(process.env));
   // A local run: webhook receivers on this machine (npm run demo's SMS receiver) are allowed
   // unless the operator says otherwise; the images (docker/) keep the safe default, false.
   const allowPrivateDefaulted = !process.env.WEBHOOK_ALLOW_PRIVATE;
@@ -242,7 +243,7 @@ function fail(line: string, status: number): never {
 
 main().catch(async (err: Error & { code?: string }) => {
   // Start-up failures the operator can act on are one line; anything else is a bug: keep its stack.
-  const known = err.name === "DatabaseUnavailableError" || ["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"].includes(err.code ?? "");
+  const known = err.name === "DatabaseUnavailableError" || LISTEN_ERROR_CODES.includes(err.code ?? "");
   console.error(known ? err.message : err.stack ?? String(err));
   await Promise.allSettled(running.map((s) => s.stop("SIGTERM")));
   process.exit(1);

@@ -19,6 +19,7 @@ import { runScript, scriptEnv } from "./helpers/processes.ts";
 import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
 import { OPERATOR_CHAIN_SETTINGS } from "../core-api/src/chains/operator-settings.ts";
 import { readPhoneLimits } from "../core-api/src/users/phone-verification-limits.ts";
+import { createCampaign } from "../core-api/src/campaigns/campaign-repository.ts";
 
 const coreDb = throwawayDatabaseName("admin_core");
 const shopDb = throwawayDatabaseName("admin_shop");
@@ -275,7 +276,7 @@ describe("npm run admin", () => {
     expect(result.stderr.trim()).toBe("--admin-username is required (see --help)");
     const none = await admin();
     expect(none.code).toBe(2);
-    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
+    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, set-password, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
   }, 60_000);
 });
 
@@ -297,6 +298,28 @@ describe("npm run admin -- chain-setting", () => {
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toEqual(Object.keys(OPERATOR_CHAIN_SETTINGS).map((name) =>
       `${name} ${{ restrict_campaign_enable: "true", phone_verification_sends_per_user: "3" }[name as string] ?? readDefault(name)}`));
+  }, 60_000);
+
+  it("restrict_campaign_enable as chain-setting sets it decides delete-campaign of an active campaign", async () => {
+    const added = await admin("add-admin", "--chain-id", "1", "--username", "campaigns@example.com", "--password", "campaigns-password", "--access", "write,campaign");
+    expect(added.code).toBe(0);
+    const session = await login("campaigns@example.com", "campaigns-password");
+    const seed = (isActive: boolean) => createCampaign(core.db, { chainId: 1, title: "Spring", isActive, activeDateFrom: null, activeDateUntil: null }, { adminId: null, endpoint: "internal/add-campaign" }, new Date());
+    const del = async (campaignId: number) => {
+      const res = await app().request("/internal/delete-campaign", {
+        method: "DELETE", headers: { ...session.headers, "content-type": "application/json" }, body: JSON.stringify({ campaign_id: campaignId }),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "true")).code).toBe(0);
+    const active = await seed(true);
+    const refused = await del(active.id);
+    expect([refused.status, refused.body.error?.code]).toEqual([403, 68]);
+    expect(refused.body.error.description).toContain("campaign_enable");
+    expect((await del((await seed(false)).id)).status).toBe(200);
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "false")).stdout.trim()).toBe("chain 1: restrict_campaign_enable true -> false");
+    expect((await del(active.id)).status).toBe(200);
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "true")).code).toBe(0);
   }, 60_000);
 
   it("refuses an unknown setting or a bad value (status 2) and an unknown chain (status 1), writing nothing", async () => {

@@ -217,6 +217,11 @@ describe("update: errors change nothing", () => {
       expect(res.body.parameters?.fieldName, JSON.stringify(body)).toBe(field);
       expect(typeof res.body.message).toBe("string");
     }
+    // a field present with the wrong type says what it must be, not that it is required
+    const maybe = await h.call("POST", UPDATE, { user_info: { user_id: 1001 }, create_if_not_exists: "maybe" });
+    expect(maybe).toEqual({ status: 400, body: { message: 'Invalid value for "%fieldName": %reason', parameters: { fieldName: "create_if_not_exists", reason: "must be a boolean" } } });
+    const info = await h.call("POST", UPDATE, { user_info: "dora" });
+    expect(info.body).toEqual({ message: 'Invalid value for "%fieldName": %reason', parameters: { fieldName: "user_info", reason: "must be an object" } });
     expect(await snapshot(h)).toEqual(before);
   });
 

@@ -6,7 +6,8 @@ import { sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords.ts";
 import type { AccessLevels } from "../auth/permissions.ts";
 import type { CoreDb } from "./client.ts";
-import { adminChainPermissions, adminUsers, apps, chains, users } from "./schema.ts";
+import { DEFAULT_GENERATED_RANGE } from "@service/shared/resources/member-number-range";
+import { adminChainPermissions, adminUsers, apps, chains, memberNumberRanges, users } from "./schema.ts";
 
 /** Creates a chain; returns its id. */
 export async function createChain(db: CoreDb, name: string): Promise<number> {
@@ -87,7 +88,8 @@ export interface DemoSeed {
 
 /**
  * Seeds the demo chain when the database has no chain yet (handbook: it then gets id 1): a
- * super-user admin, an app hostname and a shopper of that app.
+ * super-user admin, an app hostname, a shopper of that app and the default generated member-number
+ * range (DEFAULT_GENERATED_RANGE).
  * @returns what was created, or null when the database already had a chain
  */
 export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">): Promise<DemoSeed | null> {
@@ -97,6 +99,9 @@ export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">)
   const adminId = await createAdmin(db, { username: seed.adminUsername, password: seed.adminPassword, firstname: "Demo", lastname: "Admin" });
   await grantAccess(db, adminId, chainId, { super_user: true });
   await createAppHostname(db, chainId, seed.appHostname);
+  // The chain's member numbers come from the default generated range from the start.
+  const { first, last } = DEFAULT_GENERATED_RANGE;
+  await db.insert(memberNumberRanges).values({ chainId, kind: "generated", first, last, nextNumber: first });
   await createShopper(db, { chainId, username: seed.shopperUsername, password: seed.shopperPassword, firstName: "Demo", lastName: "Shopper" });
   return { chainId, ...seed };
 }
