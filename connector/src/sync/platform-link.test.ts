@@ -22,7 +22,7 @@ beforeAll(async () => {
   dbName = throwawayDatabaseName("link");
   await createMigratedDatabase("connector", dbName);
   database = openConnectorDatabase(TEST_DATABASE_URL, dbName);
-  websiteId = (await seedConnector(database.db, { chainId: 3 }))!.websiteId;
+  websiteId = (await seedConnector(database.db, { chainId: 3 }))!.websiteId!;
   box = await openSecretBox(KEY);
 });
 
