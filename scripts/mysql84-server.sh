@@ -35,6 +35,7 @@ Usage: npm run mysql84 -- up|down|status [--wipe]
           does nothing when it runs already
   down    stop it (by its pid file $PIDFILE only); --wipe also deletes $BASE
   status  say whether it runs, and its id and sql_mode settings
+  -h, --help  print this text and exit; nothing is started or stopped
 
 Environment: MYSQL84_DIR (default /var/tmp/service-mysql84), MYSQL84_PORT (default 3307).
 Then: DATABASE_URL=mysql://root@127.0.0.1:$PORT npx vitest run <files>
