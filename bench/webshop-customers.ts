@@ -4,11 +4,12 @@
  * (by the id the core database handed out), all with one password hashed in the current Magento format (argon2id13, 32 bytes,
  * opslimit 2, 64 MiB: `<hex>:<salt>:3_32_2_67108864`, by the connector's own hashMagentoPassword),
  * so authenticate verifies one argon2id and re-hashes nothing. Each run clears their lockout
- * state and the per-address counters.
+ * state, the per-address counters and the lockouts per customer and address.
  *
  * The per-address limit (connector/src/customers/address-throttle.ts) is the product's: the bench
- * does not loosen it, it speaks as many clients. The connector it starts trusts 127.0.0.1 as a
- * proxy (TRUSTED_PROXIES, bench/services.ts) and every authenticate names a client address of
+ * does not loosen it, it speaks as many clients. It calls with the integration token, as the
+ * platform does, so the connector believes the address it forwards (it also trusts 127.0.0.1 as a
+ * proxy: TRUSTED_PROXIES, bench/services.ts), and every authenticate names a client address of
  * the benchmarking range 198.18.0.0/15 (RFC 2544) in X-Forwarded-For, one per customer and run
  * (benchClientAddress): an attempt a killed connector left pending in an earlier run is on
  * another address, and one address sees at most its customer's requests in flight, far below the limit.
@@ -79,6 +80,7 @@ export async function ensureBenchCustomers(settings: BenchSettings, count: numbe
       );
     }
     await conn.query("DELETE FROM service_authenticate_throttle");
+    await conn.query("DELETE FROM service_authenticate_lockout");
     return { hash, chainId: site.chainId === null ? chainId : Number(site.chainId) };
   } finally {
     await conn.end();

@@ -17,6 +17,7 @@ import { MIN_SECRET_KEY_LENGTH, openSecretBox } from "@service/shared/secret-box
 import { clearChainAuthenticationPoint, setChainAuthenticationPoint } from "./admin/authentication-point-setup.ts";
 import { addChainAdmin, createTenantChain } from "./admin/chain-setup.ts";
 import { mapWebsiteToChain } from "./admin/website-mapping.ts";
+import { CHAIN_SETTING_USAGE, chainSettingCommand } from "./admin/chain-setting.ts";
 import { linkPlatform, PlatformLinkError } from "../connector/src/sync/platform-link.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseCommandLine } from "./lib/command-line.ts";
@@ -55,6 +56,8 @@ Commands:
       webshop app. Linking again replaces them. The chain must be served by a website first
       (map-website).
 
+${CHAIN_SETTING_USAGE}
+
 A password not given is generated and printed once. Environment: DATABASE_URL, CORE_DB_NAME,
 WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS, SERVICE_SECRET_KEY (set-authentication-point, link-platform; default: the
 .secret-key npm start keeps).
@@ -81,7 +84,7 @@ const OPTIONS = {
 
 type Values = Partial<Record<keyof typeof OPTIONS, string | string[]>>;
 
-const COMMANDS = ["create-chain", "add-admin", "map-website", "set-authentication-point", "clear-authentication-point", "link-platform"];
+const COMMANDS = ["create-chain", "add-admin", "map-website", "set-authentication-point", "clear-authentication-point", "link-platform", "chain-setting"];
 
 /** Exit statuses (module comment). */
 const REFUSED = 1;
@@ -91,6 +94,7 @@ async function main(): Promise<number> {
   const { values, positionals } = parseCommandLine(USAGE, OPTIONS, process.argv.slice(2), true);
   const [command, ...extra] = positionals;
   if (!command) return usageError(`give a command: ${COMMANDS.join(", ")}`);
+  if (command === "chain-setting") return chainSettingCommand(extra, { withCoreDatabase, usageError, refused });
   if (extra.length > 0) return usageError(`unexpected argument: ${extra[0]}`);
   switch (command) {
     case "create-chain": return createChainCommand(values);

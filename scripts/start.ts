@@ -86,9 +86,10 @@ async function main(): Promise<void> {
     shopperUsername: seed.config.SEED_SHOPPER_USERNAME,
     shopperPassword: seed.config.SEED_SHOPPER_PASSWORD,
     host: core?.ok ? core.config.host : connector?.ok ? connector.config.host : "127.0.0.1",
-    // A service started alone (Docker) is told the other's URL (SEED_CONNECTOR_URL / SEED_CORE_API_URL).
-    corePort: core?.ok ? core.config.port : 8080,
-    connectorPort: connector?.ok ? connector.config.port : 8081,
+    // A service started alone: the other's URL is SEED_CONNECTOR_URL / SEED_CORE_API_URL, or its
+    // port (CORE_API_PORT / CONNECTOR_PORT) on this host.
+    corePort: wiringVariables.config.CORE_API_PORT,
+    connectorPort: wiringVariables.config.CONNECTOR_PORT,
   });
 
   const coreConfig = core?.ok ? core.config : undefined;

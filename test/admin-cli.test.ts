@@ -17,6 +17,8 @@ import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helper
 import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { runScript, scriptEnv } from "./helpers/processes.ts";
 import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
+import { OPERATOR_CHAIN_SETTINGS } from "../core-api/src/chains/operator-settings.ts";
+import { readPhoneLimits } from "../core-api/src/users/phone-verification-limits.ts";
 
 const coreDb = throwawayDatabaseName("admin_core");
 const shopDb = throwawayDatabaseName("admin_shop");
@@ -277,6 +279,55 @@ describe("npm run admin", () => {
     expect(result.stderr.trim()).toBe("--admin-username is required (see --help)");
     const none = await admin();
     expect(none.code).toBe(2);
-    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, map-website, set-authentication-point, clear-authentication-point, link-platform");
+    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
   }, 60_000);
 });
+
+describe("npm run admin -- chain-setting", () => {
+  const settingsOf = async (chainId: number) => (await rows(
+    `SELECT restrict_campaign_enable, phone_verification_sends_per_user, phone_verification_limit_window_seconds, last_modified_date FROM \`${coreDb}\`.chains WHERE id = ?`, [chainId],
+  ))[0];
+
+  it("sets a phone limit and restrict_campaign_enable, printing the change; core-api reads the limit; the chain id alone lists them", async () => {
+    const set = await admin("chain-setting", "1", "phone_verification_sends_per_user", "3");
+    expect([set.code, set.stderr, set.stdout.trim()]).toEqual([0, "", "chain 1: phone_verification_sends_per_user 5 -> 3"]);
+    const flag = await admin("chain-setting", "1", "restrict_campaign_enable", "true");
+    expect([flag.code, flag.stdout.trim()]).toEqual([0, "chain 1: restrict_campaign_enable false -> true"]);
+    expect(await settingsOf(1)).toMatchObject({ restrict_campaign_enable: 1, phone_verification_sends_per_user: 3, phone_verification_limit_window_seconds: 3600 });
+    expect(await core.db.transaction((tx) => readPhoneLimits(tx, 1))).toMatchObject({ sendsPerUser: 3, windowSeconds: 3600, sendIntervalSeconds: 60 });
+    const again = await admin("chain-setting", "1", "restrict_campaign_enable", "true");
+    expect(again.stdout.trim()).toBe("chain 1: restrict_campaign_enable is true already");
+    const list = await admin("chain-setting", "1");
+    expect(list.code).toBe(0);
+    expect(list.stdout.trim().split("\n")).toEqual(Object.keys(OPERATOR_CHAIN_SETTINGS).map((name) =>
+      `${name} ${{ restrict_campaign_enable: "true", phone_verification_sends_per_user: "3" }[name as string] ?? readDefault(name)}`));
+  }, 60_000);
+
+  it("refuses an unknown setting or a bad value (status 2) and an unknown chain (status 1), writing nothing", async () => {
+    const before = await settingsOf(1);
+    const cases: Array<[string[], number, RegExp]> = [
+      [["1", "verify_phone_numbers", "true"], 2, /^unknown setting verify_phone_numbers \(settings: restrict_campaign_enable, phone_verification_/],
+      [["1", "phone_verification_sends_per_user", "0"], 2, /^phone_verification_sends_per_user: must be at least 1 \(got "0"\): codes sent to one user per window/],
+      [["1", "phone_verification_limit_window_seconds", "hour"], 2, /^phone_verification_limit_window_seconds: must be a whole number \(got "hour"\)/],
+      [["1", "restrict_campaign_enable", "maybe"], 2, /^restrict_campaign_enable: must be true or false/],
+      [["1", "restrict_campaign_enable"], 2, /^chain-setting takes <chain id> \[<name> <value>\] \(see --help\)$/],
+      [["one", "restrict_campaign_enable", "false"], 2, /^the chain id must be a positive integer \(got one\)$/],
+      [["999999", "restrict_campaign_enable", "false"], 1, /^refused: there is no chain 999999$/],
+    ];
+    for (const [args, code, message] of cases) {
+      const result = await admin("chain-setting", ...args);
+      expect([result.code, result.stdout], args.join(" ")).toEqual([code, ""]);
+      expect(result.stderr.trim(), args.join(" ")).toMatch(message);
+    }
+    expect(await settingsOf(1)).toEqual(before);
+  }, 120_000);
+});
+
+/** A setting's declared default, as the list prints it. */
+function readDefault(name: string): string {
+  return name === "restrict_campaign_enable" ? "false" : String({
+    phone_verification_send_interval_seconds: 60, phone_verification_sends_per_user: 5, phone_verification_sends_per_number: 5,
+    phone_verification_sends_per_chain: 1000, phone_verification_attempts_per_user: 10, phone_verification_attempts_per_number: 10,
+    phone_verification_limit_window_seconds: 3600,
+  }[name]);
+}

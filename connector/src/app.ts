@@ -10,6 +10,7 @@ import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
 import { connectorMetrics } from "./http/connector-metrics.ts";
+import type { PasswordVerifier } from "./customers/authenticate.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { httpLog } from "./http/http-log.ts";
 import { loggablePath } from "./http/loggable-path.ts";
@@ -17,7 +18,9 @@ import { parseTrustedProxies } from "./http/trusted-proxies.ts";
 import { isDatabaseUnavailable, sendDatabaseUnavailable } from "./http/unavailable.ts";
 import { healthRoutes } from "./health/health-routes.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
-import { CUSTOMER_ROUTE_PREFIX, customerRoutes } from "./routes/customer.ts";
+import { CUSTOMER_ROUTE_PREFIX, customerRoutes, STORE_CUSTOMER_ROUTE_PREFIX } from "./routes/customer.ts";
+import { storeFromPath } from "./http/store-code.ts";
+import { jsonLines } from "./http/json-line.ts";
 
 export interface ConnectorAppDeps {
   db: ConnectorDb;
@@ -25,6 +28,8 @@ export interface ConnectorAppDeps {
   clock?: () => Date;
   /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed; `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
   config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken">>;
+  /** authenticate's password check (default verifyMagentoPassword; tests count its calls) */
+  verifyPassword?: PasswordVerifier;
   /** the pino logger (logger.ts; pino-http writes the request lines on it); default one on stdout at config.logLevel */
   logger?: PinoLogger;
 }
@@ -38,17 +43,20 @@ export function createApp(deps: ConnectorAppDeps): express.Express {
   const log = deps.logger ?? defaultLogger(deps.config.logLevel);
   const app = express();
   app.disable("x-powered-by");
+  jsonLines(app); // every JSON answer ends with a newline
   app.use(connectorMetrics({ db: deps.db, metricsToken: deps.config.metricsToken })); // first: times every request
   // req.ip is the socket peer, or the X-Forwarded-For entry added by a trusted proxy (handbook, "client IP").
   const trusted = deps.config.trustedProxies ?? [];
   app.set("trust proxy", trusted.length > 0 ? trusted : false);
-  app.use(httpLog({ logger: log, trustedProxies: parseTrustedProxies(trusted) }));
+  const trustedProxies = parseTrustedProxies(trusted);
+  app.use(httpLog({ logger: log, trustedProxies }));
   app.use(healthRoutes({ db: deps.db, logger: log }));
   app.use(
-    CUSTOMER_ROUTE_PREFIX,
+    [CUSTOMER_ROUTE_PREFIX, STORE_CUSTOMER_ROUTE_PREFIX], // Magento's paths without and with a store code
     requireIntegrationToken(deps.db), // before parsing: an unauthenticated body is never read
+    storeFromPath(deps.db, STORE_CUSTOMER_ROUTE_PREFIX), // after the token: an unauthenticated caller learns no store code
     express.json({ limit: deps.config.bodyLimitBytes }),
-    customerRoutes({ db: deps.db, clock }),
+    customerRoutes({ db: deps.db, clock, trustedProxies, verifyPassword: deps.verifyPassword }),
   );
   app.use((_req, _res) => {
     throw new ConnectorError(404, "Request does not match any route.");

@@ -48,7 +48,7 @@ export interface ConnectorConfig {
   /** SEED_CHAIN_ID: the chain the seed maps the shop's website to; undefined: see the variable */
   seedChainId: number | undefined;
   seedIntegrationToken: string | undefined;
-  /** CIDRs of our own proxies (TRUSTED_PROXIES): their X-Forwarded-For gives the client address (the authenticate limit counts per address) and their X-Request-Id is kept */
+  /** CIDRs of our own proxies (TRUSTED_PROXIES): their X-Forwarded-For entries are skipped to reach the client address (http/client-address.ts) and their X-Request-Id is kept */
   trustedProxies: string[];
   /** largest accepted JSON body, bytes */
   bodyLimitBytes: number;

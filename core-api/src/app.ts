@@ -13,6 +13,7 @@ import { Hono, type Context } from "hono";
 import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
+import { resolvesNothing } from "./net/public-target.ts";
 import { login, logout } from "./auth/login.ts";
 import { CheckCoalescer } from "./auth/check-coalescer.ts";
 import type { ChainGrant } from "./auth/identity.ts";
@@ -25,12 +26,15 @@ import type { AppDeps, AppEnv } from "./http/request-context.ts";
 import { requestLog } from "./http/request-log.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { registerHealth } from "./health/health-routes.ts";
-import { registerInternalCalls } from "./internal/call-routes.ts";
+import { CALLS, registerInternalCalls } from "./internal/call-routes.ts";
 import { defaultLogger } from "./logger.ts";
 import { DOCS_PATH, registerDocs } from "./resources/docs.ts";
 import { registerResources } from "./resources/resource-routes.ts";
 import { SCHEMA_PATH } from "./resources/schema-document.ts";
 import { requestHeader } from "./http/request-headers.ts";
+import { closeWhenBodyUnread } from "./http/unread-body.ts";
+import { answerOtherMethods, callRoutingPath } from "./http/routing.ts";
+import { jsonLines } from "./http/json-line.ts";
 
 /** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -45,7 +49,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const handlerDeps: AppDeps = { ...deps, logger: log };
   const trustedProxies = parseTrustedProxies(deps.config.trustedProxies);
   // One key-set cache per app: public keys only, so per-worker memory is fine (auth/jwt.ts).
-  const shopperTokens = new ShopperTokenVerifier({ fetch: deps.fetch, logger: log });
+  // Key sets are fetched from public addresses only (net/public-target.ts), unless WEBHOOK_ALLOW_PRIVATE.
+  const targets = { allowPrivate: deps.config.allowPrivateWebhooks, resolveHost: deps.resolveHost ?? resolvesNothing };
+  const keySetFetch = targets.allowPrivate ? deps.fetch : (deps.publicFetch ?? deps.fetch);
+  const shopperTokens = new ShopperTokenVerifier({ fetch: keySetFetch, targets, logger: log });
   // Concurrent requests with the same credentials share one check (auth/check-coalescer.ts).
   const coalescer = new CheckCoalescer<ChainGrant>();
   // Opened on first use, once per app: most requests never need it.
@@ -55,8 +62,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (!key) return Promise.reject(new Error("SERVICE_SECRET_KEY is not set: secrets for outbound calls cannot be kept"));
     return (box ??= openSecretBox(key));
   };
-  const app = new Hono<AppEnv>();
-  registerMetrics(app, deps); // first: times every request, whatever answers it
+  // Every spelling of an internal call's path routes to the call (http/routing.ts).
+  const app = new Hono<AppEnv>({ getPath: callRoutingPath([loginCall, logoutCall, ...CALLS.map(([, , , call]) => call)]) });
+  app.use("*", jsonLines); // before anything answers: every JSON body ends with a newline
+  registerMetrics(app, deps); // first route: times every request, whatever answers it
+  // A refused body left unread closes its connection after the answer (RFC 9112 9.6).
+  app.use("*", closeWhenBodyUnread());
 
   app.use("*", requestLog({ logger: log, fromTrustedProxy: (c) => fromTrustedProxy(c, deps.clientAddress, trustedProxies) }));
   // Before the authentication middleware: probes need no credentials and cost no session lookup.
@@ -93,12 +104,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerInternalCalls(app);
   registerResources(app);
   registerDocs(app, deps.docsScript);
+  answerOtherMethods(app); // last: a known path asked with another method is 13 (405)
 
-  app.notFound((c) => {
-    const path = new URL(c.req.url).pathname;
-    const name = path.startsWith("/resources") ? "resource_not_found" : "http_request_method_not_allowed";
-    return errorResponse(c, new ServiceError(name));
-  });
+  // A path nothing serves (handbook, "unknown or wrong-method path").
+  app.notFound((c) => errorResponse(c, new ServiceError("resource_not_found")));
   app.onError(async (err, c) => {
     // Bad credentials answer 6 / 266 whatever else the request got wrong: they are checked first.
     if (err instanceof ServiceError) return errorResponse(c, (await c.get("ctx")?.auth.refusal()) ?? err);
@@ -113,5 +122,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 }
 
 function errorResponse(c: Context, err: ServiceError): Response {
+  if (err.retryAfterSeconds !== undefined) c.header("Retry-After", String(err.retryAfterSeconds));
   return c.json(errorBody(err.errorName, err.message), err.status as 400);
 }

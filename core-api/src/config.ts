@@ -53,8 +53,9 @@ export interface CoreConfig {
   /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entry refuses to start without it */
   secretKey: string | undefined;
   /**
-   * WEBHOOK_ALLOW_PRIVATE: webhook targets on loopback, private, link-local and unique-local
-   * addresses are accepted (and sent to); false (default) refuses them with 419 (SSRF)
+   * WEBHOOK_ALLOW_PRIVATE: outbound targets (webhook target_url, a chain's jwt_jwks_url) on
+   * loopback, private, link-local, unique-local and other non-public addresses are accepted (and
+   * fetched); false (default) refuses them with 419 (SSRF, net/public-target.ts)
    */
   allowPrivateWebhooks: boolean;
   /** how often an idle outbox worker looks for due deliveries, in milliseconds (OUTBOX_POLL_MS) */

@@ -19,8 +19,8 @@ import { defaultLogger } from "./logger.ts";
 import { prettyWhenTerminal } from "./pretty-log.node.ts";
 import { loadScalarBundle } from "./resources/docs-asset.node.ts";
 import { OutboxWorker } from "./outbox/outbox-worker.ts";
-import { resolveHostNode } from "./outbox/resolve-host.node.ts";
-import { publicOnlyFetch } from "./outbox/public-fetch.node.ts";
+import { resolveHostNode } from "./net/resolve-host.node.ts";
+import { publicOnlyFetch } from "./net/public-fetch.node.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 
 /** How long close() lets in-flight requests finish before cutting their connections. */
@@ -71,6 +71,7 @@ export async function startCoreApi(config: CoreConfig): Promise<RunningService> 
     clientAddress: (c) => getConnInfo(c).remote.address,
     logger,
     resolveHost: resolveHostNode,
+    publicFetch: publicOnlyFetch(),
     outboxWake: () => worker?.wake(),
   });
   let server: Server;

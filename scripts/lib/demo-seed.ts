@@ -178,8 +178,10 @@ export async function seedWebshopShopper(
 /**
  * Links the demo chain's webshop to the platform (the core API's URL, the identity-source
  * client's access token, the webshop app's hostname: lib/demo-wiring.ts;
- * connector/src/sync/platform-link.ts) unless it is linked so already.
- * @returns the lines to print (never the token); empty when nothing changed
+ * connector/src/sync/platform-link.ts) when it has no link yet. An existing link is never
+ * changed: only `npm run admin -- link-platform` changes one, so starting a service cannot point
+ * the sync (customer data, the privileged token) somewhere else.
+ * @returns the lines to print (never the token); empty when nothing was written
  */
 export async function seedPlatformLinkDemo(
   db: ConnectorDb,

@@ -15,7 +15,7 @@
  * when first stored, as generated ones are; SEED_* ones never.
  */
 import { hkdfSync } from "node:crypto";
-import { parseEnvironment, type ConfigResult } from "@service/shared/service-env";
+import { parseEnvironment, portVariable, type ConfigResult } from "@service/shared/service-env";
 import type { SecretBox } from "@service/shared/secret-box";
 import { z } from "zod";
 import { findAuthenticationPoint } from "../../core-api/src/authentication-points/authentication-point-repository.ts";
@@ -33,6 +33,12 @@ const wiringSchema = z.object({
   SEED_IDENTITY_TOKEN: z.string()
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\S{16,256}$/i, "must be <uuid>:<secret of 16 to 256 characters>")
     .optional(),
+  /**
+   * where each service listens, read by both sides: the URLs' defaults (the other service's URL
+   * when only one is started), the same variables and defaults as the services' own
+   */
+  CORE_API_PORT: portVariable(8080),
+  CONNECTOR_PORT: portVariable(8081),
 });
 
 /** Every variable of the demo wiring (README, "Configuration", documents each). */

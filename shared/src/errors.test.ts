@@ -21,7 +21,7 @@ describe("the error catalogue", () => {
     const ours = entries.filter(([, def]) => !SPEC_CODES.includes(def.code));
     expect(ours.map(([name]) => name).sort()).toEqual([
       "phone_verification_attempts_exceeded", "phone_verification_code_expired", "phone_verification_code_invalid", "phone_verification_not_pending",
-      "service_unavailable", "too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists",
+      "phone_verification_send_limited", "service_unavailable", "too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists",
     ]);
     for (const [name, def] of ours) expect(def.code, name).toBeGreaterThanOrEqual(OUR_CODES_FROM);
     expect(new Set(ours.map(([, def]) => def.code)).size).toBe(ours.length);
@@ -46,12 +46,13 @@ describe("the error catalogue", () => {
     expect(ERRORS.service_unavailable.status).toBe(503);
   });
 
-  it("gives the phone verification refusals 905-908", () => {
+  it("gives the phone verification refusals 905-908 and 920", () => {
     expect(Object.fromEntries(entries.filter(([n]) => n.startsWith("phone_verification_")).map(([n, d]) => [n, [d.code, d.status]]))).toEqual({
       phone_verification_code_invalid: [905, 400],
       phone_verification_code_expired: [906, 400],
       phone_verification_attempts_exceeded: [907, 429],
       phone_verification_not_pending: [908, 409],
+      phone_verification_send_limited: [920, 429],
     });
   });
 });

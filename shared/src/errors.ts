@@ -35,8 +35,6 @@ export const ERRORS = {
   http_request_method_non_POST_not_allowed: e(13, 405, "This call only accepts the POST method."),
   http_request_method_non_GET_not_allowed: e(13, 405, "This call only accepts the GET method."),
   http_request_method_non_DELETE_not_allowed: e(13, 405, "This call only accepts the DELETE method."),
-  /** Not a spec name: code 13 for a path no internal call answers (handbook, "unknown or wrong-method path"). */
-  http_request_method_not_allowed: e(13, 405, "No internal call answers this method and path."),
   business_id_invalid: e(15, 400, "business_id is not an integer."),
   permission_denied_or_non_existent: e(68, 403, "Insufficient permission, or the object does not exist."),
   chain_id_invalid: e(76, 400, "chain_id is not an integer."),
@@ -89,8 +87,10 @@ export const ERRORS = {
   /** Not a spec name (the spec does not show verify-phone-number's errors), so 905-908 are ours. */
   phone_verification_code_invalid: e(905, 400, "The phone verification code is wrong."),
   phone_verification_code_expired: e(906, 400, "The phone verification code has expired; change or re-submit the phone number for a new one."),
-  phone_verification_attempts_exceeded: e(907, 429, "Too many wrong phone verification codes; change or re-submit the phone number for a new one."),
+  phone_verification_attempts_exceeded: e(907, 429, "Too many wrong phone verification codes: for the code (change or re-submit the phone number for a new one), or for the user or the number in the chain's window (sent with Retry-After)."),
   phone_verification_not_pending: e(908, 409, "No phone verification code is pending for the user's phone number."),
+  /** Ours (909-919 are the baskets'): no code was sent to the number because the chain's send limits held it back (sent with Retry-After). */
+  phone_verification_send_limited: e(920, 429, "No phone verification code was sent: the chain's limits on codes sent hold it back; re-submit the phone number after Retry-After seconds."),
 } as const satisfies Record<string, ErrorDefinition>;
 
 /** The name of an error of the catalogue, for example `parameter_invalid`. */

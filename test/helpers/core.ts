@@ -47,7 +47,7 @@ export const TEST_SECRET_KEY = "test-service-secret-key-0123456789abcdef";
 let adminSeq = 0;
 
 /** Optional fakes and settings of startCore. */
-export interface StartCoreOptions extends Pick<AppDeps, "clock" | "clientAddress" | "fetch" | "sleep" | "logger" | "resolveHost" | "outboxWake"> {
+export interface StartCoreOptions extends Pick<AppDeps, "clock" | "clientAddress" | "fetch" | "publicFetch" | "sleep" | "logger" | "resolveHost" | "outboxWake"> {
   /** extra configuration variables, for example `{ TRUSTED_PROXIES: "10.0.0.0/8" }` */
   env?: Record<string, string>;
 }

@@ -1,8 +1,10 @@
 /**
  * The smoke requests a core API must pass on every runtime (issue: "Deno"): health, readiness and
  * the root document, admin login, add-business, get-businesses and a Resources list, the /docs
- * page with its own copy of Scalar (no outside host) and /metrics, over real HTTP against `baseUrl`.
+ * page with its own copy of Scalar (no outside host), a body over 1 MiB that does not break the
+ * client's next request, and /metrics, over real HTTP against `baseUrl`.
  */
+import http from "node:http";
 import { expect } from "vitest";
 
 /**
@@ -72,7 +74,30 @@ export async function runCoreSmoke(baseUrl: string, admin: { username: string; p
   expect(script.headers.get("content-type")).toContain("javascript");
   expect(await script.text()).toContain("createApiReference");
 
+  await expectRefusedBodyHarmless(baseUrl);
+
   const metrics = await fetch(`${baseUrl}/metrics`);
   expect(metrics.status).toBe(200);
   expect(await metrics.text()).toMatch(/^http_requests_total\{method="POST",route="\/auth\/login",status="200"\} 1$/m);
+}
+
+/**
+ * A body over 1 MiB is 413 with `Connection: close` (RFC 9112 9.6, core-api/src/http/unread-body.ts)
+ * and the next request of a client that keeps its connection open succeeds, three times.
+ */
+async function expectRefusedBodyHarmless(baseUrl: string): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, body?: Buffer) =>
+    new Promise<string>((resolve) => {
+      const req = http.request(new URL(path, baseUrl), { method, agent, headers: body ? { "content-type": "application/json", "content-length": String(body.length) } : {} }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(`${res.statusCode} ${res.headers.connection ?? "-"}`));
+      });
+      req.on("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+      req.end(body);
+    });
+  const rounds: string[] = [];
+  for (let i = 0; i < 3; i++) rounds.push(`${await send("POST", "/internal/add-business", Buffer.alloc(2 * 1024 * 1024, 0x20))} / ${(await send("GET", "/health")).split(" ")[0]}`);
+  agent.destroy();
+  expect(rounds).toEqual(["413 close / 200", "413 close / 200", "413 close / 200"]);
 }

@@ -17,9 +17,9 @@
  * - What a process that dies mid-check leaves pending goes with the window (a new window starts
  *   with nothing pending). An attempt settles only in the window it was counted in: one that
  *   outlives its window changes nothing in the next.
- * - The address is the client's as Express sees it: the socket peer, or the `X-Forwarded-For`
- *   entry a trusted proxy added (TRUSTED_PROXIES). Behind a caller that relays shoppers without
- *   forwarding their address, every attempt shares the caller's counter.
+ * - The address is the client's (http/client-address.ts): the shopper's, as the platform forwards
+ *   it with its integration token, after any of our own proxies (TRUSTED_PROXIES). A platform
+ *   request that forwards no address counts against the platform's own.
  *
  * Counters live in MySQL (handbook, "Scale beyond one machine"), keyed by a SHA-256 of the address.
  */

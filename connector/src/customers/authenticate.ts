@@ -3,9 +3,14 @@
  * customer's email and password the way Magento's AccountManagement::authenticate does.
  *
  * Expected outcomes are values (`authenticated: false` with a message, HTTP 200); only a bad
- * request or an unconfigured chain throws. A locked account fails even with the right password
- * and without counting another failure. After a success with a hash in an older format, the
- * password is re-hashed in the current one (Magento's UpgradeCustomerPasswordObserver).
+ * request or an unconfigured chain throws. An unknown email, a wrong password and an account
+ * locked from the client address get one answer after the same work. Magento's lockout rule
+ * counts per customer and client address (customer-throttle.ts), so failures relayed from other
+ * addresses never lock the owner out; Magento's per-account columns (failures_num, first_failure,
+ * lock_expires) are the shop's own: authenticate neither writes failures into them nor refuses
+ * by them, and clears them on a success as Magento's login does. After a success with a hash in
+ * an older format, the password is re-hashed in the current one (Magento's
+ * UpgradeCustomerPasswordObserver).
  * Every attempt is also counted against the client address (address-throttle.ts): an address
  * that failed too often is refused with 429 before any account is looked at; a failed answer
  * counts as a failure there, a success or an error (no answer) does not.
@@ -16,15 +21,18 @@ import type { ConnectorDb } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import { tooManyAttempts } from "../http/errors.ts";
 import { addressAttemptAbandoned, addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt } from "./address-throttle.ts";
-import { isLocked, needsReset, registerFailure, UNLOCKED, type LockoutState } from "./lockout.ts";
+import { beginCustomerAttempt, customerAttemptAbandoned, customerAttemptFailed, customerAttemptSucceeded } from "./customer-throttle.ts";
+import { needsReset, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
 import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
-import { readStoreConfig, resolveChainScope } from "./store-scope.ts";
+import { readStoreConfig, resolveChainScope, type StoreInPath } from "./store-scope.ts";
 
-/** Magento's messages (Customer module). */
+/**
+ * Magento's messages (Customer module). Magento's "The account is locked..." is not used: a locked
+ * account is answered like a wrong password, so the answer never tells which accounts exist.
+ */
 export const AUTH_MESSAGES = {
   invalid: "Invalid login or password.",
-  locked: "The account is locked. Please wait and try again later.",
   inactive: "This account is not active.",
 } as const;
 
@@ -43,23 +51,26 @@ const KEEP_UPDATED_AT = { updatedAt: sql`${customerEntity.updatedAt}` } as const
  * When per-website accounts give several customers with this email in the chain's websites, the
  * one of the lowest website id is used (the chain's main website).
  * @param deps.clock the current time (lockout windows, the address counter)
+ * @param deps.verifyPassword checks a password against a stored hash (default verifyMagentoPassword)
+ * @param deps.store the store the path names, if any: the customer is looked up in its scope
  * @param clientAddress the client's address (null when unknown): counted in the per-address limit
+ *   and in the lockout of the customer from that address
  * @throws ConnectorError 400 for an unconfigured chain or a missing chain id with several chains;
  *   429 with Retry-After while the address is locked after ADDRESS_LIMIT failures
  */
 export async function authenticateCustomer(
-  deps: { db: ConnectorDb; clock: () => Date },
+  deps: AuthenticateDeps,
   request: AuthenticateRequest,
   clientAddress: string | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
-  const scope = await resolveChainScope(db, request.service_chain_id);
+  const scope = await resolveChainScope(db, request.service_chain_id, deps.store);
   const startedAt = deps.clock();
   const attempt = await beginAddressAttempt(db, clientAddress, startedAt);
   if (attempt.refused) throw tooManyAttempts(attempt.retryAfterMs);
   let result: AuthenticateResponse;
   try {
-    result = await checkCredentials(deps, request, scope.websiteIds);
+    result = await checkCredentials(deps, request, scope.websiteIds, clientAddress);
   } catch (err) {
     // No answer (the database failed under the check): the attempt counts as nothing. Best
     // effort: with the database gone this fails too, and the window clears it.
@@ -71,36 +82,71 @@ export async function authenticateCustomer(
   return result;
 }
 
-/** The customer's email and password checked against the account (Magento's rules, lockout included). */
+/** Checks a password against a stored Magento hash (magento-password.ts verifyMagentoPassword; tests count its calls). */
+export type PasswordVerifier = (password: string, stored: string | null | undefined) => Promise<boolean>;
+
+/** What authenticate works with. */
+export interface AuthenticateDeps {
+  db: ConnectorDb;
+  clock: () => Date;
+  /** default verifyMagentoPassword */
+  verifyPassword?: PasswordVerifier;
+  /** the store the path names, if any: the customer is looked up in its scope */
+  store?: StoreInPath | null;
+}
+
+// Verified against when there is no account to check (unknown, or locked from this address), so
+// that every refusal costs one password check, as a wrong password does.
+let dummyHash: Promise<string> | undefined;
+const dummy = () => (dummyHash ??= hashMagentoPassword("no account: a password checked for the time it takes"));
+
+/**
+ * The customer's email and password checked against the account. Unknown, wrong and locked are one
+ * answer (`Invalid login or password.`) after the same work: one password verified, against a
+ * dummy hash when there is no account or it is locked from this address. The lock is counted per
+ * customer and client address (customer-throttle.ts).
+ */
 async function checkCredentials(
-  deps: { db: ConnectorDb; clock: () => Date },
+  deps: AuthenticateDeps,
   request: AuthenticateRequest,
   websiteIds: number[] | null,
+  clientAddress: string | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
+  const verify = deps.verifyPassword ?? verifyMagentoPassword;
   const customer = await findLoginCustomer(db, request.email, websiteIds);
   if (!customer) {
-    // Hash anyway so that unknown emails take as long as known ones (no account enumeration).
-    await hashMagentoPassword(request.password);
+    await verify(request.password, await dummy());
     return failure(AUTH_MESSAGES.invalid);
   }
-  if (isLocked(lockState(customer), deps.clock())) return failure(AUTH_MESSAGES.locked);
-
-  const valid = await verifyMagentoPassword(request.password, customer.passwordHash);
-  if (!valid) {
-    const policy = await readStoreConfig(db);
-    const now = deps.clock();
-    const after = await db.transaction(async (tx) => {
-      // Lock the row: concurrent failures must each count.
-      const [row] = await tx.select().from(customerEntity).where(eq(customerEntity.entityId, customer.entityId)).for("update");
-      const next = registerFailure(lockState(row ?? customer), now, policy);
-      await tx.update(customerEntity).set({ ...next, ...KEEP_UPDATED_AT }).where(eq(customerEntity.entityId, customer.entityId));
-      return next;
-    });
-    return failure(isLocked(after, now) ? AUTH_MESSAGES.locked : AUTH_MESSAGES.invalid);
+  const { locked, attempt } = await beginCustomerAttempt(db, customer.entityId, clientAddress, await readStoreConfig(db), deps.clock());
+  if (locked) {
+    await verify(request.password, await dummy());
+    return failure(AUTH_MESSAGES.invalid);
   }
-  if (customer.isActive === 0) return failure(AUTH_MESSAGES.inactive);
+  try {
+    if (!(await verify(request.password, customer.passwordHash))) {
+      await customerAttemptFailed(db, attempt, deps.clock());
+      return failure(AUTH_MESSAGES.invalid);
+    }
+  } catch (err) {
+    await customerAttemptAbandoned(db, attempt).catch(() => undefined);
+    throw err;
+  }
+  // The right password: not a failure, whatever comes next.
+  if (customer.isActive === 0) {
+    await customerAttemptAbandoned(db, attempt);
+    return failure(AUTH_MESSAGES.inactive);
+  }
+  await customerAttemptSucceeded(db, attempt, deps.clock());
+  return authenticated(db, request, customer);
+}
 
+/**
+ * A successful authenticate: Magento's own lockout columns cleared (as a login on the shop clears
+ * them) and a hash in an older format re-hashed in the current one.
+ */
+async function authenticated(db: ConnectorDb, request: AuthenticateRequest, customer: LoginCustomer): Promise<AuthenticateResponse> {
   const changes: Partial<typeof customerEntity.$inferInsert> = needsReset(lockState(customer)) ? { ...UNLOCKED } : {};
   if (!isCurrentHashFormat(customer.passwordHash)) changes.passwordHash = await hashMagentoPassword(request.password);
   if (Object.keys(changes).length > 0) {

@@ -52,13 +52,29 @@ export async function readStoreConfig(db: ConnectorQueryable): Promise<StoreConf
   };
 }
 
+/** The store a request's path names (`/rest/<store code>/V1/...`, http/store-code.ts), as far as the chain scope needs it. */
+export interface StoreInPath {
+  websiteId: number;
+  /** per-website accounts: customers are looked up in this store's website only */
+  narrowsLookups: boolean;
+}
+
 /**
  * Resolves the chain of a request.
  * @param requested `service_chain_id` of the request, if any
+ * @param store the store the path names, if any: with per-website accounts the chain's websites
+ *   narrow to its website (none when the chain does not have it), as Magento reads a customer in
+ *   the current store's website
  * @throws ConnectorError 400 when the chain is not configured, or when none is given while
  *   several chains are configured
  */
-export async function resolveChainScope(db: ConnectorQueryable, requested: number | null | undefined): Promise<ChainScope> {
+export async function resolveChainScope(db: ConnectorQueryable, requested: number | null | undefined, store?: StoreInPath | null): Promise<ChainScope> {
+  const scope = await chainScopeOf(db, requested);
+  if (!store?.narrowsLookups) return scope;
+  return { chainId: scope.chainId, websiteIds: (scope.websiteIds ?? [store.websiteId]).filter((id) => id === store.websiteId) };
+}
+
+async function chainScopeOf(db: ConnectorQueryable, requested: number | null | undefined): Promise<ChainScope> {
   const rows = await preparedFor(db, "chain-websites", () => db.select().from(serviceChainWebsite).orderBy(asc(serviceChainWebsite.websiteId)).prepare()).execute();
   const chains = [...new Set(rows.map((r) => r.serviceChainId))];
   let chainId: number | null;

@@ -22,7 +22,7 @@ import {
   linkedUserId, loadCustomerBundle, lockCustomer, saveDefaultAddress, saveServiceData, saveSubscription, setLastHash,
   syncSubscriberEmail, updateCustomer,
 } from "./repository.ts";
-import { readStoreConfig, resolveChainScope, resolveNewCustomerTarget, type ChainScope } from "./store-scope.ts";
+import { readStoreConfig, resolveChainScope, resolveNewCustomerTarget, type ChainScope, type StoreInPath } from "./store-scope.ts";
 
 /** Which user_info key identified the customer. */
 export type IdentifiedBy = "user_id" | "member_number" | "username" | "authentication_point_identifier";
@@ -62,12 +62,14 @@ export async function identifyCustomer(
 /**
  * Runs the update call.
  * @param deps.clock the current time (created_at / updated_at)
+ * @param deps.store the store the path names, if any: the customer is looked up in its scope
+ *   (store-scope.ts, resolveChainScope)
  * @returns the customer object after the update
  * @throws ConnectorError 400 (invalid data, chain not configured / missing, unknown website or
  *   store, email or member number already used), 404 `Customer not found`
  */
 export async function updateCustomerFromUserInfo(
-  deps: { db: ConnectorDb; clock: () => Date },
+  deps: { db: ConnectorDb; clock: () => Date; store?: StoreInPath | null },
   request: UpdateCustomerRequest,
 ): Promise<Customer> {
   const { db } = deps;
@@ -75,7 +77,7 @@ export async function updateCustomerFromUserInfo(
   if (info.birthday && birthdayToDob(info.birthday) === undefined) {
     throw badRequest('Invalid value of "%value" provided for the %fieldName field.', { fieldName: "birthday", value: info.birthday });
   }
-  const scope = await resolveChainScope(db, request.service_chain_id);
+  const scope = await resolveChainScope(db, request.service_chain_id, deps.store);
   if (scope.chainId === null) throw badRequest("No service chain is configured in this shop.");
   const chainScope = { ...scope, chainId: scope.chainId };
   const config = await readStoreConfig(db);

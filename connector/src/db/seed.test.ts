@@ -62,15 +62,16 @@ describe("seedConnector", () => {
     expect(calls).toBe(1);
   });
 
-  it("links the chain to the platform when asked: once, again only when the link differs", async () => {
+  it("links the chain to the platform when it has no link; never changes a link, even one whose token no longer opens", async () => {
     const box = await openSecretBox("seed-test-secret-key-0123456789abcdef");
     const platform = { box, coreApiUrl: "http://core.example:8080", accessToken: `${"1".repeat(8)}-2222-3333-4444-${"5".repeat(12)}:${"s".repeat(64)}`, appHostname: "shop.localhost" };
     expect(await seedConnector(database.db, { chainId: 1, platform })).toMatchObject({ linkedPlatform: true, storedToken: false });
     const [link] = await rows("service_platform_link");
     expect(link).toMatchObject({ service_chain_id: 1, core_api_url: "http://core.example:8080", app_hostname: "shop.localhost" });
     expect(await seedConnector(database.db, { chainId: 1, platform })).toBeNull();
-    expect(await seedConnector(database.db, { chainId: 1, platform: { ...platform, coreApiUrl: "http://core2.example:8080" } }))
-      .toMatchObject({ linkedPlatform: true });
-    expect(await rows("service_platform_link")).toEqual([expect.objectContaining({ core_api_url: "http://core2.example:8080", linked_at: link.linked_at })]);
+    expect(await seedConnector(database.db, { chainId: 1, platform: { ...platform, coreApiUrl: "http://core2.example:8080", appHostname: "other.localhost" } })).toBeNull();
+    const otherKey = await openSecretBox("another-secret-key-0123456789abcdefgh");
+    expect(await seedConnector(database.db, { chainId: 1, platform: { ...platform, box: otherKey, coreApiUrl: "http://core3.example:8080" } })).toBeNull();
+    expect(await rows("service_platform_link")).toEqual([link]);
   });
 });

@@ -7,7 +7,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { SecretBox } from "@service/shared/secret-box";
 import { hashIntegrationToken } from "../http/auth.ts";
-import { linkPlatform, readPlatformLinks } from "../sync/platform-link.ts";
+import { linkPlatformIfUnlinked } from "../sync/platform-link.ts";
 import type { ConnectorDb, ConnectorQueryable } from "./client.ts";
 import {
   customerGroup, serviceChainWebsite, serviceIntegrationToken, store, storeGroup, storeWebsite,
@@ -27,8 +27,8 @@ export interface SeedConnectorOptions {
   /** clock for created_at (default: now) */
   now?: Date;
   /**
-   * The chain's link to the platform (linkPlatform): made when the chain has none, replaced when
-   * it differs, left alone when equal.
+   * The chain's link to the platform (sync/platform-link.ts): made when the chain has none; an
+   * existing link is never changed here (only `npm run admin -- link-platform` changes one).
    */
   platform?: { box: SecretBox; coreApiUrl: string; accessToken: string; appHostname: string };
 }
@@ -118,15 +118,10 @@ async function mapChain(tx: ConnectorQueryable, chainId: number): Promise<{ webs
   return { websiteId: website.websiteId, created: true };
 }
 
-/** Links the chain as `platform` says unless it is linked so already; returns whether it wrote. */
+/** Links the chain as `platform` says when it has no link yet (an existing one is never changed); returns whether it wrote. */
 async function seedPlatformLink(
   db: ConnectorDb, chainId: number, platform: NonNullable<SeedConnectorOptions["platform"]>, now: Date,
 ): Promise<boolean> {
   const { box, ...wanted } = platform;
-  const [current] = await readPlatformLinks(db, box, [chainId]).catch(() => []);
-  const same = current && current.coreApiUrl === wanted.coreApiUrl.replace(/\/+$/, "") && current.accessToken === wanted.accessToken
-    && current.appHostname === wanted.appHostname.toLowerCase();
-  if (same) return false;
-  await linkPlatform(db, box, { chainId, ...wanted }, now);
-  return true;
+  return linkPlatformIfUnlinked(db, box, { chainId, ...wanted }, now);
 }

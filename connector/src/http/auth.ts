@@ -2,7 +2,9 @@
  * Integration-token authentication of every connector endpoint (handbook, "connector auth"):
  * `Authorization: Bearer <token>`, looked up by the SHA-256 hex of the token in
  * service_integration_token. Only hashes are stored; a revoked token (is_active = 0, or the row
- * deleted) fails its very next request, as nothing is cached.
+ * deleted) fails its very next request, as nothing is cached. Integration tokens are issued to the
+ * platform (the core API, which relays shoppers' logins): a request carrying one is the platform's,
+ * and the client address it forwards is believed (http/client-address.ts).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -10,6 +12,7 @@ import type { RequestHandler } from "express";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
 import { serviceIntegrationToken } from "../db/schema.ts";
+import { AUTHENTICATED_AS_PLATFORM } from "./client-address.ts";
 import { notAuthorized } from "./errors.ts";
 
 /** The ACL resource named in the 401 body, as Magento names the resource a route needs. */
@@ -28,17 +31,20 @@ const activeToken = (db: ConnectorQueryable) =>
       .prepare());
 
 /**
- * Express middleware that lets a request through only with an active integration token.
+ * Express middleware that lets a request through only with an active integration token, marking
+ * it as the platform's (`res.locals[AUTHENTICATED_AS_PLATFORM]`).
  * @throws (via next) ConnectorError 401 `The consumer isn't authorized to access %resources.`
  */
 export function requireIntegrationToken(db: ConnectorQueryable): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "");
     if (!match) throw notAuthorized(CONNECTOR_ACL_RESOURCE);
     const hash = hashIntegrationToken(match[1]!);
     const [row] = await activeToken(db).execute({ hash });
     // The index lookup is on the hash, which tells an attacker nothing; compare in constant time anyway.
     if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash))) throw notAuthorized(CONNECTOR_ACL_RESOURCE);
+    // The platform's request: the client address it forwards is believed (client-address.ts).
+    res.locals[AUTHENTICATED_AS_PLATFORM] = true;
     next();
   };
 }

@@ -8,8 +8,18 @@
 import type { Request } from "express";
 
 const WATCHED = Symbol("matchedRoute");
+const MOUNT = Symbol("mountPattern");
 
-type Watched = Request & { [WATCHED]?: { pattern: string | null } };
+type Watched = Request & { [WATCHED]?: { pattern: string | null }; [MOUNT]?: string };
+
+/**
+ * Names the pattern a router is mounted at when it has parameters (`/rest/:storeCode/V1/...`):
+ * Express gives only the path it matched as `req.baseUrl`, which would put each value in the
+ * route. Call it before the router takes the request.
+ */
+export function noteMountPattern(req: Request, pattern: string): void {
+  (req as Watched)[MOUNT] = pattern;
+}
 
 /**
  * Starts watching `req` for its route (call it before the routers run).
@@ -28,7 +38,7 @@ export function watchMatchedRoute(req: Request): () => string | null {
       get: () => value,
       set: (route: { path?: unknown } | undefined) => {
         value = route;
-        if (route && typeof route.path === "string") noted.pattern = req.baseUrl + route.path;
+        if (route && typeof route.path === "string") noted.pattern = (watched[MOUNT] ?? req.baseUrl) + route.path;
       },
     });
   }

@@ -5,7 +5,7 @@ import { createMigratedDatabase } from "../../../test/helpers/database-templates
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
 import { seedConnector } from "../db/seed.ts";
-import { linkPlatform, PlatformLinkError, readPlatformLinks } from "./platform-link.ts";
+import { linkPlatform, linkPlatformIfUnlinked, PlatformLinkError, readPlatformLinks } from "./platform-link.ts";
 
 const KEY = "platform-link-test-key-0123456789abcdef";
 const TOKEN = "0b7c2a0e-4f4b-4a7e-9a51-3c2f1d9e8b70:" + "a".repeat(64);
@@ -82,5 +82,29 @@ describe("linkPlatform", () => {
     await database.pool.query("INSERT INTO service_platform_link SELECT 4, core_api_url, access_token_sealed, app_hostname, linked_at, updated_at FROM service_platform_link WHERE service_chain_id = 3");
     await expect(readPlatformLinks(database.db, box, [4])).rejects.toThrow(/chain 4 does not open/);
     expect(await readPlatformLinks(database.db, box, [3])).toHaveLength(1);
+  });
+});
+
+describe("linkPlatformIfUnlinked (what a start's seeding uses)", () => {
+  it("links a chain without a link; of concurrent seeders exactly one writes; a link is never changed afterwards", async () => {
+    await database.pool.query("INSERT INTO service_chain_website (service_chain_id, website_id) VALUES (7, 7)");
+    const link = (n: number) => ({ chainId: 7, coreApiUrl: `http://127.0.0.1:${8080 + n}`, accessToken: TOKEN, appHostname: "seven.example.com" });
+    const results = await Promise.all([0, 1, 2, 3, 4].map((n) => linkPlatformIfUnlinked(database.db, box, link(n), T0)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.indexOf(true);
+    const [stored] = (await rows()).filter((r) => r.service_chain_id === 7);
+    expect(stored).toMatchObject({ core_api_url: `http://127.0.0.1:${8080 + winner}`, linked_at: T0 });
+
+    expect(await linkPlatformIfUnlinked(database.db, box, { ...link(9), appHostname: "other.example.com" }, T1)).toBe(false);
+    const otherKey = await openSecretBox("another-key-of-at-least-32-characters!!");
+    expect(await linkPlatformIfUnlinked(database.db, otherKey, link(10), T1)).toBe(false);
+    expect((await rows()).filter((r) => r.service_chain_id === 7)).toEqual([stored]);
+  });
+
+  it("refuses what linkPlatform refuses, and writes nothing", async () => {
+    const before = await rows();
+    await expect(linkPlatformIfUnlinked(database.db, box, { chainId: 98, coreApiUrl: "http://x", accessToken: TOKEN, appHostname: "s.example" })).rejects.toThrow(/no website of this shop serves chain 98/);
+    await expect(linkPlatformIfUnlinked(database.db, box, { chainId: 98, coreApiUrl: "ftp://x", accessToken: TOKEN, appHostname: "s.example" })).rejects.toThrow(PlatformLinkError);
+    expect(await rows()).toEqual(before);
   });
 });

@@ -99,6 +99,37 @@ export async function linkPlatform(
 }
 
 /**
+ * Links chain `chainId` as linkPlatform does, but only when the chain has no link yet: a link that
+ * exists is left exactly as it is, whatever it says and whether or not its token still opens.
+ * What seeding a start uses (db/seed.ts): a link is changed only by `npm run admin --
+ * link-platform`, never by starting a service. Two starts at once: the primary key lets one
+ * insert; the other finds the row and writes nothing.
+ * @returns whether the link was made now
+ * @throws PlatformLinkError as linkPlatform (a malformed input, no website serving the chain)
+ */
+export async function linkPlatformIfUnlinked(db: ConnectorDb, box: SecretBox, input: PlatformLinkInput, now: Date = new Date()): Promise<boolean> {
+  const parsed = linkInputSchema.safeParse(input);
+  if (!parsed.success) throw new PlatformLinkError(parsed.error.issues.map((i) => i.message).join("; "));
+  const link = parsed.data;
+  const linked = async () => (await db.select({ chainId: servicePlatformLink.serviceChainId }).from(servicePlatformLink)
+    .where(eq(servicePlatformLink.serviceChainId, link.chainId)).limit(1)).length > 0;
+  if (await linked()) return false;
+  const [served] = await db.select().from(serviceChainWebsite).where(eq(serviceChainWebsite.serviceChainId, link.chainId)).limit(1);
+  if (!served) throw new PlatformLinkError(`no website of this shop serves chain ${link.chainId} (map one first: npm run admin -- map-website)`);
+  const sealed = await box.seal(link.accessToken, accessTokenPurpose(link.chainId));
+  try {
+    await db.insert(servicePlatformLink).values({
+      serviceChainId: link.chainId, coreApiUrl: link.coreApiUrl, accessTokenSealed: sealed, appHostname: link.appHostname, linkedAt: now, updatedAt: now,
+    });
+    return true;
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
+    if (cause?.code === "ER_DUP_ENTRY") return false;
+    throw err;
+  }
+}
+
+/**
  * Every linked chain with its token opened and its websites, by chain id.
  * @param chainIds only these chains (default: all)
  * @throws PlatformLinkError when a stored token does not open (SERVICE_SECRET_KEY changed since

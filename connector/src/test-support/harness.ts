@@ -10,6 +10,7 @@ import { createMigratedDatabase } from "../../../test/helpers/database-templates
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { createApp } from "../app.ts";
 import { BODY_LIMIT_BYTES } from "../config.ts";
+import type { PasswordVerifier } from "../customers/authenticate.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
 import { seedConnector } from "../db/seed.ts";
 
@@ -39,8 +40,12 @@ export interface Harness {
  * Creates the database and starts the app; call `close()` in afterAll.
  * @param options.trustedProxies CIDRs whose X-Forwarded-For the app believes (tests that need
  *   several client addresses send it from 127.0.0.1)
+ * @param options.verifyPassword authenticate's password check (tests that count its calls wrap verifyMagentoPassword)
  */
-export async function startHarness(prefix: string, options: { trustedProxies?: string[] } = {}): Promise<Harness> {
+export async function startHarness(
+  prefix: string,
+  options: { trustedProxies?: string[]; verifyPassword?: PasswordVerifier } = {},
+): Promise<Harness> {
   const name = throwawayDatabaseName(prefix);
   await createMigratedDatabase("connector", name);
   const database = openConnectorDatabase(TEST_DATABASE_URL, name);
@@ -53,6 +58,7 @@ export async function startHarness(prefix: string, options: { trustedProxies?: s
   const app = createApp({
     db: database.db,
     clock: () => now,
+    verifyPassword: options.verifyPassword,
     config: { bodyLimitBytes: BODY_LIMIT_BYTES, logLevel: "warn", trustedProxies: options.trustedProxies },
   });
   const server = await new Promise<Server>((resolve) => {

@@ -5,7 +5,9 @@
  * operation and every internal call, which kinds of caller may attempt it and which admin access
  * level it needs. It is the only place these rules are written: the Resources engine
  * (resources/request-scope.ts), the internal calls (auth/context.ts requireCallAccess,
- * campaigns/access.ts) and the schema document (`security` per operation) all read it.
+ * campaigns/access.ts) and the schema document (`security` per operation) all read it. Its `get`
+ * rows also decide what a caller sees of a resource nested in another (readableResources,
+ * resources/read-view.ts): no more than a GET of its own would show.
  *
  * Caller kinds (the columns of the spec's table):
  * - `admin`: an admin session; needs `level` on the chain, from an address the chain allows
@@ -22,6 +24,8 @@ import type { AccessLevel } from "./permissions.ts";
 
 /** The kinds of caller the table distinguishes. */
 export type CallerKind = "admin" | "chain_scope" | "read_businesses" | "end_user";
+/** Every caller kind, once. */
+export const CALLER_KINDS: readonly CallerKind[] = ["admin", "chain_scope", "read_businesses", "end_user"];
 
 /** The operations of the Resources engine. */
 export type EngineOperation = "get" | "list" | "create" | "update" | "delete";
@@ -186,6 +190,22 @@ export function mayAttempt(rule: AccessRule | undefined, claimed: ClaimedKind): 
   return rule !== undefined && COLUMNS_OF[claimed].some((kind) => rule.callers.includes(kind));
 }
 
+/**
+ * Declarations no path serves, rendered only nested in another resource (the chain's
+ * authentication point, which the chain renders under `authentication_point`): a caller reads
+ * one exactly when it may GET the resource it is part of.
+ */
+export const PART_OF: Readonly<Record<string, ResourceName>> = { authentication_point: "chain" };
+
+/**
+ * The rule to read resource `name` as its own GET would: its `get` row, or for a part (PART_OF)
+ * the `get` row of the resource it belongs to.
+ * @returns undefined when nobody may read it (a name the table has no row for)
+ */
+export function readRuleOf(name: string): AccessRule | undefined {
+  return resourceRule(PART_OF[name] ?? name, "get");
+}
+
 /** What a verified caller holds on one chain (auth/request-auth.ts builds it from one query). */
 export interface ChainHolding {
   /** the caller kinds the credentials give on the chain; empty when they give nothing there */
@@ -218,6 +238,18 @@ export function verdictOf(rule: AccessRule, holding: ChainHolding): Verdict {
     return "allowed";
   }
   return verdict;
+}
+
+/**
+ * The resources a caller holding `holding` may GET directly (spec, "Authentication": the
+ * availability per resource, and the rule's admin level): the ones it may also see nested in
+ * another resource beyond their `{id}` (resources/read-view.ts).
+ * @returns resource names (RESOURCE_ACCESS rows but the change log, and PART_OF's parts), sorted
+ */
+export function readableResources(holding: ChainHolding): string[] {
+  return [...Object.keys(RESOURCE_ACCESS), ...Object.keys(PART_OF)]
+    .filter((name) => name !== CHANGE_LOG_RESOURCE && verdictOf(readRuleOf(name)!, holding) === "allowed")
+    .sort();
 }
 
 /** Whether `levels` hold the rule's level and every one of its `alsoLevels`. */

@@ -10,7 +10,7 @@ import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { chains } from "../db/schema.ts";
 import { createAppHostname, createShopper } from "../db/seed.ts";
 import { ShopperTokenVerifier } from "./jwt.ts";
-import { FakeIdp, newKey, probeApp, type IdpKey } from "./jwt.test-support.ts";
+import { FakeIdp, newKey, probeApp, PUBLIC_TARGETS, type IdpKey } from "./jwt.test-support.ts";
 
 const idp = new FakeIdp("https://keys.example.test/jwks", "https://keys.example.test");
 const server = setupServer(idp.handler());
@@ -24,6 +24,7 @@ const fetched: string[] = [];
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: "error" });
   core = await startCore({
+    resolveHost: PUBLIC_TARGETS.resolveHost,
     fetch: (input, init) => {
       fetched.push(String(input));
       return fetch(input, init);
@@ -49,7 +50,7 @@ afterAll(async () => {
 
 /** A fresh verifier (empty cache) and a probe around it; `status(token)` answers 200 or 401. */
 function fresh(logger?: { error: () => void; warn: (fields: object, message: string) => void }) {
-  const probe = probeApp(core.db, new ShopperTokenVerifier({ logger }), () => new Date());
+  const probe = probeApp(core.db, new ShopperTokenVerifier({ logger, targets: PUBLIC_TARGETS }), () => new Date());
   return async (token: string) => {
     const res = await probe.request("/", { headers: { Authorization: `Bearer ${token}`, "X-Service-App-Hostname": APP } });
     return { status: res.status, body: (await res.json()) as any };

@@ -8,7 +8,14 @@ import { http, HttpResponse } from "msw";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { authenticate } from "./context.ts";
+import type { TargetPolicy } from "../net/public-target.ts";
 import type { ShopperTokenVerifier } from "./jwt.ts";
+
+/**
+ * Where the fake identity providers' key sets may be fetched from: every name resolves to one
+ * public address (msw answers the fetch, so no socket opens), as a real provider's name would.
+ */
+export const PUBLIC_TARGETS: TargetPolicy = { allowPrivate: false, resolveHost: async () => ["93.184.216.34"] };
 
 export interface IdpKey {
   kid: string;

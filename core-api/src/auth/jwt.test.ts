@@ -10,7 +10,7 @@ import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { chains, users } from "../db/schema.ts";
 import { createAppHostname, createShopper } from "../db/seed.ts";
 import { ShopperTokenVerifier } from "./jwt.ts";
-import { FakeIdp, newKey, probeApp, type IdpKey } from "./jwt.test-support.ts";
+import { FakeIdp, newKey, probeApp, PUBLIC_TARGETS, type IdpKey } from "./jwt.test-support.ts";
 
 const idp = new FakeIdp("https://idp.example.test/.well-known/jwks.json", "https://idp.example.test/");
 const server = setupServer(idp.handler());
@@ -48,7 +48,7 @@ beforeAll(async () => {
   await chainWith(null, "no-jwt.example.test");
   await chainWith({ jwksUrl: "http://idp.example.test/.well-known/jwks.json" }, "plain-http.example.test");
   await chainWith({ audience: null }, "any-audience.example.test");
-  probe = probeApp(core.db, new ShopperTokenVerifier(), () => now);
+  probe = probeApp(core.db, new ShopperTokenVerifier({ targets: PUBLIC_TARGETS }), () => now);
 });
 afterAll(async () => {
   server.close();

@@ -13,9 +13,16 @@
  * "Scale beyond one machine" is about state that matters). A token whose `kid` is not in the cached
  * set triggers one refetch, at most once per `cooldownMs`, so a rotated key is picked up within
  * seconds while a flood of made-up kids cannot turn into a flood of fetches.
+ *
+ * The key-set URL is a chain setting, so fetching it is a request the service makes on a chain's
+ * word (SSRF): before every fetch its host must be, and resolve only to, public addresses
+ * (net/public-target.ts, the webhook targets' rule; WEBHOOK_ALLOW_PRIVATE lifts it), and the
+ * fetch the Node entry passes checks the address again where the socket connects (DNS rebinding).
+ * A refused key set is logged with the reason; the caller only learns that it could not be fetched.
  */
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Logger } from "../logger.ts";
+import { assessTarget, resolvesNothing, type TargetPolicy } from "../net/public-target.ts";
 
 /** Asymmetric JWS algorithms a shopper token may use (RFC 7518, RFC 8037; jose's "Ed25519"). */
 export const SHOPPER_TOKEN_ALGORITHMS = [
@@ -37,8 +44,13 @@ export interface ChainJwtSettings {
 export type ShopperTokenCheck = { ok: true; subject: string } | { ok: false; reason: string };
 
 export interface ShopperTokenOptions {
-  /** outbound HTTP for the key sets (AppDeps.fetch); default globalThis.fetch */
+  /** outbound HTTP for the key sets (AppDeps.publicFetch); default globalThis.fetch */
   fetch?: typeof fetch;
+  /**
+   * where key sets may be fetched from (net/public-target.ts); default: public IP literals only
+   * (no resolver, so no name passes)
+   */
+  targets?: TargetPolicy;
   /** where an unusable key set is reported (AppDeps.logger); not logged without one */
   logger?: Pick<Logger, "warn">;
   /** least time between two fetches of one key set triggered by an unknown kid, ms (default 30 s) */
@@ -93,11 +105,16 @@ export class ShopperTokenVerifier {
     if (!keySet) {
       if (this.#keySets.size >= MAX_KEY_SETS) this.#keySets.delete(this.#keySets.keys().next().value!);
       const fetchImpl = this.#options.fetch ?? globalThis.fetch;
+      const targets = this.#options.targets ?? { allowPrivate: false, resolveHost: resolvesNothing };
       keySet = createRemoteJWKSet(url, {
         cooldownDuration: this.#options.cooldownMs ?? 30_000,
         cacheMaxAge: this.#options.cacheMaxAgeMs ?? 600_000,
         timeoutDuration: this.#options.timeoutMs ?? 5_000,
-        [customFetch]: (input, init) => fetchImpl(input, init),
+        [customFetch]: async (input, init) => {
+          const verdict = await assessTarget(url.href, targets, "jwt_jwks_url");
+          if (!verdict.ok) throw new Error(`key set refused: ${verdict.reason}`);
+          return fetchImpl(input, init);
+        },
       });
       this.#keySets.set(url.href, keySet);
     }

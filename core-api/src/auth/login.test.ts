@@ -108,10 +108,10 @@ describe("requests in general", () => {
     expect(status).toBe(400);
     expect(body.error.name).toBe("parameter_invalid");
   });
-  it("answers an unknown internal path with 13 / 405 and an unknown resource with 544 / 404", async () => {
+  it("answers an unknown internal path and an unknown resource alike: 544 / 404", async () => {
     const a = await core.json("/internal/no-such-call");
-    expect(a.status).toBe(405);
-    expect(a.body.error.code).toBe(13);
+    expect(a.status).toBe(404);
+    expect(a.body.error.code).toBe(544);
     const b = await core.json("/resources/no-such-thing");
     expect(b.status).toBe(404);
     expect(b.body.error.code).toBe(544);

@@ -48,8 +48,9 @@ const ADMIN_REFUSED = "Invalid username or password, or login from this address 
  *   username or password that is not text or a username over 255 characters;
  *   no_valid_session (6, 401) for an unknown user, a wrong password, an inactive account, an
  *   unknown app hostname, or an admin whose chains all refuse the client address (one body for
- *   all admin refusals); too_many_login_attempts (429, with Retry-After) while the account or
- *   the address is locked after repeated failures. Through a chain whose authentication point is
+ *   all admin refusals); too_many_login_attempts (429, with Retry-After) while the account at
+ *   the client address or the address is locked after repeated failures, or the account is paced
+ *   after failures from many addresses and the client address is not one it logged in from lately. Through a chain whose authentication point is
  *   a webshop: no_valid_session also for a locked or inactive webshop account (the same body as a
  *   wrong password); service_unavailable (904, 503, with Retry-After) when the webshop cannot be
  *   asked; user_already_exists (400) when the customer's email belongs to a member linked to
@@ -72,7 +73,8 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
   if (begun.refused) {
     const seconds = Math.ceil(begun.retryAfterMs / 1000);
     c.header("Retry-After", String(seconds));
-    throw new ServiceError("too_many_login_attempts", `Too many failed login attempts; try again in ${Math.ceil(seconds / 60)} minute(s).`);
+    const wait = seconds < 60 ? `${seconds} second(s)` : `${Math.ceil(seconds / 60)} minute(s)`;
+    throw new ServiceError("too_many_login_attempts", `Too many failed login attempts; try again in ${wait}.`);
   }
   const verdict = await check();
   if (!verdict.ok) {
@@ -86,7 +88,8 @@ export async function login(c: Context<AppEnv>): Promise<Response> {
     throw verdict.error;
   }
   const session = await verdict.open();
-  await loginSucceeded(db, begun.attempt, now);
+  // A shopper's address becomes known to the member the login ended on (a webshop login may have just created it).
+  await loginSucceeded(db, begun.attempt, now, hostname === undefined ? undefined : `user:${session.session_user_id}`);
   await deleteExpiredSessions(db, now);
   const results: LoginResults = {
     session_info: {

@@ -12,13 +12,18 @@ import type { ResourceRecord } from "../db/resource-columns.ts";
 /**
  * SQL of the authentication point of the chain whose id is `chainId` (a qualified column of the
  * outer query): a JSON object with `id`, `type`, `base_url` and `service_client` (the chain's
- * active identity-source client with its level-1 properties, or null); NULL without one.
+ * active identity-source client with its properties up to level 2 but its chain, which is the
+ * outer chain, and its access tokens, which a chain renders no deeper than level 2; datetimes as
+ * RFC 3339 UTC text), NULL without one.
  */
 export function authenticationPointJson(chainId: SQL): SQL<unknown> {
   return sql`(SELECT JSON_OBJECT(
       'id', ap.id, 'type', ap.kind, 'base_url', ap.base_url,
       'service_client', (SELECT JSON_OBJECT('id', sc.id, 'name', sc.name, 'email_contact', sc.email_contact,
-          'enabled', sc.enabled, 'deleted', sc.deleted, 'is_identity_source', sc.is_identity_source)
+          'enabled', sc.enabled, 'deleted', sc.deleted, 'is_identity_source', sc.is_identity_source,
+          'deleted_by', sc.deleted_by, 'last_updated_by', sc.last_updated_by,
+          'created_date', DATE_FORMAT(sc.created_date, '%Y-%m-%dT%H:%i:%sZ'),
+          'last_modified_date', DATE_FORMAT(sc.last_modified_date, '%Y-%m-%dT%H:%i:%sZ'))
         FROM service_clients sc
         WHERE sc.chain_id = ap.chain_id AND sc.is_identity_source = 1 AND sc.enabled = 1 AND sc.deleted = 0
         ORDER BY sc.id LIMIT 1))
@@ -38,6 +43,10 @@ const storedJson = z.object({
     enabled: flag,
     deleted: flag,
     is_identity_source: flag,
+    deleted_by: z.number().int().nullable(),
+    last_updated_by: z.number().int().nullable(),
+    created_date: z.iso.datetime(),
+    last_modified_date: z.iso.datetime(),
   }).nullable(),
 });
 
@@ -45,7 +54,8 @@ const storedJson = z.object({
  * The record of an authentication point read by authenticationPointJson.
  * @param value the subquery's value: null, a JSON text or an object
  * @returns null when the chain has none; `service_client` without email_contact when it has none
- *   (the service client renders so)
+ *   (the service client renders so), and without `chain`: the chain record that reads it nests
+ *   itself there (chains/chain-columns.ts chainRecord)
  * @throws ZodError when the stored value is not the subquery's object (a programming error)
  */
 export function authenticationPointRecord(value: unknown): ResourceRecord | null {
@@ -63,6 +73,10 @@ export function authenticationPointRecord(value: unknown): ResourceRecord | null
       enabled: client.enabled,
       deleted: client.deleted,
       is_identity_source: client.is_identity_source,
+      deleted_by: client.deleted_by === null ? null : { id: client.deleted_by },
+      last_updated_by: client.last_updated_by === null ? null : { id: client.last_updated_by },
+      created_date: new Date(client.created_date),
+      last_modified_date: new Date(client.last_modified_date),
     },
   };
 }

@@ -6,9 +6,8 @@
  * - `GET {base_url}/rest/V1/service/customer/user_info/{customer id}`.
  * Requests and responses are the shared contracts (`@service/shared/connector`). Every call has a
  * deadline (config WEBSHOP_TIMEOUT_MS, covering the body too); the shopper's address goes along as
- * X-Forwarded-For (believed by a connector whose TRUSTED_PROXIES names the core API, so its
- * per-address authenticate limit counts shoppers, not the core API) and the request id as
- * X-Request-Id.
+ * X-Forwarded-For (the connector believes it on requests carrying the integration token, so its
+ * authenticate limits count shoppers, not the core API) and the request id as X-Request-Id.
  *
  * A webshop that cannot be reached, does not answer in time, refuses the integration token or
  * answers anything but its contract is `service_unavailable` (904, HTTP 503): the caller writes

@@ -121,11 +121,14 @@ export const RANGES_LEVEL = chainResource.properties.get("allowed_ip_ranges")!.l
 /**
  * A stored chain as a resource record.
  * @param ranges its live ranges, when the level shows them (absent leaves the property out); each
- *   range nests this very record as its chain, so the one rendering rule (level - 1) applies all
- *   the way down
+ *   range, and the authentication point's service client, nests this very record as its chain,
+ *   so the one rendering rule (level - 1) applies all the way down
  */
 export function chainRecord(row: ChainRow, ranges?: readonly IpRangeRow[]): ResourceRecord {
   const record = chainColumns.toRecord(row);
+  // The identity-source client of the authentication point belongs to this chain, as a range does.
+  const client = (record.authentication_point as ResourceRecord | null | undefined)?.service_client as ResourceRecord | null | undefined;
+  if (client) client.chain = record;
   if (ranges) record.allowed_ip_ranges = ranges.map((r) => ipRangeRecord(r, record));
   return record;
 }

@@ -26,3 +26,4 @@ export * from "./tables/outbox.ts";
 export * from "./tables/webhooks.ts";
 export * from "./tables/phone-verifications.ts";
 export * from "./tables/authentication-points.ts";
+export * from "./tables/phone-verification-counters.ts";

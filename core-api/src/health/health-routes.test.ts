@@ -128,8 +128,8 @@ describe("GET /", () => {
     for (const link of Object.values(res.body.links as Record<string, string>)) expect((await core.request(link)).status, link).toBe(200);
   });
 
-  it("other methods on / are still 405", async () => {
+  it("other methods on / are 405 named for the GET it needs", async () => {
     const res = await core.json("/", { method: "POST" });
-    expect([res.status, res.body.error.name]).toEqual([405, "http_request_method_not_allowed"]);
+    expect([res.status, res.body.error.code, res.body.error.name]).toEqual([405, 13, "http_request_method_non_GET_not_allowed"]);
   });
 });

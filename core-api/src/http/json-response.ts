@@ -8,19 +8,21 @@
  */
 import type { Context } from "hono";
 import { REQUEST_ID_HEADER } from "@service/shared/logging";
+import { jsonText } from "./json-line.ts";
 
 /** The responses built here, which carry their request's id already. */
 const stamped = new WeakSet<Response>();
 const REQUEST_ID_NAME = REQUEST_ID_HEADER.toLowerCase();
 
 /**
- * `body` as JSON (`application/json`, as `c.json` sends it) with the request's id header.
+ * `body` as JSON (`application/json`, as `c.json` sends it, ending with a newline: http/json-line.ts)
+ * with the request's id header.
  * @param status HTTP status, default 200
  */
 export function jsonResponse(c: Context, body: unknown, status = 200): Response {
   const requestId = c.get("requestId") as string | undefined;
   if (requestId === undefined) return c.json(body as object, status as 200);
-  const response = new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", [REQUEST_ID_NAME]: requestId } });
+  const response = new Response(jsonText(body), { status, headers: { "content-type": "application/json", [REQUEST_ID_NAME]: requestId } });
   stamped.add(response);
   return response;
 }

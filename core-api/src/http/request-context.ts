@@ -17,8 +17,14 @@ export interface AppDeps {
    * main.deno.ts; a fake in tests); absent or undefined: unknown (auth/client-ip.ts)
    */
   clientAddress?: (c: Context) => string | undefined;
-  /** outbound HTTP (shopper key sets, auth/jwt.ts); default globalThis.fetch */
+  /** outbound HTTP (the webshop connector; shopper key sets with WEBHOOK_ALLOW_PRIVATE); default globalThis.fetch */
   fetch?: typeof fetch;
+  /**
+   * outbound HTTP to targets that must be public (shopper key sets, auth/jwt.ts): the Node entry
+   * passes net/public-fetch.node.ts, which checks the address the socket connects to; default
+   * `fetch` (the address is then checked only before the request, net/public-target.ts)
+   */
+  publicFetch?: typeof fetch;
   /** waits `ms` milliseconds (the failed-login delay, auth/throttle.ts); tests pass a fake */
   sleep?: (ms: number) => Promise<void>;
   /** the Scalar bundle for /docs, served locally when given (resources/docs.ts); the CDN otherwise */
@@ -26,7 +32,7 @@ export interface AppDeps {
   /** structured log (logger.ts); default a pino logger on stdout */
   logger?: Logger;
   /**
-   * host name -> addresses, for the SSRF checks of webhook targets (webhooks/target-url.ts);
+   * host name -> addresses, for the SSRF checks of webhook targets and key-set URLs (net/public-target.ts);
    * the entries pass the runtime's resolver; default: resolves nothing, so only IP literals pass
    * (or anything, with WEBHOOK_ALLOW_PRIVATE)
    */

@@ -50,7 +50,7 @@ describe("the request line", () => {
 
   it("has no route for a path nothing serves, and logs errors answered by the error handler too", async () => {
     const unknown = await logged("/no/such/path");
-    expect(unknown.lines).toEqual([expect.objectContaining({ route: null, path: "/no/such/path", status: 405 })]);
+    expect(unknown.lines).toEqual([expect.objectContaining({ route: null, path: "/no/such/path", status: 404 })]);
     const probe = await logged("/health", { headers: { "X-Service-Session-User-ID": "x" } });
     expect(probe.lines).toEqual([expect.objectContaining({ route: "/health", status: 200 })]);
     const bad = await logged("/resources/businesses", { headers: { "X-Service-Session-User-ID": "1", "X-Service-Session-Key": "nope", "X-Service-Chain-ID": "1" } });

@@ -10,11 +10,14 @@ export class ServiceError extends Error {
   readonly errorName: ErrorName;
   /** HTTP status; the catalogue's unless overridden (for example 413 for an oversized body). */
   readonly status: number;
+  /** seconds to send as `Retry-After` (a refusal that lifts by itself, such as a limit's window) */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(name: ErrorName, description?: string, options: { status?: number } = {}) {
+  constructor(name: ErrorName, description?: string, options: { status?: number; retryAfterSeconds?: number } = {}) {
     super(description ?? ERRORS[name].description);
     this.name = "ServiceError";
     this.errorName = name;
     this.status = options.status ?? ERRORS[name].status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

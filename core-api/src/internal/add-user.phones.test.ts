@@ -57,6 +57,31 @@ describe("from 1.6.1", () => {
     expect(await writtenRows(w.core)).toBe(before);
   });
 
+  it("refuses input the E.164 form would silently lose part of (extension, control characters, other text) with 547, writing nothing", async () => {
+    const user = (await add("1.6.1", { phone_number: "+31612345604" })).body.results.user;
+    const before = await writtenRows(w.core);
+    const lossy = ["+31612345678 ext. 5", "+31612345678 x5", "+31612345678;ext=5", "+31612345678\u0000", "+31612345678\u200b", "06 12345678\u0007", "+31612345678 call me", "tel:+31612345678"];
+    for (const phone of lossy) {
+      for (const v of ["1.6.1", "1.6.8"]) {
+        for (const res of [await add(v, { phone_number: phone, country_code: "NL" }), await alter(v, { user_id: user.id, phone_number: phone })]) {
+          expect([res.status, res.body.error?.code, res.body.error?.name], `${v} ${JSON.stringify(phone)}`).toEqual([400, 547, "invalid_phone_number"]);
+        }
+      }
+    }
+    expect((await add("1.6.1", { phone_number: "+31612345678 ext. 5" })).body.error.description).toContain("extension (5)");
+    expect((await add("1.6.1", { phone_number: "+31612345678\u0000" })).body.error.description).toContain("control characters");
+    expect(await writtenRows(w.core)).toBe(before);
+  });
+
+  it("before 1.6.1 the same input is stored as given", async () => {
+    for (const phone of ["+31612345678 ext. 5", "+31612345678\u0000"]) {
+      const res = await add("1.6.0", { phone_number: phone, country_code: "NL" });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.results.user.phone_number).toBe(phone);
+      expect((await userRow(w.core, res.body.results.user.id))!.phoneNumber).toBe(phone);
+    }
+  });
+
   it("an empty phone_number clears it", async () => {
     const user = await add("1.6.8", { phone_number: "+31 6 12345604" });
     const cleared = await alter("1.6.1", { user_id: user.body.results.user.id, phone_number: "" });

@@ -26,6 +26,10 @@
  * A shopper saved on a chain with an authentication point is sent to the webshop through the
  * outbox, in the same transaction, unless the chain's identity-source client (the webshop) made
  * the call (authentication-points/webshop-sync.ts).
+ * On a chain with `verify_phone_numbers` a valid phone_number given also sends a verification code
+ * by SMS, within the chain's limits (users/phone-verification-limits.ts); a code the limits hold
+ * back never fails the call: the number is stored all the same, phone_number_status 2 (pending),
+ * and verify-phone-number tells the wait (920).
  */
 import { okBody } from "@service/shared";
 import { parseDateTime } from "@service/shared/text-values";
@@ -96,7 +100,7 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
     signupChannel: signupChannelOf(clientChannel, source),
     unmodifiedSince,
   });
-  phone.afterCommit();
+  await phone.afterCommit();
   if (webshopSync && !preconditionFailed) ctx.deps.outboxWake?.();
   const referrer = refs.referrer ?? null;
   const results: AddUserResults = {

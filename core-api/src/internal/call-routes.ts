@@ -1,9 +1,9 @@
 /**
  * Registers the internal calls (spec, "Internal call: ..."). Each call answers one method; any
- * other method gets code 13 with the name of the method it needs. A `.json` suffix on the path
- * is served the same (handbook: older clients append it).
+ * other method gets code 13 with the name of the method it needs (http/routing.ts). The other
+ * spellings of a call's path (either prefix, a `.json` suffix) reach it through the app's routing
+ * path (http/routing.ts), so each call is registered once, at its declared path.
  */
-import type { ErrorName } from "@service/shared";
 import { addBusinessCall } from "@service/shared/internal/add-business";
 import { addCampaignCall } from "@service/shared/internal/add-campaign";
 import { alterBusinessCall } from "@service/shared/internal/alter-business";
@@ -18,7 +18,6 @@ import { addBasketCall } from "@service/shared/internal/add-basket";
 import { verifyPhoneNumberCall } from "@service/shared/internal/verify-phone-number";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
-import { ServiceError } from "../http/service-error.ts";
 import { addBusiness } from "./add-business.ts";
 import { addCampaign } from "./add-campaign.ts";
 import { alterBusiness } from "./alter-business.ts";
@@ -47,13 +46,6 @@ import { verifyPhoneNumber } from "./verify-phone-number.ts";
 
 type Handler = (c: Context<AppEnv>) => Promise<Response>;
 
-const WRONG_METHOD: Record<CallMethod, ErrorName> = {
-  GET: "http_request_method_non_GET_not_allowed",
-  POST: "http_request_method_non_POST_not_allowed",
-  PUT: "http_request_method_non_PUT_not_allowed",
-  DELETE: "http_request_method_non_DELETE_not_allowed",
-};
-
 /**
  * The internal calls: path and method (from the call's shared declaration), handler, declaration
  * (exported for the generated tests and the schema document).
@@ -81,16 +73,7 @@ export const CALLS: Array<[path: string, method: CallMethod, handler: Handler, d
   ] as Array<[CallDeclaration, Handler]>
 ).map(([call, handler]) => [call.path, call.method, handler, call]);
 
-/** Mounts every internal call on `app`. */
+/** Mounts every internal call on `app`, at its declared path and method (GET calls take HEAD too). */
 export function registerInternalCalls(app: Hono<AppEnv>): void {
-  for (const [path, method, handler] of CALLS) {
-    const route = (c: Context<AppEnv>) => {
-      if (c.req.method !== method && !(method === "GET" && c.req.method === "HEAD")) {
-        throw new ServiceError(WRONG_METHOD[method]);
-      }
-      return handler(c);
-    };
-    app.all(path, route);
-    app.all(`${path}.json`, route);
-  }
+  for (const [path, method, handler] of CALLS) app.on(method, path, handler);
 }

@@ -89,12 +89,12 @@ describe("delete-campaign-group: deleting", () => {
     expect(listedIds).not.toContain(gone);
   });
 
-  it("is available from version 1.0: an older version gets 13 as for an unknown path, and nothing is written", async () => {
+  it("is available from version 1.0: an older version gets 544 as for an unknown path, and nothing is written", async () => {
     const id = await seedGroup();
     const before = await state(id);
     for (const version of ["0.9.9", "0.1.0"]) {
       const { status, body } = await del({ id }, "json", { ...deleter.headers, "X-Service-API-version": version });
-      expect([status, body.error.code, body.error.name], version).toEqual([405, 13, "http_request_method_not_allowed"]);
+      expect([status, body.error.code, body.error.name], version).toEqual([404, 544, "resource_not_found"]);
       const unknown = await core.json("/internal/no-such-call", { method: "DELETE", headers: deleter.headers });
       expect(unknown.body.error).toMatchObject({ code: body.error.code, name: body.error.name });
     }

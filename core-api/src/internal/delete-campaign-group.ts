@@ -6,8 +6,8 @@
  * (contract: `@service/shared/internal/delete-campaign-group`).
  *
  * Checks, in order (nothing is written unless all pass):
- * - `X-Service-API-version` 1.0 or later, else the call does not exist for the request: 13
- *   http_request_method_not_allowed (405), as for any path no call answers;
+ * - `X-Service-API-version` 1.0 or later, else the call does not exist for the request: 544
+ *   resource_not_found (404), as for any path nothing serves;
  * - a valid session, else 6 no_valid_session (401);
  * - id present, else 441 parameter_missing; an integer, else 419 parameter_invalid;
  * - a group whose chain the caller may DELETE in, else 68 permission_denied_or_non_existent
@@ -31,7 +31,7 @@ import { ServiceError } from "../http/service-error.ts";
 export async function deleteCampaignGroup(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, version } = c.var.ctx;
   if (!versionAtLeast(version, ...DELETE_CAMPAIGN_GROUP_SINCE)) {
-    throw new ServiceError("http_request_method_not_allowed", "delete-campaign-group is available from API version 1.0.");
+    throw new ServiceError("resource_not_found", "delete-campaign-group is available from API version 1.0.");
   }
   requireSession(auth);
   const params = await allParams(c);

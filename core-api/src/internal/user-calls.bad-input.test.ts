@@ -163,7 +163,7 @@ describe("add-user: every parameter's own refusal; nothing written", () => {
 });
 
 describe("alter-user: every parameter's own refusal; the user is unchanged", () => {
-  const cases: Record<string, [unknown, number]> = { user_id: ["first", 419], ...USER_FIELD_CASES };
+  const cases: Record<string, [unknown, number]> = { user_id: ["first", 419], chain_id: ["one", 76], ...USER_FIELD_CASES };
 
   it("has a case for every declared parameter", () => {
     expect(Object.keys(cases).sort()).toEqual([...alterUserCall.parameters.keys()].sort());

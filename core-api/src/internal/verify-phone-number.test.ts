@@ -171,6 +171,7 @@ describe("the code by SMS", () => {
     const changed = await alterUser({ user_id: user.id, phone_number: "+31687654321" });
     expect(changed.body.results.user).toMatchObject({ phone_number: "+31687654321", phone_number_status: 2 });
     const second = await codeOf(user.id);
+    clock.now = new Date(clock.now.getTime() + 60_000); // the number's send interval
     await alterUser({ user_id: user.id, phone_number: "06 87654321" }); // the same number again: a resend
     const third = await codeOf(user.id);
     expect(inbox.filter((s) => s.body.data.user_id === user.id).map((s) => s.body.data.phone_number)).toEqual([user.phone_number, "+31687654321", "+31687654321"]);
@@ -232,7 +233,8 @@ describe("refusals", () => {
     }
     expect(errorOf(await verify({ user_id: user.id, code }))).toEqual([429, 907, "phone_verification_attempts_exceeded"]);
     expect(await statusOf(user.id)).toBe(2);
-    // a new code (re-submitted number) starts again
+    // a new code (re-submitted number, once the send interval passed) starts again
+    clock.now = new Date(clock.now.getTime() + 60_000);
     await alterUser({ user_id: user.id, phone_number: user.phone_number });
     expect((await verify({ user_id: user.id, code: await codeOf(user.id) })).status).toBe(200);
   });

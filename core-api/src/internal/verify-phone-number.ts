@@ -11,8 +11,10 @@
  * digits (419); user_id missing for admins and tokens 441 parameter_missing; the user: one that
  * does not exist, one of a chain the caller cannot assign on, and for a shopper anyone but
  * themselves all answer 68 permission_denied_or_non_existent alike; then the code
- * (users/phone-verification.ts): 908 phone_verification_not_pending, 906
- * phone_verification_code_expired, 907 phone_verification_attempts_exceeded, 905
+ * (users/phone-verification.ts): 908 phone_verification_not_pending (920
+ * phone_verification_send_limited, with Retry-After, when the chain's send limits held the code
+ * back), 906 phone_verification_code_expired, 907 phone_verification_attempts_exceeded (with
+ * Retry-After when the chain's limit of wrong codes per user or per number is reached), 905
  * phone_verification_code_invalid (a wrong code counts as an attempt, and nothing else changes).
  *
  * On a chain with an authentication point the verified user (phone_number_status 3) is sent to the
@@ -60,7 +62,7 @@ export async function verifyPhoneNumber(c: Context<AppEnv>): Promise<Response> {
   const outcome = await verifyPhoneCode(db, chainId, userId, code, { secretKey, now }, onVerified);
   // Deleted between the look-up and the check: answered as any user that does not exist.
   if (!outcome) throw new ServiceError(DENIED);
-  if (!outcome.ok) throw new ServiceError(outcome.error, outcome.message);
+  if (!outcome.ok) throw new ServiceError(outcome.error, outcome.message, { retryAfterSeconds: outcome.retryAfterSeconds });
   if (enqueued) deps.outboxWake?.();
   const results: VerifyPhoneNumberResults = { user: userInfoOf(outcome.user, version), result_type: "verify-phone-number" };
   return c.json(okBody(results));

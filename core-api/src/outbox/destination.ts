@@ -25,7 +25,7 @@ export interface DestinationContext {
   secretBox: SecretBox;
   /** the worker's clock */
   now: Date;
-  /** the host names' addresses (webhooks/target-url.ts); the worker's resolver */
+  /** the host names' addresses (net/public-target.ts); the worker's resolver */
   resolveHost: (hostname: string) => Promise<string[]>;
   /** WEBHOOK_ALLOW_PRIVATE: targets on loopback and private addresses are allowed */
   allowPrivate: boolean;

@@ -45,7 +45,7 @@ import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signPayload } from 
 import type { CoreDb } from "../db/client.ts";
 import { driverFailure } from "../http/database-unavailable.ts";
 import { DESTINATION_KINDS } from "./destination-kinds.ts";
-import { resolvesNothing } from "../webhooks/target-url.ts";
+import { resolvesNothing } from "../net/public-target.ts";
 import type { DestinationContext, DestinationKinds, OutboxRow, PreparedRequest } from "./destination.ts";
 import { PAYLOAD_PURPOSE } from "./enqueue.ts";
 import { claimDue, markDelivered, markFailed, releaseClaims, scheduleRetry, type AttemptFailure } from "./outbox-repository.ts";
@@ -68,7 +68,7 @@ export interface OutboxWorkerOptions {
   fetch?: typeof fetch;
   /**
    * the fetch of requests a kind marks `publicOnly` (default `fetch`); the Node entry passes
-   * outbox/public-fetch.node.ts, which checks the address at connect time
+   * net/public-fetch.node.ts, which checks the address at connect time
    */
   publicFetch?: typeof fetch;
   clock?: () => Date;

@@ -29,6 +29,7 @@ import { businesses } from "../db/schema.ts";
 import type { Identifier, ResourceAdapter } from "./engine.ts";
 import type { ListQuery } from "./list-params.ts";
 import type { ResourceScope } from "./request-scope.ts";
+import type { ResourceRecord } from "./render.ts";
 
 /** The Business adapter of the engine. */
 export const businessAdapter: ResourceAdapter = {
@@ -36,7 +37,7 @@ export const businessAdapter: ResourceAdapter = {
 
   async findOne(scope, by) {
     const row = await findRow(scope, by);
-    return row ? businessRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
+    return row ? businessRecord(row, await nestedChain(scope)) : null;
   },
 
   targetJoin: {
@@ -45,7 +46,7 @@ export const businessAdapter: ResourceAdapter = {
       : by.property === "owner_code" ? { join: BUSINESS_BY_OWNER_CODE_JOIN, value: String(by.value) }
       : undefined,
     record: async (scope, row) =>
-      row ? businessRecord(row as BusinessTargetRow, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null,
+      row ? businessRecord(row as BusinessTargetRow, await nestedChain(scope)) : null,
   },
 
   async list(scope, q) {
@@ -53,7 +54,7 @@ export const businessAdapter: ResourceAdapter = {
     const chainFilter = q.filters.chain;
     if (chainFilter !== undefined && chainFilter !== scope.chainId) return { records: [], total: 0 };
     const { hits, total = 0 } = await searchBusinesses(scope.db, toSearch(scope.chainId, q));
-    const chain = await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain);
+    const chain = await nestedChain(scope);
     const records = hits.map((h) => {
       const record = businessRecord(h.row, chain);
       if (q.location) record.business_distance_km = h.distanceKm;
@@ -68,14 +69,14 @@ export const businessAdapter: ResourceAdapter = {
       { ...(businessColumns.toColumns(values) as BusinessValues), chainId: scope.chainId, lastUpdatedBy: scope.actorAdminId },
       scope.now,
     );
-    return businessRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain));
+    return businessRecord(row, await nestedChain(scope));
   },
 
   async update(scope, target, values) {
     // The chain is immutable (the engine refuses it), so no chainId comes out of the mapping here.
     const changes: BusinessChanges = { ...businessColumns.toColumns(values), lastUpdatedBy: scope.actorAdminId };
     const row = await updateBusiness(scope.db, scope.chainId, target.id as number, changes, scope.now);
-    return row ? businessRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
+    return row ? businessRecord(row, await nestedChain(scope)) : null;
   },
 
   async remove(scope, target) {
@@ -87,9 +88,17 @@ export const businessAdapter: ResourceAdapter = {
       .from(businesses)
       .where(and(eq(businesses.id, id), eq(businesses.chainId, scope.chainId)))
       .limit(1);
-    return row ? businessRecord(row, await loadChainRecord(scope.db, scope.chainId, scope.recursionLevel, scope.chain)) : null;
+    return row ? businessRecord(row, await nestedChain(scope)) : null;
   },
 };
+
+/**
+ * The chain a business nests, loaded only when the caller may read the chain (a shopper or a
+ * read_businesses token sees its `{id}` alone: resources/read-view.ts), so no query is made for it.
+ */
+function nestedChain(scope: ResourceScope): Promise<ResourceRecord> {
+  return loadChainRecord(scope.db, scope.chainId, scope.view.reading("chain") === "none" ? 1 : scope.recursionLevel, scope.chain);
+}
 
 async function findRow(scope: ResourceScope, by: Identifier): Promise<BusinessRow | null> {
   if (by.property === "id") return findBusinessById(scope.db, scope.chainId, by.value as number);

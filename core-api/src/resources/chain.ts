@@ -19,6 +19,7 @@ import { findCurrency, updateChain, type ChainChanges } from "../chains/chain-re
 import { ServiceError } from "../http/service-error.ts";
 import { liveIpRanges } from "../ip-ranges/ip-range-repository.ts";
 import { refuseSelfLockout } from "../ip-ranges/self-lockout.ts";
+import { requirePublicTarget } from "../net/public-target.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { ResourceScope } from "./request-scope.ts";
 import type { WriteValues } from "./write.ts";
@@ -50,12 +51,15 @@ export const chainAdapter: ResourceAdapter = {
 /**
  * Validated write values (W properties only: the engine refuses the rest) as column changes.
  * @throws ServiceError parameter_invalid (419) for a currency id that names no currency, or
- *   allowed_business_formats over 65535 bytes as JSON
+ *   allowed_business_formats over 65535 bytes as JSON, or a jwt_jwks_url that is not, or does not
+ *   resolve only to, public addresses (net/public-target.ts)
  */
 async function toChanges(scope: ResourceScope, values: WriteValues): Promise<ChainChanges> {
   const changes = chainColumns.toColumns(values);
   if (changes.currencyId !== undefined && changes.currencyId !== null && !(await findCurrency(scope.db, changes.currencyId))) {
     throw new ServiceError("parameter_invalid", `currency: no currency with id ${changes.currencyId}.`);
   }
+  // core-api fetches this URL when a shopper token arrives (auth/jwt.ts): public addresses only.
+  if (typeof changes.jwtJwksUrl === "string") await requirePublicTarget(changes.jwtJwksUrl, scope.targets, "jwt_jwks_url");
   return changes;
 }

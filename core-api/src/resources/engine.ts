@@ -251,23 +251,12 @@ function requireScopeChain(decl: ResourceDeclaration, scope: ResourceScope, valu
   values.chain = { id: scope.chainId };
 }
 
-/** Each declaration's `omitFor.end_user` as a set, built once (the renderer cache keys on it). */
-const endUserOmissions = new WeakMap<ResourceDeclaration, ReadonlySet<string> | undefined>();
-
-function endUserOmitted(decl: ResourceDeclaration): ReadonlySet<string> | undefined {
-  if (endUserOmissions.has(decl)) return endUserOmissions.get(decl);
-  const names = decl.omitFor?.end_user;
-  const omitted = names?.length ? new Set<string>(names) : undefined;
-  endUserOmissions.set(decl, omitted);
-  return omitted;
-}
-
+/** `record` for the request's caller: the view decides what of it and of what it nests they see (resources/read-view.ts). */
 function render(adapter: ResourceAdapter, scope: ResourceScope, record: ResourceRecord): Record<string, unknown> {
-  // End-users never see the declaration's omitFor.end_user properties (spec, "Resource-specific behaviour").
-  const omitted = scope.audience === "end_user" ? endUserOmitted(adapter.declaration) : undefined;
   return renderResource(adapter.declaration, record, scope.recursionLevel, {
     version: scope.version,
     resources: RESOURCES,
-    ...(omitted ? { omit: omitted } : {}),
+    view: scope.view,
+    userId: scope.userId,
   });
 }

@@ -1,15 +1,18 @@
 /**
  * Level-based rendering of resources (spec, "Field-table notation" and "Common request headers":
- * response recursion; handbook, "recursion level").
+ * response recursion; handbook, "recursion level"), for one caller (resources/read-view.ts).
  *
- * Rule: a property is included when its level <= the requested level and it is not write-only; a nested resource is
- * rendered at level - 1 with its own declaration; at level 0 a reference is `{"id": ...}`.
+ * Rule: a property is included when its level <= the requested level, it is not write-only and
+ * the caller's view does not omit it; a nested resource is rendered at level - 1 with its own
+ * declaration, under the same view (the omissions of a direct GET apply to it too), when the
+ * caller may GET it directly; otherwise, and at level 0, a reference is `{"id": ...}`.
  * Datetimes are formatted per `X-Service-API-version`.
  */
 import type { PropertyInfo, RecursionLevel, ResourceDeclaration } from "@service/shared/resources/meta";
 import { formatDateTime, type ApiVersion } from "../http/api-version.ts";
 import type { ResourceRecord } from "../db/resource-columns.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { FULL_VIEW, OWNER_PROPERTY, type ReadView } from "./read-view.ts";
 
 export type { ResourceRecord };
 
@@ -20,8 +23,10 @@ export interface RenderOptions {
   version: ApiVersion;
   /** declarations by resource name, for nested references */
   resources: ReadonlyMap<string, ResourceDeclaration>;
-  /** properties to leave out at the top level (for example the end-user omissions) */
-  omit?: ReadonlySet<string>;
+  /** what the caller may see, at every level (resources/read-view.ts); absent: everything (FULL_VIEW) */
+  view?: ReadView;
+  /** the shopper whose own records a view reading "own" shows in full (OWNER_PROPERTY); absent or null: none */
+  userId?: number | null;
 }
 
 /**
@@ -38,19 +43,16 @@ export function parseRecursionLevel(header: string | undefined | null): Recursio
   return Number(s) as RecursionLevel;
 }
 
-/** A renderer of one declaration at one level with one set of top-level omissions (see planOf). */
+/** A renderer of one declaration at one level for one view (see planOf). */
 type Renderer = (record: ResourceRecord, opts: RenderOptions) => Record<string, unknown>;
 
 /**
- * Renderers per declaration, omitted set and level, generated when first used (issue 12: a list
- * page rendered 25 records by walking every declared property's rules again, through keyed loads
- * and stores; an end-user's page, whose omissions are the declaration's static
- * `omitFor.end_user`, compiled one renderer per record). The inner key is `omissionKey`.
+ * Renderers per declaration, view and level, generated when first used (a list page rendered 25
+ * records by walking every declared property's rules again, through keyed loads and stores). The
+ * inner key is the view's key: views are interned (read-view.ts), so a caller kind compiles its
+ * renderers once, and the admin's do not carry the checks a shopper's need.
  */
 const renderers = new WeakMap<ResourceDeclaration, Map<string, Renderer[]>>();
-
-/** The omission key of each omitted set seen, so a caller's long-lived set is sorted once. */
-const omissionKeys = new WeakMap<ReadonlySet<string>, string>();
 
 let compilations = 0;
 
@@ -61,14 +63,6 @@ let compilations = 0;
  */
 export function rendererCompilations(): number {
   return compilations;
-}
-
-/** `omit` as a cache key: its names sorted and joined by NUL (a character no property name has); "" for none. */
-function omissionKey(omit: ReadonlySet<string> | undefined): string {
-  if (!omit?.size) return "";
-  let key = omissionKeys.get(omit);
-  if (key === undefined) omissionKeys.set(omit, (key = [...omit].sort().join("\0")));
-  return key;
 }
 
 /** The properties rendered at `level`, less `omit`: level <= `level`, not write-only, in declaration order. */
@@ -83,26 +77,39 @@ function planOf(decl: ResourceDeclaration, level: number, omit: ReadonlySet<stri
 }
 
 /**
- * The renderer of `props` at `level`, generated as straight-line code: for each property in
- * order, a value the record does not carry (undefined) is left out, null stays null, a Date is
- * formatted for the request's version, a reference (or a list of them) is rendered one level
- * down, anything else is the value itself.
+ * The expression rendering the value `v` of `prop` at `level` for `view` (generated code): a
+ * plain value is itself; a reference (or a list of them) to a resource the view reads "none" of
+ * is its `{id}` (decided here, once, so no check runs per record); one read "own" is checked per
+ * record; anything else is rendered one level down.
  */
-function compileRenderer(props: readonly PropertyInfo[], level: number): Renderer {
-  const name = (key: string) => JSON.stringify(key);
-  const lines = props.map((prop, i) => {
-    const nested = prop.kind === "reference" || (prop.kind === "array" && prop.reference !== undefined);
-    const value = nested ? `renderValue(p${i}, v, ${level}, opts)` : "v";
-    return `v = record[${name(prop.name)}]; if (v !== undefined) out[${name(prop.name)}] = v === null ? null : v instanceof Date ? formatDateTime(v, opts.version) : ${value};`;
-  });
-  const body = `return function render(record, opts) {\n  const out = {};\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`;
-  compilations++;
-  return new Function("renderValue", "formatDateTime", ...props.map((_, i) => `p${i}`), body)(renderValue, formatDateTime, ...props) as Renderer;
+function valueCode(prop: PropertyInfo, i: number, level: number, view: ReadView): string {
+  const isArray = prop.kind === "array" && prop.reference !== undefined;
+  if (prop.kind !== "reference" && !isArray) return "v";
+  const reading = view.reading(prop.reference!);
+  if (reading === "none") return isArray ? "referenceIds(v)" : "referenceId(v)";
+  return `${reading === "own" ? "renderOwned" : "renderValue"}(p${i}, v, ${level}, opts)`;
 }
 
 /**
- * Renders `record` of resource `decl` at `level`.
- * @returns a plain JSON object with the properties of level <= `level`, in declaration order
+ * The renderer of `props` at `level` for `view`, generated as straight-line code: for each
+ * property in order, a value the record does not carry (undefined) is left out, null stays null,
+ * a Date is formatted for the request's version, anything else as valueCode says.
+ */
+function compileRenderer(props: readonly PropertyInfo[], level: number, view: ReadView): Renderer {
+  const name = (key: string) => JSON.stringify(key);
+  const lines = props.map(
+    (prop, i) =>
+      `v = record[${name(prop.name)}]; if (v !== undefined) out[${name(prop.name)}] = v === null ? null : v instanceof Date ? formatDateTime(v, opts.version) : ${valueCode(prop, i, level, view)};`,
+  );
+  const body = `return function render(record, opts) {\n  const out = {};\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`;
+  compilations++;
+  const helpers = { renderValue, renderOwned, referenceId, referenceIds, formatDateTime };
+  return new Function(...Object.keys(helpers), ...props.map((_, i) => `p${i}`), body)(...Object.values(helpers), ...props) as Renderer;
+}
+
+/**
+ * Renders `record` of resource `decl` at `level`, for the view in `opts` (default FULL_VIEW).
+ * @returns a plain JSON object with the properties of level <= `level` the view shows, in declaration order
  */
 export function renderResource(
   decl: ResourceDeclaration,
@@ -110,16 +117,16 @@ export function renderResource(
   level: number,
   opts: RenderOptions,
 ): Record<string, unknown> {
+  const view = opts.view ?? FULL_VIEW;
   // Odd levels never come from a request: those renderers are not kept.
   if (!Number.isInteger(level) || level < 0 || level > 8) {
-    return compileRenderer(planOf(decl, level, opts.omit), level)(record, opts);
+    return compileRenderer(planOf(decl, level, view.omitted(decl)), level, view)(record, opts);
   }
-  let byOmission = renderers.get(decl);
-  if (!byOmission) renderers.set(decl, (byOmission = new Map()));
-  const key = omissionKey(opts.omit);
-  let byLevel = byOmission.get(key);
-  if (!byLevel) byOmission.set(key, (byLevel = []));
-  return (byLevel[level] ??= compileRenderer(planOf(decl, level, opts.omit), level))(record, opts);
+  let byView = renderers.get(decl);
+  if (!byView) renderers.set(decl, (byView = new Map()));
+  let byLevel = byView.get(view.key);
+  if (!byLevel) byView.set(view.key, (byLevel = []));
+  return (byLevel[level] ??= compileRenderer(planOf(decl, level, view.omitted(decl)), level, view))(record, opts);
 }
 
 function renderValue(prop: PropertyInfo, value: unknown, level: number, opts: RenderOptions): unknown {
@@ -136,5 +143,26 @@ function renderReference(name: string | undefined, value: unknown, level: number
   const nested = value as ResourceRecord;
   const decl = name ? opts.resources.get(name) : undefined;
   if (level <= 0 || !decl) return { id: nested.id };
-  return renderResource(decl, nested, level, opts.omit ? { ...opts, omit: undefined } : opts);
+  return renderResource(decl, nested, level, opts);
+}
+
+/** A reference to a resource the caller reads only its own of: rendered when it is theirs, else its `{id}`. */
+function renderOwned(prop: PropertyInfo, value: unknown, level: number, opts: RenderOptions): unknown {
+  const owner = OWNER_PROPERTY[prop.reference!]!;
+  const one = (item: unknown) => {
+    const ownedBy = item !== null && typeof item === "object" ? (item as ResourceRecord)[owner] : undefined;
+    const mine = opts.userId != null && (ownedBy as { id?: unknown } | null | undefined)?.id === opts.userId;
+    return mine ? renderReference(prop.reference, item, level - 1, opts) : referenceId(item);
+  };
+  return prop.kind === "reference" ? one(value) : Array.isArray(value) ? value.map(one) : value;
+}
+
+/** A reference as its bare `{id}` (a value that is no object is left as it is). */
+function referenceId(value: unknown): unknown {
+  return value === null || typeof value !== "object" ? value : { id: (value as ResourceRecord).id };
+}
+
+/** A list of references as their bare `{id}`s (a value that is no list is left as it is). */
+function referenceIds(value: unknown): unknown {
+  return Array.isArray(value) ? value.map(referenceId) : value;
 }

@@ -17,7 +17,7 @@
  */
 import type { SecretBox } from "@service/shared/secret-box";
 import type { RequestContext } from "../http/request-context.ts";
-import { resolvesNothing, type TargetPolicy } from "../webhooks/target-url.ts";
+import { resolvesNothing, type TargetPolicy } from "../net/public-target.ts";
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
@@ -27,6 +27,7 @@ import type { CoreDb } from "../db/client.ts";
 import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
 import type { ApiVersion } from "../http/api-version.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { readViewOf, type ReadView } from "./read-view.ts";
 
 export type { EngineOperation } from "../auth/access-table.ts";
 
@@ -47,11 +48,13 @@ export interface ResourceScope {
   userId: number | null;
   /** the response recursion level asked for, 0-4 (resources/render.ts) */
   recursionLevel: number;
+  /** what the caller may see of each resource, nested ones included (resources/read-view.ts) */
+  view: ReadView;
   /** an admin caller's address and super-user flag on the chain (the allowed IP ranges apply to it); null for other callers */
   writingAdmin: WritingAdmin | null;
   /** the service's secret box, for resources that keep secrets for outbound calls (RequestContext.secretBox) */
   secretBox: () => Promise<SecretBox>;
-  /** where outbound targets may point: WEBHOOK_ALLOW_PRIVATE and the host resolver (webhooks/target-url.ts) */
+  /** where outbound targets may point: WEBHOOK_ALLOW_PRIVATE and the host resolver (net/public-target.ts) */
   targets: TargetPolicy;
   /** the target row read with the check, when the request asked for one and it could be (auth/target-join.ts) */
   target?: TargetRead;
@@ -109,6 +112,7 @@ export async function resolveScope(
     actorAdminId: caller.kind === "admin" ? caller.userId : null,
     userId: caller.kind === "end_user" ? caller.userId : null,
     recursionLevel: request.recursionLevel,
+    view: readViewOf(grant, caller.kind === "end_user"),
     writingAdmin: caller.kind === "admin" ? { clientIp: caller.clientIp ?? null, superUser: grant.levels?.super_user === true } : null,
     secretBox: base.secretBox,
     targets: { allowPrivate: base.deps.config.allowPrivateWebhooks, resolveHost: base.deps.resolveHost ?? resolvesNothing },

@@ -20,7 +20,8 @@ export interface ResourcesWorld {
 /** Starts a core for a Resources test file; the clock starts at 2026-01-01T00:00:00Z (sessions last 24 h: stay within that day). */
 export async function startResourcesWorld(): Promise<ResourcesWorld> {
   let now = new Date("2026-01-01T00:00:00Z");
-  const core = await startCore({ clock: () => now });
+  // Outbound targets written in these tests (jwt_jwks_url, ...) name example hosts: they resolve to a public address.
+  const core = await startCore({ clock: () => now, resolveHost: async () => ["93.184.216.34"] });
   const admin = await core.admin({ super_user: true });
   return {
     core,

@@ -86,13 +86,29 @@ describe("GET by id: at most 3 statements", () => {
   });
 
   it("for a business: 1 for an admin or a token (the row comes with the caller's check), 2 for a shopper", async () => {
-    const callers: Array<[Record<string, string>, number]> = [[w.adminA.headers, 1], [w.tokenA, 1], [w.readBusinessesA, 1], [w.shopperA, 2]];
-    for (const [headers, max] of callers) {
+    // [caller, statements, whether it may GET the chain]
+    const callers: Array<[Record<string, string>, number, boolean]> = [[w.adminA.headers, 1, true], [w.tokenA, 1, true], [w.readBusinessesA, 1, false], [w.shopperA, 2, false]];
+    for (const [headers, max, readsChain] of callers) {
       for (const path of [`/resources/business/${ids.business}`, `/resources/business?owner_code=A-1`]) {
         const res = await counted("GET", path, undefined, { ...headers, "X-Service-Chain-ID": String(w.chainA) });
         expectAtMost(res, max);
         expect(res.body.results.id).toBe(ids.business);
-        expect(res.body.results.chain.name).toBeDefined(); // the nested chain came with the caller's check
+        // the nested chain came with the caller's check; one who may not GET it sees its id alone
+        if (readsChain) expect(res.body.results.chain.name).toBeDefined();
+        else expect(res.body.results.chain).toEqual({ id: w.chainA });
+      }
+    }
+  });
+});
+
+describe("a nested resource the caller may not GET is not read", () => {
+  it("a read_businesses token's and a shopper's business at levels 3 and 4: the chain, shown as {id}, costs no statement", async () => {
+    const callers: Array<[Record<string, string>, number]> = [[w.readBusinessesA, 1], [w.shopperA, 2]];
+    for (const [headers, max] of callers) {
+      for (const level of ["3", "4"]) {
+        const res = await counted("GET", `/resources/business/${ids.business}`, undefined, { ...headers, "X-Service-Chain-ID": String(w.chainA), "X-Service-Response-Recursion-Level": level });
+        expectAtMost(res, max);
+        expect(res.body.results.chain).toEqual({ id: w.chainA });
       }
     }
   });

@@ -143,6 +143,6 @@ function checkEnumFilters(filters: Readonly<Record<string, FilterValue>>): void 
 }
 
 async function records(scope: ResourceScope, rows: readonly VoucherRow[]): Promise<ResourceRecord[]> {
-  const nested = await loadNestedRecords(scope.db, scope.chainId, rows, scope.recursionLevel);
+  const nested = await loadNestedRecords(scope.db, scope.chainId, rows, scope.recursionLevel, { chainShown: scope.view.reading("chain") !== "none" });
   return rows.map((row) => toVoucherRecord(row, nested));
 }

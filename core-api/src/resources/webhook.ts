@@ -3,7 +3,7 @@
  * the generic engine and webhooks/webhook-repository.ts. Every operation needs a super-user admin
  * (auth/access-table.ts). Its own rules, after the engine's validation (nothing is written unless
  * all pass): the target URL (http(s), at most 2,048 characters, public addresses unless
- * WEBHOOK_ALLOW_PRIVATE: webhooks/target-url.ts) and the campaign (a live one of the chain), both
+ * WEBHOOK_ALLOW_PRIVATE: net/public-target.ts) and the campaign (a live one of the chain), both
  * 419. The secrets are sealed before they are stored and never rendered.
  */
 import type { ProviderSettings } from "@service/shared/resources/webhook";
@@ -11,7 +11,7 @@ import { webhookResource } from "@service/shared/resources/webhook";
 import { loadChainRecord } from "../chains/nested-record.ts";
 import { webhookRecord } from "../webhooks/webhook-columns.ts";
 import { deleteWebhook, findWebhook, insertWebhook, listWebhooks, updateWebhook, type WebhookFields, type WebhookRow, type WebhookSecrets } from "../webhooks/webhook-repository.ts";
-import { requirePublicTarget } from "../webhooks/target-url.ts";
+import { requirePublicTarget } from "../net/public-target.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import type { ResourceScope } from "./request-scope.ts";
 import type { WriteValues } from "./write.ts";

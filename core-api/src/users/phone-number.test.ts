@@ -34,6 +34,17 @@ describe("decidePhone", () => {
     }
   });
 
+  it("from 1.6.1: input whose E.164 form would drop an extension, control characters or other text is 547; formatting is not", () => {
+    for (const lossy of ["+31612345678 ext. 5", "+31612345678 x5", "+31612345678\0", "+31612345678\u200b", "+31612345678 mobile"]) {
+      expect(() => decidePhone(lossy, "NL", V161, null), JSON.stringify(lossy)).toThrow(expect.objectContaining({ errorName: "invalid_phone_number" }));
+    }
+    for (const formatted of ["+31 (0)6-1234.5678", "0031612345678", "06/12345678"]) {
+      expect(decidePhone(formatted, "NL", V161, null).number, formatted).toBe("+31612345678");
+    }
+    expect(decidePhone("+31612345678 ext. 5", "NL", V158, null)).toEqual({ number: "+31612345678 ext. 5", status: 0, duplicate: false });
+    expect(decidePhone("+31612345678\0", "NL", V158, null)).toEqual({ number: "+31612345678\0", status: 1, duplicate: false });
+  });
+
   it("from 1.6.3: validated, duplicate checked; a re-submitted verified number stays verified", () => {
     expect(decidePhone("06 12345678", "NL", V163, null)).toEqual({ number: "+31612345678", status: 2, duplicate: "check" });
     const verified = { number: "+31612345678", status: 3, duplicate: false };

@@ -16,7 +16,7 @@ import { BASIC_USER_GENDERS, type UserGender } from "@service/shared/user-info";
 import type { CallDeclaration } from "@service/shared/internal/call";
 import { POSTAL_CODE_FORMATS } from "@service/shared/internal/business-fields";
 import type { BirthdayFieldFormat } from "@service/shared/internal/user-params";
-import { canonicalReferralCode, userFieldParams } from "@service/shared/internal/user-params";
+import { userFieldParams } from "@service/shared/internal/user-params";
 import { readCallParams } from "../http/coerce.ts";
 import type { Params } from "../http/params.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -76,7 +76,7 @@ export interface UserChanges {
   /** the signup store: by id when store_id was sent (even empty), else by owner code */
   signupStore?: { storeId: number | null } | { ownerCode: string | null };
   homeStoreId?: number | null;
-  /** canonical referral code */
+  /** a referral code as given (trimmed); looked up by user-references.ts */
   referralCode?: string | null;
 }
 
@@ -116,7 +116,7 @@ export function readUserChanges(call: CallDeclaration, params: Params, rules: Us
   if (given.has("home_store_id")) changes.homeStoreId = values.home_store_id as number | null;
   if (given.has("referral_code")) {
     const code = values.referral_code as string | null;
-    changes.referralCode = code === null ? null : canonicalReferralCode(code);
+    changes.referralCode = code;
   }
   return changes;
 }

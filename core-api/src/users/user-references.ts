@@ -7,6 +7,7 @@
  * user). Each failure is parameter_invalid (419). Also hashes a new
  * password (argon2id), so the write transaction stays short.
  */
+import { canonicalReferralCode } from "@service/shared/internal/user-params";
 import { hashPassword } from "../auth/passwords.ts";
 import { findBusinessById, findBusinessByOwnerCode } from "../businesses/business-repository.ts";
 import type { CoreDb } from "../db/client.ts";
@@ -44,7 +45,7 @@ export async function resolveUserReferences(db: CoreDb, chainId: number, changes
   }
   if (changes.homeStoreId !== undefined) out.homeStoreId = await storeId(db, chainId, "home_store_id", changes.homeStoreId);
   if (changes.referralCode !== undefined) {
-    const referrer = changes.referralCode === null ? null : await findUserByReferralCode(db, chainId, changes.referralCode);
+    const referrer = changes.referralCode === null ? null : await findReferrer(db, chainId, changes.referralCode);
     if (changes.referralCode !== null && (!referrer || referrer.id === selfId)) {
       throw new ServiceError("parameter_invalid", "referral_code is no referral code of another user of the chain.");
     }
@@ -73,4 +74,16 @@ async function storeByOwnerCode(db: CoreDb, chainId: number, ownerCode: string |
   const business = await findBusinessByOwnerCode(db, chainId, ownerCode);
   if (!business) throw new ServiceError("parameter_invalid", `branch_business_owner_code ${ownerCode} names no live business of the chain.`);
   return business.id;
+}
+
+/**
+ * The user of chain `chainId` a referral code names: today's form as a person types it (any case,
+ * Crockford's reading of I, L, O, hyphens; canonicalReferralCode), else the code as given (codes
+ * imported from older systems keep their own shape). Null when no user has it.
+ */
+async function findReferrer(db: CoreDb, chainId: number, given: string): Promise<UserRow | null> {
+  const canonical = canonicalReferralCode(given);
+  const found = canonical === null ? null : await findUserByReferralCode(db, chainId, canonical);
+  if (found || canonical === given) return found;
+  return findUserByReferralCode(db, chainId, given);
 }

@@ -24,10 +24,18 @@ const PARENT = alias(vouchers, "parent_voucher");
  * Loads what `rows`, rendered at response level `level`, show nested: one query joins the rows
  * to their parent vouchers and exclusive businesses (none below level 2, so a GET by id is the
  * authentication, the row and this), then the same one level down for what those show.
+ * @param opts.chainShown whether the caller sees the chain beyond its `{id}` (default true); when
+ *   not, the businesses' chain is not read
  * @returns the parent vouchers and exclusive businesses by id (deleted ones included: they are
  *   history); empty below the level at which those properties render beyond `{id}`
  */
-export async function loadNestedRecords(db: CoreDb, chainId: number, rows: readonly VoucherRow[], level: number): Promise<NestedRecords> {
+export async function loadNestedRecords(
+  db: CoreDb,
+  chainId: number,
+  rows: readonly VoucherRow[],
+  level: number,
+  opts: { chainShown?: boolean } = {},
+): Promise<NestedRecords> {
   // Shown from the property's level on; rendered at level - 1, so beyond `{id}` only when that is > 0.
   const loaded = (prop: string) => level >= voucherDeclaration.properties.get(prop)!.level && level - 1 > 0;
   const wantParents = loaded("parent_voucher") && rows.some((r) => r.parentVoucherId !== null);
@@ -46,8 +54,8 @@ export async function loadNestedRecords(db: CoreDb, chainId: number, rows: reado
     if (business) shops.set(business.id, business);
   }
   const [parentsNested, chain] = await Promise.all([
-    parents.size === 0 ? {} : loadNestedRecords(db, chainId, [...parents.values()], level - 1),
-    shops.size === 0 ? { id: chainId } : loadChainRecord(db, chainId, level - 1),
+    parents.size === 0 ? {} : loadNestedRecords(db, chainId, [...parents.values()], level - 1, opts),
+    shops.size === 0 || opts.chainShown === false ? { id: chainId } : loadChainRecord(db, chainId, level - 1),
   ]);
   return {
     parentVouchers: new Map<number, ResourceRecord>([...parents.values()].map((p) => [p.id, toVoucherRecord(p, parentsNested)])),

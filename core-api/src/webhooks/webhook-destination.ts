@@ -15,7 +15,7 @@
  * name does not resolve (DNS may come back).
  */
 import type { DestinationKind, Preparation } from "../outbox/destination.ts";
-import { assessTarget } from "./target-url.ts";
+import { assessTarget } from "../net/public-target.ts";
 import { findWebhook, openWebhookSecrets } from "./webhook-repository.ts";
 
 /** The name of this kind in `outbox.kind`. */

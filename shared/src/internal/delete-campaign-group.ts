@@ -34,8 +34,8 @@ export const deleteCampaignGroupCall = defineCall({
   description:
     "Removes the campaign group id; its campaigns are kept and taken out of the group. Needs DELETE access to the " +
     "group's chain; an unknown group and one of a chain the admin cannot delete in answer alike (68). Available from " +
-    "API version 1.0 (an older version gets 13, as for a path no call answers).",
+    "API version 1.0 (an older version gets 544, as a path nothing serves).",
   params: { id: param(z.int(), { missing: "parameter_missing", invalid: "parameter_invalid" }) },
-  errors: ["no_valid_session", "permission_denied_or_non_existent", "http_request_method_non_DELETE_not_allowed", "http_request_method_not_allowed"],
+  errors: ["no_valid_session", "permission_denied_or_non_existent", "http_request_method_non_DELETE_not_allowed", "resource_not_found"],
   results: deleteCampaignGroupResultsSchema,
 });

@@ -42,6 +42,25 @@ export function canonicalReferralCode(text: string): string | null {
 const oneOf = (values: readonly string[], max: number) =>
   chars(max).refine((s) => s === "" || values.includes(s), { ...FORMAT, message: `must be one of ${values.join(", ")}` }).meta({ enum: [...values] });
 
+/**
+ * The genders older clients send as one letter: `M` male, `F` female (any case). Unambiguous, so
+ * accepted at every version, as are the listed values in any case; stored as the listed value.
+ */
+export const GENDER_LETTERS: Readonly<Record<string, (typeof USER_GENDERS)[number]>> = { m: "male", f: "female" };
+
+/** A gender as a client may send it: a listed value in any case, or a letter of GENDER_LETTERS. */
+const genderText = () =>
+  chars(16)
+    .overwrite((s) => {
+      const folded = s.toLowerCase();
+      return GENDER_LETTERS[folded] ?? ((USER_GENDERS as readonly string[]).includes(folded) ? folded : s);
+    })
+    .refine((s) => s === "" || (USER_GENDERS as readonly string[]).includes(s), {
+      ...FORMAT,
+      message: `must be one of ${USER_GENDERS.join(", ")} (any case), or M / F for male / female`,
+    })
+    .meta({ enum: [...USER_GENDERS] });
+
 /** A member number: decimal digits. */
 export const MEMBER_NUMBER_TEXT = /^\d{1,64}$/;
 
@@ -88,10 +107,10 @@ export const userFieldParams = {
   address_regionstate: textParam(chars(255)),
   address_towncity: textParam(chars(255)),
   country_code: param(countryCode().nullable(), { invalid: "country_code_invalid", description: "ISO 3166-1 alpha-2; also the hint for national phone numbers" }).optional(),
-  phone_number: textParam(chars(32), "E.164, or national with country_code, from version 1.6.1 (547 invalid_phone_number); as given before"),
+  phone_number: textParam(chars(32), "E.164, or national with country_code, from version 1.6.1 (547 invalid_phone_number, also for an extension, control characters or other text the E.164 form would drop); as given before"),
   birthday: param(chars(32).nullable(), { invalid: "parameter_invalid", description: "ISO 8601 date (an offset is converted to UTC), or the form of birthday_field_format" }).optional(),
   birthday_field_format: param(oneOf(BIRTHDAY_FIELD_FORMATS, 10).nullable(), { invalid: "parameter_invalid", description: "the form of a birthday that is not ISO 8601" }).optional(),
-  gender: param(oneOf(USER_GENDERS, 16).nullable(), { invalid: "parameter_invalid", description: "male or female; the extended list from version 1.4.10" }).optional(),
+  gender: param(genderText().nullable(), { invalid: "parameter_invalid", description: "male or female; the extended list from version 1.4.10" }).optional(),
   language: textParam(
     chars(35).refine((s) => s === "" || isLanguageTag(s), { ...FORMAT, message: "must be an IETF BCP 47 language tag" }),
     "IETF BCP 47 tag, stored in canonical case",
@@ -99,9 +118,10 @@ export const userFieldParams = {
   store_id: storeParam("signup store: a live business of the chain; wins over branch_business_owner_code, even when empty"),
   branch_business_owner_code: textParam(chars(64), "signup store by the owner_code of a live business of the chain"),
   home_store_id: storeParam("home store: a live business of the chain"),
+  // Looked up whatever its shape: codes imported from older systems differ from today's form.
   referral_code: textParam(
-    chars(16).refine((s) => s === "" || canonicalReferralCode(s) !== null, { ...FORMAT, message: "must be a referral code (8 Crockford base32 characters)" }),
-    "another user's referral code in the chain; that user is returned as referring_user",
+    chars(16),
+    "another user's referral code in the chain (today's 8 Crockford base32 characters, typed in any case, or an older code as stored); that user is returned as referring_user",
   ),
   is_employee: flagParam("default false"),
   mailing_list_sub_offered: flagParam("default false"),

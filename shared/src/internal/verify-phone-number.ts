@@ -4,12 +4,15 @@
  * (event `phone_number_verification`) for their current phone number. The right code sets
  * `phone_number_status` to 3 (verified); a repeat of it is answered the same.
  *
- * Refusals (nothing changes but the attempt count): no code pending for the user's current number
+ * Refusals (nothing changes but the attempt counts): no code pending for the user's current number
  * (never sent, the number changed since, or already verified with another code) 908
- * phone_verification_not_pending; older than 10 minutes 906 phone_verification_code_expired; 5
- * wrong codes tried 907 phone_verification_attempts_exceeded; a wrong code 905
- * phone_verification_code_invalid (it counts as an attempt). A new code is sent by changing or
- * re-submitting the phone number (add-user, alter-user); it replaces the previous one.
+ * phone_verification_not_pending, or 920 phone_verification_send_limited (429, with Retry-After)
+ * when the chain's send limits held the number's code back; older than 10 minutes 906
+ * phone_verification_code_expired; 5 wrong codes tried for the code, or the chain's limit of wrong
+ * codes per user or per number in its window reached, 907 phone_verification_attempts_exceeded
+ * (the window's with Retry-After); a wrong code 905 phone_verification_code_invalid (it counts as
+ * an attempt). A new code is sent by changing or re-submitting the phone number (add-user,
+ * alter-user), within the chain's limits; it replaces the previous one.
  */
 import { z } from "zod";
 import { successEnvelope } from "../envelope.ts";
@@ -50,7 +53,7 @@ export const verifyPhoneNumberCall = defineCall({
   errors: [
     "no_valid_session", "access_token_invalid", "parameter_missing", "parameter_invalid", "permission_denied_or_non_existent",
     "phone_verification_code_invalid", "phone_verification_code_expired", "phone_verification_attempts_exceeded", "phone_verification_not_pending",
-    "http_request_method_non_POST_not_allowed",
+    "phone_verification_send_limited", "http_request_method_non_POST_not_allowed",
   ],
   results: verifyPhoneNumberResultsSchema,
 });

@@ -62,7 +62,7 @@ export const chainResource = defineResource({
     ip_whitelist_super_user_exemption: field(z.boolean(), { level: 3, ops: W }),
     jwt_audience: field(z.string().max(255).nullable(), { level: 3, ops: W, description: "audience expected for shopper access tokens" }),
     jwt_issuer: field(z.string().max(255).nullable(), { level: 3, ops: W, description: "issuer expected for shopper access tokens" }),
-    jwt_jwks_url: field(httpUrl(512).nullable(), { level: 3, ops: W, description: "key-set URL used to validate shopper access tokens" }),
+    jwt_jwks_url: field(httpUrl(512).nullable(), { level: 3, ops: W, description: "key-set URL used to validate shopper access tokens; must be, and resolve only to, public addresses (unless the service runs with WEBHOOK_ALLOW_PRIVATE), else 419" }),
     language: field(z.string().max(32).nullable(), { level: 2, ops: W, description: "IETF/W3C language code" }),
     last_modified_date: field(z.iso.datetime(), { level: 2, readOnly: true, immutable: true }),
     last_updated_by: field(reference().nullable(), { level: 2, readOnly: true, reference: "admin_user" }),

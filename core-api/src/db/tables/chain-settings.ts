@@ -3,6 +3,7 @@
  * table. Booleans default to false, as a new chain has none of these behaviours switched on.
  */
 import { boolean, double, int, text, varchar } from "drizzle-orm/mysql-core";
+import { PHONE_LIMIT_DEFAULTS as PHONE } from "../../chains/operator-settings.ts";
 
 const flag = (name: string) => boolean(name).notNull().default(false);
 
@@ -40,6 +41,15 @@ export const chainSettings = {
   outlierAnalysisEnabled: flag("outlier_analysis_enabled"),
   passwordResetUrl: varchar("password_reset_url", { length: 1024 }),
   phoneNumber: varchar("phone_number", { length: 32 }),
+  // The phone verification limits (users/phone-verification-limits.ts), set by an operator
+  // (chains/operator-settings.ts): counts per window, the window and the interval in seconds.
+  phoneVerificationSendIntervalSeconds: int("phone_verification_send_interval_seconds").notNull().default(PHONE.sendIntervalSeconds),
+  phoneVerificationSendsPerUser: int("phone_verification_sends_per_user").notNull().default(PHONE.sendsPerUser),
+  phoneVerificationSendsPerNumber: int("phone_verification_sends_per_number").notNull().default(PHONE.sendsPerNumber),
+  phoneVerificationSendsPerChain: int("phone_verification_sends_per_chain").notNull().default(PHONE.sendsPerChain),
+  phoneVerificationAttemptsPerUser: int("phone_verification_attempts_per_user").notNull().default(PHONE.attemptsPerUser),
+  phoneVerificationAttemptsPerNumber: int("phone_verification_attempts_per_number").notNull().default(PHONE.attemptsPerNumber),
+  phoneVerificationLimitWindowSeconds: int("phone_verification_limit_window_seconds").notNull().default(PHONE.windowSeconds),
   receiptLogoUrl: varchar("receipt_logo_url", { length: 1024 }),
   receiptsServiceActive: flag("receipts_service_active"),
   redeemBasketVoucherOnNegativeValueBasket: flag("redeem_basket_voucher_on_negative_value_basket"),

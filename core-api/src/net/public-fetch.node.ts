@@ -1,12 +1,14 @@
 /**
- * A fetch for targets that must be public (webhooks without WEBHOOK_ALLOW_PRIVATE), on Node: the
- * address is checked when the connection is made, in the resolver callback the socket itself
- * uses, so a name that resolves to a public address for the check and to a private one a moment
- * later (DNS rebinding) still cannot reach a private address. The check before sending
- * (webhooks/target-url.ts) stays: it gives the clear reason; this closes the gap after it.
+ * A fetch for targets that must be public (webhooks and shopper-token key sets without
+ * WEBHOOK_ALLOW_PRIVATE), on Node: the address is checked when the connection is made, in the
+ * resolver callback the socket itself uses, so a name that resolves to a public address for the
+ * check and to a private one a moment later (DNS rebinding) still cannot reach a private address.
+ * The check before sending (net/public-target.ts) stays: it gives the clear reason; this closes
+ * the gap after it. Same rule (isPublicAddress).
  *
- * Implements the part of fetch the outbox worker uses: method, headers, a string body, an abort
- * signal, no redirects (a 3xx is returned as it is); the answer is a web Response.
+ * Implements the part of fetch the outbox worker and jose's key-set fetch use: method, headers,
+ * a string body, an abort signal, no redirects (a 3xx is returned as it is); the answer is a web
+ * Response.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
@@ -14,15 +16,7 @@ import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { Readable } from "node:stream";
 import ipaddr from "ipaddr.js";
-
-/** Whether `address` may be connected to: public unicast only (ipaddr.js range `unicast`). */
-export function isPublicAddress(address: string): boolean {
-  try {
-    return ipaddr.process(address).range() === "unicast";
-  } catch {
-    return false;
-  }
-}
+import { isPublicAddress } from "./public-target.ts";
 
 /**
  * The public-only fetch.
@@ -39,7 +33,7 @@ export function publicOnlyFetch(opts: { allowAddress?: (address: string) => bool
       if (err) return callback(err, "", 0);
       const list = addresses as LookupAddress[];
       const refused = list.find((a) => !allow(a.address));
-      if (refused) return callback(new Error(`${hostname} resolves to ${refused.address}, which webhooks may not reach`), "", 0);
+      if (refused) return callback(new Error(`${hostname} resolves to ${refused.address}, which is not a public address`), "", 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
@@ -49,7 +43,7 @@ export function publicOnlyFetch(opts: { allowAddress?: (address: string) => bool
     const url = new URL(input instanceof Request ? input.url : String(input));
     const host = url.hostname.replace(/^\[|\]$/g, "");
     // An IP literal is connected to without a lookup: check it here.
-    if (ipaddr.isValid(host) && !allow(host)) throw new Error(`${host} is an address webhooks may not reach`);
+    if (ipaddr.isValid(host) && !allow(host)) throw new Error(`${host} is not a public address`);
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = init.body === undefined || init.body === null ? undefined : String(init.body);
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;

@@ -1,7 +1,7 @@
 /**
- * Host name -> addresses on Node, for the SSRF checks of webhook targets (webhooks/target-url.ts)
- * at configuration and at send time: every address the system resolver gives (A and AAAA, as a
- * connection would use them). Deno's entry passes its own (Deno.resolveDns).
+ * Host name -> addresses on Node, for the SSRF checks of outbound targets (net/public-target.ts):
+ * webhooks and shopper-token key sets, when configured and before each request: every address
+ * the system resolver gives (A and AAAA, as a connection would use them). Deno's entry passes its own (Deno.resolveDns).
  */
 import { lookup } from "node:dns/promises";
 

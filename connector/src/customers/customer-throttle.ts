@@ -1,0 +1,110 @@
+/**
+ * The webshop's own lockout of `authenticate`, counted per customer *and* client address (OWASP,
+ * "Authentication Cheat Sheet": a lock that anyone can set for any account is a denial of
+ * service). Magento's rule and settings (customer/password/lockout_failures failures within
+ * lockout_threshold minutes lock for lockout_threshold minutes; defaults 10 and 10), but what locks
+ * is the pair: failures relayed from other addresses never lock the owner out, from their own
+ * address, of their own account. Magento's per-account columns (customer_entity.failures_num,
+ * first_failure, lock_expires) are no longer written on a failure (customers/authenticate.ts).
+ *
+ * An attempt is counted *before* its password is checked, in one atomic statement, and refused
+ * when the count passes the limit (and takes its count back), so a burst of parallel guesses gets
+ * at most lockout_failures checks per pair and window. A failure at the limit locks the pair; a
+ * success deletes the pair's row; an attempt that got no answer takes its count back.
+ * Rows live in service_authenticate_lockout, keyed by the customer id and a SHA-256 of
+ * the address (no address in clear).
+ */
+import { createHash } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { ConnectorQueryable } from "../db/client.ts";
+import { serviceAuthenticateLockout as pairs } from "../db/schema.ts";
+import type { StoreConfig } from "./store-scope.ts";
+
+/** Magento's lockout settings (store-scope.ts readStoreConfig); 0 in either disables the lock. */
+export type LockoutPolicy = Pick<StoreConfig, "lockoutFailures" | "lockoutThresholdMinutes">;
+
+/** A counted attempt on one customer from one address; null when the policy disables lockout. */
+export type CustomerAttempt = { customerId: number; addressHash: string; policy: LockoutPolicy } | null;
+
+/** Whether the attempt may check the password (`locked` false), and the attempt to settle. */
+export interface CustomerVerdict {
+  locked: boolean;
+  attempt: CustomerAttempt;
+}
+
+/**
+ * Counts an authenticate attempt on customer `customerId` from `address`.
+ * @param address the client address (null: unknown, one counter for all unknown addresses)
+ * @param policy 0 in either setting: nothing is counted and nothing locks
+ * @returns locked true (the attempt is not counted) while the pair is locked or past its limit
+ */
+export async function beginCustomerAttempt(
+  db: ConnectorQueryable,
+  customerId: number,
+  address: string | null,
+  policy: LockoutPolicy,
+  now: Date,
+): Promise<CustomerVerdict> {
+  if (!policy.lockoutFailures || !policy.lockoutThresholdMinutes) return { locked: false, attempt: null };
+  const attempt = { customerId, addressHash: hashAddress(address), policy };
+  const windowStart = new Date(now.getTime() - policy.lockoutThresholdMinutes * 60_000);
+  // A locked pair is left alone (refused attempts do not prolong the lock); an expired window
+  // starts again at 1. Each assignment reads only columns not assigned before it.
+  await db.execute(sql`
+    INSERT INTO service_authenticate_lockout (customer_id, address_hash, failures, window_started_at, locked_until)
+    VALUES (${customerId}, ${attempt.addressHash}, 1, ${now}, NULL)
+    ON DUPLICATE KEY UPDATE
+      failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 1 ELSE failures + 1 END,
+      window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`);
+  const [row] = await db.select().from(pairs).where(and(eq(pairs.customerId, customerId), eq(pairs.addressHash, attempt.addressHash)));
+  if (row?.lockedUntil && row.lockedUntil > now) return { locked: true, attempt: null };
+  if (row && row.failures > policy.lockoutFailures) {
+    await customerAttemptAbandoned(db, attempt);
+    return { locked: true, attempt: null };
+  }
+  return { locked: false, attempt };
+}
+
+/** Records that a counted attempt failed: the pair's lockout_failures-th failure locks it for lockout_threshold minutes. */
+export async function customerAttemptFailed(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
+  if (attempt === null) return;
+  const until = new Date(now.getTime() + attempt.policy.lockoutThresholdMinutes * 60_000);
+  await db.execute(sql`
+    UPDATE service_authenticate_lockout SET locked_until = ${until}
+    WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}
+      AND failures >= ${attempt.policy.lockoutFailures} AND (locked_until IS NULL OR locked_until <= ${now})`);
+}
+
+/** How often a process prunes pairs that are over (housekeeping, not a statement per login). */
+const PRUNE_INTERVAL_MS = 60_000;
+/** When this process prunes next (ms since the epoch, by the requests' clock). */
+let nextPruneAt = 0;
+
+/**
+ * Records that a counted attempt succeeded: the pair starts afresh. At most once per minute per
+ * process, also deletes up to 100 pairs whose window and lock are over (such a pair starts again
+ * from nothing anyway: pruning changes no answer).
+ */
+export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
+  if (attempt === null) return;
+  await db.delete(pairs).where(and(eq(pairs.customerId, attempt.customerId), eq(pairs.addressHash, attempt.addressHash)));
+  if (now.getTime() < nextPruneAt) return;
+  nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
+  const windowStart = new Date(now.getTime() - attempt.policy.lockoutThresholdMinutes * 60_000);
+  await db.execute(sql`
+    DELETE FROM service_authenticate_lockout
+    WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
+    LIMIT 100`);
+}
+
+/** Takes a counted attempt back: it got no answer, or its password was right (an inactive account). */
+export async function customerAttemptAbandoned(db: ConnectorQueryable, attempt: CustomerAttempt): Promise<void> {
+  if (attempt === null) return;
+  await db.execute(sql`
+    UPDATE service_authenticate_lockout SET failures = GREATEST(CAST(failures AS SIGNED) - 1, 0)
+    WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}`);
+}
+
+function hashAddress(address: string | null): string {
+  return createHash("sha256").update(`address:${address ?? "unknown"}`).digest("hex");
+}
