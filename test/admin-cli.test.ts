@@ -289,28 +289,28 @@ describe("npm run admin -- chain-setting", () => {
   ))[0];
 
   it("sets a phone limit and restrict_campaign_enable, printing the change; core-api reads the limit; the chain id alone lists them", async () => {
-    const set = await admin("chain-setting", "1", "phone_verification_sends_per_user", "3");
-    expect([set.code, set.stderr, set.stdout.trim()]).toEqual([0, "", "chain 1: phone_verification_sends_per_user 5 -> 3"]);
-    const flag = await admin("chain-setting", "1", "restrict_campaign_enable", "true");
-    expect([flag.code, flag.stdout.trim()]).toEqual([0, "chain 1: restrict_campaign_enable false -> true"]);
-    expect(await settingsOf(1)).toMatchObject({ restrict_campaign_enable: 1, phone_verification_sends_per_user: 3, phone_verification_limit_window_seconds: 3600 });
-    expect(await core.db.transaction((tx) => readPhoneLimits(tx, 1))).toMatchObject({ sendsPerUser: 3, windowSeconds: 3600, sendIntervalSeconds: 60 });
-    const again = await admin("chain-setting", "1", "restrict_campaign_enable", "true");
-    expect(again.stdout.trim()).toBe("chain 1: restrict_campaign_enable is true already");
-    const list = await admin("chain-setting", "1");
+    const set = await admin("chain-setting", String(demoChainId), "phone_verification_sends_per_user", "3");
+    expect([set.code, set.stderr, set.stdout.trim()]).toEqual([0, "", `chain ${demoChainId}: phone_verification_sends_per_user 5 -> 3`]);
+    const flag = await admin("chain-setting", String(demoChainId), "restrict_campaign_enable", "true");
+    expect([flag.code, flag.stdout.trim()]).toEqual([0, `chain ${demoChainId}: restrict_campaign_enable false -> true`]);
+    expect(await settingsOf(demoChainId)).toMatchObject({ restrict_campaign_enable: 1, phone_verification_sends_per_user: 3, phone_verification_limit_window_seconds: 3600 });
+    expect(await core.db.transaction((tx) => readPhoneLimits(tx, demoChainId))).toMatchObject({ sendsPerUser: 3, windowSeconds: 3600, sendIntervalSeconds: 60 });
+    const again = await admin("chain-setting", String(demoChainId), "restrict_campaign_enable", "true");
+    expect(again.stdout.trim()).toBe(`chain ${demoChainId}: restrict_campaign_enable is true already`);
+    const list = await admin("chain-setting", String(demoChainId));
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toEqual(Object.keys(OPERATOR_CHAIN_SETTINGS).map((name) =>
       `${name} ${{ restrict_campaign_enable: "true", phone_verification_sends_per_user: "3" }[name as string] ?? readDefault(name)}`));
   }, 60_000);
 
   it("refuses an unknown setting or a bad value (status 2) and an unknown chain (status 1), writing nothing", async () => {
-    const before = await settingsOf(1);
+    const before = await settingsOf(demoChainId);
     const cases: Array<[string[], number, RegExp]> = [
-      [["1", "verify_phone_numbers", "true"], 2, /^unknown setting verify_phone_numbers \(settings: restrict_campaign_enable, phone_verification_/],
-      [["1", "phone_verification_sends_per_user", "0"], 2, /^phone_verification_sends_per_user: must be at least 1 \(got "0"\): codes sent to one user per window/],
-      [["1", "phone_verification_limit_window_seconds", "hour"], 2, /^phone_verification_limit_window_seconds: must be a whole number \(got "hour"\)/],
-      [["1", "restrict_campaign_enable", "maybe"], 2, /^restrict_campaign_enable: must be true or false/],
-      [["1", "restrict_campaign_enable"], 2, /^chain-setting takes <chain id> \[<name> <value>\] \(see --help\)$/],
+      [[String(demoChainId), "verify_phone_numbers", "true"], 2, /^unknown setting verify_phone_numbers \(settings: restrict_campaign_enable, phone_verification_/],
+      [[String(demoChainId), "phone_verification_sends_per_user", "0"], 2, /^phone_verification_sends_per_user: must be at least 1 \(got "0"\): codes sent to one user per window/],
+      [[String(demoChainId), "phone_verification_limit_window_seconds", "hour"], 2, /^phone_verification_limit_window_seconds: must be a whole number \(got "hour"\)/],
+      [[String(demoChainId), "restrict_campaign_enable", "maybe"], 2, /^restrict_campaign_enable: must be true or false/],
+      [[String(demoChainId), "restrict_campaign_enable"], 2, /^chain-setting takes <chain id> \[<name> <value>\] \(see --help\)$/],
       [["one", "restrict_campaign_enable", "false"], 2, /^the chain id must be a positive integer \(got one\)$/],
       [["999999", "restrict_campaign_enable", "false"], 1, /^refused: there is no chain 999999$/],
     ];
@@ -319,7 +319,7 @@ describe("npm run admin -- chain-setting", () => {
       expect([result.code, result.stdout], args.join(" ")).toEqual([code, ""]);
       expect(result.stderr.trim(), args.join(" ")).toMatch(message);
     }
-    expect(await settingsOf(1)).toEqual(before);
+    expect(await settingsOf(demoChainId)).toEqual(before);
   }, 120_000);
 });
 
