@@ -171,6 +171,9 @@ async function runFromEnvironment(): Promise<void> {
   const seedDb = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
   try {
     await seedConnector(seedDb.db, { chainId: config.seedChainId, integrationToken: config.seedIntegrationToken });
+    if (config.seedChainId === undefined) {
+      console.log("SEED_CHAIN_ID unset: the shop's website serves no chain yet (set it to the demo chain's id core-api printed, or npm run admin -- map-website)");
+    }
   } finally {
     await seedDb.close();
   }

@@ -2,7 +2,7 @@
  * Creating chains, admins and apps: used by `npm start` to seed a demo chain on an empty
  * database, and by tests to set up their own world.
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords.ts";
 import type { AccessLevels } from "../auth/permissions.ts";
 import type { CoreDb } from "./client.ts";
@@ -87,9 +87,10 @@ export interface DemoSeed {
 }
 
 /**
- * Seeds the demo chain when the database has no chain yet (handbook: it then gets id 1): a
- * super-user admin, an app hostname, a shopper of that app and the default generated member-number
- * range (DEFAULT_GENERATED_RANGE).
+ * Seeds the demo chain when the database has no chain yet: a super-user admin, an app hostname,
+ * a shopper of that app and the default generated member-number range (DEFAULT_GENERATED_RANGE).
+ * The chain's id is the one the database hands out (not necessarily 1: auto_increment_offset, a
+ * Galera node): callers wire and print that id.
  * @returns what was created, or null when the database already had a chain
  */
 export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">): Promise<DemoSeed | null> {
@@ -104,4 +105,15 @@ export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">)
   await db.insert(memberNumberRanges).values({ chainId, kind: "generated", first, last, nextNumber: first });
   await createShopper(db, { chainId, username: seed.shopperUsername, password: seed.shopperPassword, firstName: "Demo", lastName: "Shopper" });
   return { chainId, ...seed };
+}
+
+/**
+ * The demo chain of an already seeded database: the chain its app hostname `appHostname`
+ * (SEED_APP_HOSTNAME) belongs to. App hostnames are unique across chains.
+ * @returns the chain id, or null when no chain has that app hostname (a database seeded with
+ *   another hostname, or never seeded)
+ */
+export async function findDemoChainId(db: CoreDb, appHostname: string): Promise<number | null> {
+  const [app] = await db.select({ chainId: apps.chainId }).from(apps).where(eq(apps.hostname, appHostname)).limit(1);
+  return app ? Number(app.chainId) : null;
 }
