@@ -7,6 +7,7 @@
  * A refusal is a value (`{ ok: false, reason }`) with nothing written.
  */
 import { randomBytes } from "node:crypto";
+import { runTransaction } from "@service/shared/node";
 import { and, eq } from "drizzle-orm";
 import { hashPassword } from "../../core-api/src/auth/passwords.ts";
 import type { CoreDb } from "../../core-api/src/db/client.ts";
@@ -34,7 +35,7 @@ export async function setAdminPassword(db: CoreDb, username: string, password: s
   if (password.length < MIN_ADMIN_PASSWORD_LENGTH) return { ok: false, reason: `the admin password must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters` };
   // Hashed before the transaction: argon2id takes a while and needs no lock.
   const passwordHash = await hashPassword(password);
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx): Promise<{ ok: true; reset: PasswordReset } | Refusal> => {
     const [admin] = await tx.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.username, username.trim())).for("update");
     if (!admin) return { ok: false, reason: `there is no admin ${username.trim()}` };
     await tx.update(adminUsers).set({ passwordHash }).where(eq(adminUsers.id, admin.id));
