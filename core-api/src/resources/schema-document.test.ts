@@ -100,11 +100,44 @@ describe("GET /resources/schema", () => {
     const { schemas, securitySchemes, parameters } = doc.components;
     expect(schemas.Error.properties.error.required).toEqual(["code", "name", "description"]);
     expect(schemas.Result.properties.code.const).toBe(1);
-    expect(Object.keys(securitySchemes).sort()).toEqual(["appHostname", "bearer", "sessionKey", "sessionUserId", "shopperToken"]);
+    expect(Object.keys(securitySchemes).sort()).toEqual(["appHostname", "chainToken", "readBusinessesToken", "sessionKey", "sessionUserId", "shopperToken"]);
     expect(Object.values(parameters).map((p: any) => p.name)).toEqual(["X-Service-Chain-ID", "X-Service-API-version", "X-Service-Response-Recursion-Level"]);
     const post = doc.paths["/resources/business"].post.responses;
     expect(post["400"].description).toContain("441 parameter_missing");
     expect(post["404"].content["application/json"].examples.resource_not_found.value.error.code).toBe(544);
+  });
+});
+
+describe("what the docs page shows of it", () => {
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, item]: [string, any]) => Object.entries(item).map(([method, op]: [string, any]) => ({ where: `${method} ${path}`, op })));
+
+  it("gives every operation a summary unique within its tag (the sidebar's titles) and a description", () => {
+    const seen = new Map<string, string>();
+    for (const { where, op } of operations()) {
+      for (const tag of op.tags) {
+        const key = `${tag}: ${op.summary}`;
+        expect(seen.get(key), `${where} repeats ${key}`).toBeUndefined();
+        seen.set(key, where);
+      }
+      expect(op.description, where).toMatch(/\S/);
+    }
+    expect(seen.size).toBeGreaterThan(90);
+  });
+
+  it("says who may call a resource operation, from its access-table row", () => {
+    const get = doc.paths["/resources/business/{id}"].get;
+    expect(get.summary).toBe("Get a business by id");
+    expect(get.description).toContain("`read` access level");
+    expect(get.description).toContain("read_businesses:{id}");
+    expect(doc.paths["/resources/access_token"].post.summary).toBe("Create an access_token");
+  });
+
+  it("leaves login's body open to unknown parameters without inviting example generators to add one", () => {
+    const params = doc.components.schemas["login.params"];
+    expect(Object.keys(params.properties)).toEqual(["username", "password"]);
+    expect(params).not.toHaveProperty("additionalProperties");
+    expect(doc.components.schemas).not.toHaveProperty("get-user.params"); // a GET call's parameters are in the query
   });
 });
 

@@ -1,0 +1,36 @@
+/**
+ * GET /resources/schema passes two third-party OpenAPI linters with their stock rulesets and no
+ * finding at all (errors, warnings, hints): Spectral's `spectral:oas` (recommended) and Redocly's
+ * `recommended`. A finding names the rule and the place, so a change to a declaration, the
+ * access table or the generator that makes the document worse fails here.
+ */
+import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { Spectral, type RulesetDefinition } from "@stoplight/spectral-core";
+import { oas } from "@stoplight/spectral-rulesets";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCore, type TestCore } from "../../../test/helpers/core.ts";
+
+let core: TestCore;
+let source: string;
+beforeAll(async () => {
+  core = await startCore();
+  const res = await core.request("http://127.0.0.1:8080/resources/schema");
+  expect(res.status).toBe(200);
+  source = await res.text();
+});
+afterAll(() => core?.close());
+
+describe("the schema document under stock linters", () => {
+  it("has no Spectral spectral:oas finding", async () => {
+    const spectral = new Spectral();
+    spectral.setRuleset({ extends: [[oas as RulesetDefinition, "recommended"]] });
+    const findings = await spectral.run(JSON.parse(source) as Record<string, unknown>);
+    expect(findings.map((f) => `${f.code} at ${f.path.join(".")}: ${f.message}`)).toEqual([]);
+  });
+
+  it("has no Redocly recommended finding", async () => {
+    const config = await createConfig({ extends: ["recommended"] });
+    const problems = await lintFromString({ source, absoluteRef: "schema.json", config });
+    expect(problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+  });
+});
