@@ -234,10 +234,13 @@ function filterSchema(prop: PropertyInfo): JsonSchema {
   }
 }
 
-/** The non-null branch of a nullable property schema. */
+/** The non-null part of a nullable property schema (`anyOf [x, null]`, or `type: [x, "null"]` with null in its enum). */
 function mainBranch(s: JsonSchema): JsonSchema {
   const anyOf = s.anyOf as JsonSchema[] | undefined;
-  return anyOf ? (anyOf.find((b) => b.type !== "null") ?? {}) : s;
+  if (anyOf) return anyOf.find((b) => b.type !== "null") ?? {};
+  if (!Array.isArray(s.type)) return s;
+  const values = s.enum as unknown[] | undefined;
+  return { ...s, type: (s.type as string[]).find((t) => t !== "null"), ...(values ? { enum: values.filter((v) => v !== null) } : {}) };
 }
 
 /**
