@@ -28,7 +28,7 @@ describe("GET /resources/schema", () => {
   it("is a valid OpenAPI 3.1 document, served without credentials", async () => {
     await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeDefined();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc).sort()).toEqual(["components", "info", "openapi", "paths", "security", "servers", "tags"]);
+    expect(Object.keys(doc).sort()).toEqual(["components", "info", "openapi", "paths", "servers", "tags"]);
     expect(doc.info).toMatchObject({ version: "1.6.8", description: expect.stringContaining("BETA") });
     expect(doc.servers).toEqual([{ url: "http://api.example.test" }]);
     expect(doc.paths["/resources/schema"].get.security).toEqual([]);

@@ -6,6 +6,10 @@
  * from their shared declarations (schema-internal.ts), so the docs page shows them and a person
  * can log in there.
  *
+ * Every operation states its own `security` and the document sets no default: a default is
+ * what the docs page's "Test Request" falls back to for an operation whose `security` is empty,
+ * so login (public) would be sent with empty session headers and refused.
+ *
  * The document is public and read-only: it describes the API, not any chain's data, and a client
  * (or the /docs page) needs it before it has credentials. Credentials sent anyway are still
  * checked by the app's authentication middleware, so bad ones are refused as everywhere.
@@ -96,7 +100,6 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
     },
     servers: [{ url: origin }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
-    security: [{ sessionUserId: [], sessionKey: [] }, { chainToken: [] }],
     paths,
     components: {
       schemas: { ...resourceComponents(entries), ...internal.schemas },
