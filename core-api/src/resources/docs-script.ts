@@ -19,7 +19,7 @@ export type ContentCoding = "br" | "gzip" | "identity";
 
 /** One stored form of the script: its bytes and its ETag. */
 interface ScriptForm {
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   etag: string;
 }
 
@@ -39,7 +39,7 @@ export async function prepareScript(source: string): Promise<PreparedScript> {
     brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
     gzipAsync(identity, { level: 9 }),
   ]);
-  const form = (body: Uint8Array, coding: ContentCoding): ScriptForm => ({ body, etag: `"${hash}-${coding}"` });
+  const form = (body: Uint8Array<ArrayBuffer>, coding: ContentCoding): ScriptForm => ({ body, etag: `"${hash}-${coding}"` });
   return { identity: form(identity, "identity"), br: form(new Uint8Array(br), "br"), gzip: form(new Uint8Array(gz), "gzip") };
 }
 
