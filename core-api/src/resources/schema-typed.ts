@@ -18,7 +18,8 @@
  *   means the same.
  * Subschemas (properties, items, additionalProperties, branches, ...) are rewritten too.
  */
-import type { JsonSchema } from "./schema-components.ts";
+/** A JSON Schema object (schema-components.ts names the same type; no import, to keep the two apart). */
+type JsonSchema = Record<string, unknown>;
 
 /** Keywords whose value is one subschema. */
 const ONE = ["items", "additionalProperties", "not", "contains", "propertyNames", "contentSchema"];
