@@ -50,6 +50,12 @@ describe("GET /docs", () => {
     expect(config).not.toHaveProperty("proxyUrl"); // no request proxy: "try it" calls this service directly
   });
 
+  it("answers the browser's icon request with 204, not an error", async () => {
+    const res = await core.request("/favicon.ico");
+    expect(res.status).toBe(204);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=86400");
+  });
+
   it("serves the same page without a bundle loader, but no script then", async () => {
     const html = await (await core.request(DOCS_PATH)).text();
     expect(html.match(/https?:\/\/[^\s"'<>]+/g)).toBeNull();

@@ -19,6 +19,8 @@ import { chooseCoding, matchesEtag, prepareScript, type PreparedScript } from ".
 import { SCHEMA_PATH } from "./schema-document.ts";
 
 export const DOCS_PATH = "/docs";
+/** The icon browsers ask for. */
+export const FAVICON_PATH = "/favicon.ico";
 /** Where the Scalar bundle is served. */
 export const DOCS_SCRIPT_PATH = "/docs/scalar.js";
 
@@ -49,6 +51,9 @@ export const DOCS_CONFIGURATION = {
  */
 export function registerDocs(app: Hono<AppEnv>, loadScript?: DocsScriptLoader): void {
   app.get(DOCS_PATH, Scalar({ ...DOCS_CONFIGURATION }));
+  // Browsers ask every page's origin for an icon: the service has none, and says so without an
+  // error (a 404 is logged in the page's console), for a day.
+  app.get(FAVICON_PATH, (c) => c.body(null, 204, { "cache-control": "public, max-age=86400" }));
   if (!loadScript) return;
   let cached: Promise<PreparedScript> | undefined;
   app.get(DOCS_SCRIPT_PATH, async (c) => {
