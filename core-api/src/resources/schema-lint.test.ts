@@ -6,6 +6,7 @@
  * own reader (Scalar's workspace store, the version @scalar/api-reference pins) reads it without
  * a validation error (it logs them to the browser's console).
  */
+import { readFileSync } from "node:fs";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Spectral, type RulesetDefinition } from "@stoplight/spectral-core";
 import { oas } from "@stoplight/spectral-rulesets";
@@ -13,6 +14,8 @@ import { createWorkspaceStore } from "@scalar/workspace-store/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 
+/** The repository's root. */
+const ROOT = new URL("../../../", import.meta.url);
 let core: TestCore;
 let source: string;
 beforeAll(async () => {
@@ -35,6 +38,13 @@ describe("the schema document under stock linters", () => {
     const config = await createConfig({ extends: ["recommended"] });
     const problems = await lintFromString({ source, absoluteRef: "schema.json", config });
     expect(problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+  });
+
+  it("checks with the reader the docs page uses (the version @scalar/api-reference depends on)", () => {
+    const read = (path: string) => JSON.parse(readFileSync(new URL(path, ROOT), "utf8")) as Record<string, Record<string, string>>;
+    const reference = read("node_modules/@scalar/api-reference/package.json");
+    const root = read("package.json");
+    expect(root.devDependencies!["@scalar/workspace-store"]).toBe(reference.dependencies!["@scalar/workspace-store"]);
   });
 
   it("loads in the docs page's reader without a validation error", async () => {
