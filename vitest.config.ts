@@ -16,8 +16,12 @@ const ISOLATED = [
   "shared/src/db-timeouts.test.ts",
 ];
 
-/** The cluster tests run on the local Galera cluster, by `npm run test:cluster` (vitest.cluster.config.ts). */
-const CLUSTER = ["test/cluster/**"];
+/**
+ * The cluster tests run on the local Galera cluster, by `npm run test:cluster`
+ * (vitest.cluster.config.ts); the browser tests in headless chromium, by `npm run test:browser`
+ * (vitest.browser.config.ts).
+ */
+const CLUSTER = ["test/cluster/**", "test/browser/**"];
 
 const ALL = ["shared/src/**/*.test.ts", "core-api/src/**/*.test.ts", "connector/src/**/*.test.ts", "test/**/*.test.ts"];
 

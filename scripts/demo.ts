@@ -19,7 +19,8 @@
  *      webshop app (demo/webshop-sync.ts). SERVICE_SECRET_KEY (or npm start's .secret-key) opens
  *      the connector's platform link.
  *
- * Environment (flags win): CORE_API_URL (--core-api-url), CONNECTOR_URL (--connector-url),
+ * Environment (flags win): CORE_API_URL (--core-api-url; default 127.0.0.1 at CORE_API_PORT),
+ * CONNECTOR_URL (--connector-url; default 127.0.0.1 at CONNECTOR_PORT),
  * SEED_ADMIN_USERNAME (--admin-user), SEED_ADMIN_PASSWORD (--admin-password),
  * SEED_INTEGRATION_TOKEN (--token), CHAIN (--chain-id; default: the demo chain, the one the
  * webshop's default website serves, read from the webshop database). Other flags:
@@ -66,8 +67,8 @@ with the webshop password through the chain's webshop app. SERVICE_SECRET_KEY (o
 .secret-key) opens the connector's link to the platform. Exit status 1 when a check fails.
 
 Options (environment in brackets; flags win):
-  --core-api-url <url>     core API (CORE_API_URL, default http://127.0.0.1:8080)
-  --connector-url <url>    connector (CONNECTOR_URL, default http://127.0.0.1:8081)
+  --core-api-url <url>     core API (CORE_API_URL, default http://127.0.0.1:$CORE_API_PORT, port 8080 when unset)
+  --connector-url <url>    connector (CONNECTOR_URL, default http://127.0.0.1:$CONNECTOR_PORT, port 8081 when unset)
   --admin-user <name>      admin to log in as (SEED_ADMIN_USERNAME)
   --admin-password <pw>    its password (SEED_ADMIN_PASSWORD)
   --token <token>          the connector's integration token (SEED_INTEGRATION_TOKEN)

@@ -27,3 +27,23 @@ describe("README, Configuration", () => {
     expect(documented.filter((name) => !read.has(name))).toEqual([]);
   });
 });
+
+describe("README, shell blocks", () => {
+  const blocks = [...readme.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+  it("take the services' URLs from CORE and CONNECTOR, set once from the port variables", () => {
+    const definitions = blocks.filter((b) => /^CORE=/m.test(b));
+    expect(definitions).toHaveLength(1);
+    expect(definitions[0]).toContain('CORE="http://127.0.0.1:${CORE_API_PORT:-8080}"; CONNECTOR="http://127.0.0.1:${CONNECTOR_PORT:-8081}"');
+    const hardCoded = blocks.flatMap((b) => b.split("\n")).filter((line) => !/^CORE=/.test(line) && /localhost:\d|127\.0\.0\.1:808[01]\b/.test(line));
+    expect(hardCoded).toEqual([]);
+    expect(blocks.filter((b) => b.includes("$CORE/")).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("points the webhook example at a receiver on this machine, not an outside host", () => {
+    const webhook = blocks.find((b) => b.includes("/resources/webhook"))!;
+    expect(webhook).toMatch(/"target_url":"http:\/\/127\.0\.0\.1:(\d+)\/sms"/);
+    const port = /127\.0\.0\.1:(\d+)\/sms/.exec(webhook)![1];
+    expect(webhook).toContain(`.listen(${port},"127.0.0.1")`);
+  });
+});

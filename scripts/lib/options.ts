@@ -4,11 +4,28 @@
  * is `true`.
  */
 
+import { portVariable } from "@service/shared/service-env";
+
 export type Flags = Map<string, string | true>;
 
-/** Default base URLs of the two services (handbook: CORE_API_PORT 8080, CONNECTOR_PORT 8081). */
-export const DEFAULT_CORE_API_URL = "http://127.0.0.1:8080";
-export const DEFAULT_CONNECTOR_URL = "http://127.0.0.1:8081";
+/** The port variables of the two services and their defaults (handbook: 8080, 8081). */
+const SERVICE_PORTS = { CORE_API_PORT: 8080, CONNECTOR_PORT: 8081 } as const;
+
+/**
+ * The base URL of a service `npm start` runs on this machine: `http://127.0.0.1:<port>` with the
+ * port its variable sets (as `npm start` reads it), else the default port.
+ * @param variable `CORE_API_PORT` or `CONNECTOR_PORT`
+ * @param env the environment (default `process.env`)
+ * @throws Error naming the variable when it is not a port number, or is 0 (the service then
+ *   picks a free port, which only its own output tells: give CORE_API_URL / CONNECTOR_URL)
+ */
+export function localServiceUrl(variable: keyof typeof SERVICE_PORTS, env: NodeJS.ProcessEnv = process.env): string {
+  const raw = env[variable] === "" ? undefined : env[variable];
+  const parsed = portVariable(SERVICE_PORTS[variable]).safeParse(raw);
+  if (!parsed.success) throw new Error(`${variable}=${raw}: ${parsed.error.issues[0]?.message ?? "must be a port number"}`);
+  if (parsed.data === 0) throw new Error(`${variable}=0 lets the service pick a free port: give ${variable.replace("_PORT", "_URL")} (the URL it printed)`);
+  return `http://127.0.0.1:${parsed.data}`;
+}
 
 /**
  * Parses `--name value`, `--name=value` and bare `--name` flags.
@@ -83,12 +100,15 @@ export function stepsOption(flags: Flags, flag: string, count: number): Set<numb
   return steps;
 }
 
-/** Base URLs of the running services, without a trailing slash. */
+/**
+ * Base URLs of the running services, without a trailing slash: the flag, else CORE_API_URL /
+ * CONNECTOR_URL, else 127.0.0.1 at CORE_API_PORT / CONNECTOR_PORT (localServiceUrl).
+ */
 export function serviceUrls(flags: Flags): { coreApiUrl: string; connectorUrl: string } {
   const trim = (u: string) => u.replace(/\/+$/, "");
   return {
-    coreApiUrl: trim(stringOption(flags, "core-api-url", "CORE_API_URL", DEFAULT_CORE_API_URL)!),
-    connectorUrl: trim(stringOption(flags, "connector-url", "CONNECTOR_URL", DEFAULT_CONNECTOR_URL)!),
+    coreApiUrl: trim(stringOption(flags, "core-api-url", "CORE_API_URL") ?? localServiceUrl("CORE_API_PORT")),
+    connectorUrl: trim(stringOption(flags, "connector-url", "CONNECTOR_URL") ?? localServiceUrl("CONNECTOR_PORT")),
   };
 }
 

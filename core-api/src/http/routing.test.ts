@@ -88,7 +88,7 @@ describe("a known call with another method: 13 (405), named for the method it ne
 
 describe("a path nothing serves: 544 resource_not_found (404), everywhere", () => {
   it.each([
-    ["GET", "/favicon.ico"],
+    ["GET", "/robots.txt"],
     ["GET", "/no/such/path"],
     ["POST", "/internal/no-such-call"],
     ["POST", "/auth/no-such-call.json"],

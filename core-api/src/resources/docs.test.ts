@@ -4,11 +4,13 @@
  * features that call the vendor (checked against the pinned bundle, so an upgrade that renames
  * an option fails here rather than silently calling out).
  */
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { createApp } from "../app.ts";
 import { loadCoreConfig } from "../config.ts";
 import { loadScalarBundle } from "./docs-asset.node.ts";
+import { chooseCoding, matchesEtag } from "./docs-script.ts";
 import { DOCS_CONFIGURATION, DOCS_PATH, DOCS_SCRIPT_PATH } from "./docs.ts";
 
 let core: TestCore;
@@ -48,6 +50,12 @@ describe("GET /docs", () => {
     expect(config).not.toHaveProperty("proxyUrl"); // no request proxy: "try it" calls this service directly
   });
 
+  it("answers the browser's icon request with 204, not an error", async () => {
+    const res = await core.request("/favicon.ico");
+    expect(res.status).toBe(204);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=86400");
+  });
+
   it("serves the same page without a bundle loader, but no script then", async () => {
     const html = await (await core.request(DOCS_PATH)).text();
     expect(html.match(/https?:\/\/[^\s"'<>]+/g)).toBeNull();
@@ -67,5 +75,55 @@ describe("GET /docs", () => {
     expect(Object.keys(DOCS_CONFIGURATION)).toEqual(
       ["url", "pageTitle", "cdn", "withDefaultFonts", "agent", "showDeveloperTools", "hideClientButton", "telemetry"],
     );
+  });
+});
+
+describe("GET /docs/scalar.js", () => {
+  const app = () => appWithBundle();
+  const get = (a: ReturnType<typeof appWithBundle>, headers: Record<string, string>) => a.request(DOCS_SCRIPT_PATH, { headers });
+
+  it("answers Brotli or gzip when accepted, each the bundle once decompressed, much smaller", async () => {
+    const a = app();
+    const bundle = await loadScalarBundle();
+    const br = await get(a, { "accept-encoding": "gzip, deflate, br, zstd" });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("vary")).toBe("Accept-Encoding");
+    const brBody = Buffer.from(await br.arrayBuffer());
+    expect(brBody.length).toBeLessThan(bundle.length / 3);
+    expect(brotliDecompressSync(brBody).toString("utf8")).toBe(bundle);
+
+    const gz = await get(a, { "accept-encoding": "gzip" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString("utf8")).toBe(bundle);
+
+    const plain = await get(a, {});
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(bundle);
+  });
+
+  it("gives each form its own ETag and answers a matching If-None-Match with 304 and no body", async () => {
+    const a = app();
+    const br = await get(a, { "accept-encoding": "br" });
+    const gz = await get(a, { "accept-encoding": "gzip" });
+    const etag = br.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]+-br"$/);
+    expect(gz.headers.get("etag")).not.toBe(etag);
+    expect(br.headers.get("cache-control")).toBe("public, max-age=3600");
+    const again = await get(a, { "accept-encoding": "br", "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect((await get(a, { "accept-encoding": "gzip", "if-none-match": etag })).status).toBe(200);
+  });
+
+  it("reads Accept-Encoding by its q-values and If-None-Match by weak comparison", () => {
+    expect(chooseCoding(undefined)).toBe("identity");
+    expect(chooseCoding("gzip;q=1.0, br;q=0")).toBe("gzip");
+    expect(chooseCoding("br;q=0.5, gzip")).toBe("br");
+    expect(chooseCoding("*")).toBe("br");
+    expect(chooseCoding("*;q=0, gzip")).toBe("gzip");
+    expect(chooseCoding("deflate, identity")).toBe("identity");
+    expect(matchesEtag('W/"abc-br", "x"', '"abc-br"')).toBe(true);
+    expect(matchesEtag('"abc-gzip"', '"abc-br"')).toBe(false);
+    expect(matchesEtag("*", '"abc-br"')).toBe(true);
   });
 });

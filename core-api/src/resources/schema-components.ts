@@ -9,6 +9,7 @@ import { ERRORS, errorBody, errorEnvelope, type ErrorName } from "@service/share
 import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
 import { VENDOR } from "@service/shared/resources/meta";
 import { z } from "zod";
+import { typedSchema } from "./schema-typed.ts";
 import { refusalOf, requiredProperties, writableProperties, type WriteMethod } from "./write.ts";
 
 const WRITE_METHODS: WriteMethod[] = ["post", "put", "patch"];
@@ -28,10 +29,13 @@ export const names = {
   error: "Error",
 };
 
-/** The document's dialect is OpenAPI 3.1's own (draft 2020-12), so nested schemas drop `$schema`. */
+/**
+ * A schema zod wrote, as the document carries it: without `$schema` (the document's dialect is
+ * OpenAPI 3.1's own, draft 2020-12) and with a `type` on every schema (schema-typed.ts).
+ */
 export function withoutDialect(json: JsonSchema): JsonSchema {
   const { $schema: _dialect, ...rest } = json;
-  return rest;
+  return typedSchema(rest);
 }
 
 /**

@@ -6,6 +6,10 @@
  * from their shared declarations (schema-internal.ts), so the docs page shows them and a person
  * can log in there.
  *
+ * Every operation states its own `security` and the document sets no default: a default is
+ * what the docs page's "Test Request" falls back to for an operation whose `security` is empty,
+ * so login (public) would be sent with empty session headers and refused.
+ *
  * The document is public and read-only: it describes the API, not any chain's data, and a client
  * (or the /docs page) needs it before it has credentials. Credentials sent anyway are still
  * checked by the app's authentication middleware, so bad ones are refused as everywhere.
@@ -22,7 +26,7 @@ import type { Context, Hono } from "hono";
 import { NEWEST_API_VERSION } from "../http/api-version.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import type { ResourceAdapter } from "./engine.ts";
-import { resourceComponents, type ComponentEntry, type JsonSchema } from "./schema-components.ts";
+import { errorResponses, resourceComponents, type ComponentEntry, type JsonSchema } from "./schema-components.ts";
 import { internalCallDocument } from "./schema-internal.ts";
 import { adapterPaths, extraPath, HEADER_PARAMETERS } from "./schema-paths.ts";
 import { SECURITY_SCHEMES } from "./schema-security.ts";
@@ -76,15 +80,8 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
   Object.assign(paths, internal.paths);
   for (const t of internal.tags) tags.set(t.name, t.description);
 
-  paths[SCHEMA_PATH] = {
-    get: {
-      operationId: "get_schema",
-      summary: "This document",
-      description: "Public: needs no credentials.",
-      security: [],
-      responses: { "200": { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } } },
-    },
-  };
+  paths[SCHEMA_PATH] = schemaOperation();
+  tags.set(SCHEMA_TAG, "The OpenAPI 3.1 document this page is built from.");
 
   return {
     openapi: "3.1.0",
@@ -97,15 +94,40 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
         "sort, identifier, immutable, full-text search, operations). Also the internal calls (/internal/...) and " +
         "login (POST /auth/login; public) and logout: their parameters carry x-service-aliases and x-service-errors " +
         "(the error of each refusal).",
+      contact: { name: "API reference", url: `${origin}/docs` },
+      // Private code: an SPDX user-defined reference, as package.json (private) implies.
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: origin }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
-    security: [{ sessionUserId: [], sessionKey: [] }, { bearer: [] }],
     paths,
     components: {
       schemas: { ...resourceComponents(entries), ...internal.schemas },
       parameters: HEADER_PARAMETERS,
       securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}
+
+/** The tag of the schema document's own operation. */
+const SCHEMA_TAG = "schema";
+
+/**
+ * `GET /resources/schema` itself: public; credentials sent anyway are checked, so bad ones are
+ * refused (401) as everywhere.
+ */
+function schemaOperation(): JsonSchema {
+  return {
+    get: {
+      operationId: "get_schema",
+      tags: [SCHEMA_TAG],
+      summary: "This document",
+      description: "Returns this OpenAPI 3.1 document, generated from the declarations the service runs. Public: needs no credentials.",
+      security: [],
+      responses: {
+        "200": { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } },
+        ...errorResponses(["no_valid_session", "access_token_invalid"]),
+      },
     },
   };
 }

@@ -63,7 +63,9 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
     const tag = session ? "auth" : "internal";
     tags.add(tag);
     const params = paramsSchema(call);
-    schemas[callNames.params(call)] = params;
+    const hasParams = call.parameters.size > 0;
+    // A GET call's parameters are query parameters, listed one by one: no body schema for it.
+    if (call.method !== "GET" && hasParams) schemas[callNames.params(call)] = params;
     schemas[callNames.results(call)] = withoutDialect(z.toJSONSchema(call.results, { io: "output", unrepresentable: "any" }) as JsonSchema);
     const operation: JsonSchema = {
       operationId: call.name.replace(/-/g, "_"),
@@ -73,7 +75,6 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
       parameters: [API_VERSION, ...(call.name === "login" ? [APP_HOSTNAME] : [])],
       ...securityOf(call),
     };
-    const hasParams = call.parameters.size > 0;
     if (call.method === "GET") {
       (operation.parameters as JsonSchema[]).push(...queryParameters(params));
     } else if (hasParams) {
@@ -138,8 +139,9 @@ function paramsSchema(call: CallDeclaration): JsonSchema {
   return {
     ...json,
     title: `${call.name} parameters`,
+    // Unknown parameters are ignored (the operation says so). additionalProperties stays
+    // unstated, JSON Schema's default: stating `true` makes example generators invent a property.
     description: "Every parameter as a JSON body carries it; form and query values are text of the same types.",
-    additionalProperties: true,
   };
 }
 

@@ -6,12 +6,12 @@
  */
 import type { ErrorName } from "@service/shared";
 import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
-import { resourceRule, type EngineOperation } from "../auth/access-table.ts";
+import { resourceRule, type AccessRule, type EngineOperation } from "../auth/access-table.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, filterParameters, fulltextProperties, LOCATION_KEYS, MAX_LIMIT, MAX_RADIUS_KM, sortKeys } from "./list-params.ts";
 import { DEFAULT_RECURSION_LEVEL } from "./render.ts";
 import { errorResponses, names, propertySchema, ref, type JsonSchema } from "./schema-components.ts";
-import { operationSecurity } from "./schema-security.ts";
+import { accessSentence, operationSecurity } from "./schema-security.ts";
 import type { WriteMethod } from "./write.ts";
 
 type Operation = JsonSchema;
@@ -52,24 +52,39 @@ const TOO_LARGE = {
   "413": { description: "419 parameter_invalid: the body is larger than 1 MiB.", content: { "application/json": { schema: ref(names.error) } } },
 };
 
-function operation(id: string, tag: string, summary: string, parameters: JsonSchema[], success: JsonSchema, errors: ErrorName[], more: JsonSchema = {}): Operation {
+/** What an operation is: its id, tag, summary (the sidebar's title, unique within its tag) and description. */
+interface OperationText {
+  id: string;
+  tag: string;
+  summary: string;
+  /** what it does; the sentence on who may call it is added from its access rule */
+  does: string;
+}
+
+/**
+ * One operation with the header parameters, the common errors, and `security`,
+ * `x-service-access-level` and a description from its row of the access table.
+ */
+function operation(text: OperationText, rule: AccessRule, parameters: JsonSchema[], success: JsonSchema, errors: ErrorName[], more: JsonSchema = {}): Operation {
   const writes = "requestBody" in more;
   return {
-    operationId: id, tags: [tag], summary,
+    operationId: text.id, tags: [text.tag], summary: text.summary,
+    description: `${text.does} ${accessSentence(rule)}`,
     parameters: [...HEADERS, ...parameters],
+    ...operationSecurity(rule),
     ...more,
     responses: responses(success, [...COMMON_ERRORS, ...errors], writes ? TOO_LARGE : {}),
   };
 }
 
 /**
- * The `security` fields of operation `op` on `resource`, from its row of the access table.
+ * The row of the access table that governs operation `op` on `resource`.
  * @throws Error when the operation is served but has no row (it would be refused to everyone)
  */
-function access(resource: string, op: EngineOperation): JsonSchema {
+function access(resource: string, op: EngineOperation): AccessRule {
   const rule = resourceRule(resource, op);
   if (!rule) throw new Error(`schema: ${resource} ${op} is served but the access table has no row for it`);
-  return operationSecurity(rule);
+  return rule;
 }
 
 function body(decl: ResourceDeclaration, method: WriteMethod): JsonSchema {
@@ -88,6 +103,38 @@ function valueParameter(prop: PropertyInfo, location: "query" | "path", descript
   return { name: prop.name, in: location, required: location === "path", description, schema };
 }
 
+/** "a" or "an" before a resource name (`an access_token`, `a business`). */
+const article = (name: string) => (/^[aeiou]/i.test(name) ? `an ${name}` : `a ${name}`);
+
+/**
+ * The texts of an adapter's operations, from its declaration: one per operation and per way of
+ * naming the target (an identifier as a query parameter, or the id in the path), so every
+ * summary is unique within the resource's tag.
+ */
+function adapterTexts(adapter: ResourceAdapter) {
+  const { name, plural } = adapter.declaration;
+  const ids = adapter.declaration.identifiers.join(", ");
+  const byQuery = `named by exactly one identifier (${ids}) as a query parameter${adapter.impliedTarget ? ", or the one the request implies when none is given" : ""}`;
+  const byPath = "with the id in the path";
+  const put = adapter.putIsPatch
+    ? { verb: "Update", does: "Changes the properties sent (the others keep their values) of the" }
+    : { verb: "Replace", does: "Replaces the writable properties (one left out is reset to its default, or to null when it may be null) of the" };
+  const text = (id: string, summary: string, does: string): OperationText => ({ id, tag: name, summary, does });
+  const patch = "Changes only the properties sent of the";
+  return {
+    get: text(`get_${name}`, `Get ${article(name)} by identifier`, `Returns the ${name} ${byQuery}.`),
+    getById: text(`get_${name}_by_id`, `Get ${article(name)} by id`, `Returns the ${name} ${byPath}.`),
+    post: text(`post_${name}`, `Create ${article(name)}`, `Creates ${article(name)} from the body (the ${name}.post schema: its required properties must be sent, any other property is refused) and returns it.`),
+    put: text(`put_${name}`, `${put.verb} ${article(name)} by identifier`, `${put.does} ${name} ${byQuery}, and returns it.`),
+    putById: text(`put_${name}_by_id`, `${put.verb} ${article(name)} by id`, `${put.does} ${name} ${byPath}, and returns it.`),
+    patch: text(`patch_${name}`, `Update ${article(name)} by identifier (PATCH)`, `${patch} ${name} ${byQuery}, and returns it.`),
+    patchById: text(`patch_${name}_by_id`, `Update ${article(name)} by id (PATCH)`, `${patch} ${name} ${byPath}, and returns it.`),
+    remove: text(`delete_${name}`, `Delete ${article(name)} by identifier`, `Deletes the ${name} ${byQuery}, and returns it as it was.`),
+    removeById: text(`delete_${name}_by_id`, `Delete ${article(name)} by id`, `Deletes the ${name} ${byPath}, and returns it as it was.`),
+    list: text(`list_${plural}`, `List ${plural}`, `Lists the chain's ${plural}, a page at a time (limit, offset), sorted, searched and filtered by the query parameters below.`),
+  };
+}
+
 /**
  * The path items of one adapter: `/resources/{name}` (GET by identifier, POST, PUT, PATCH,
  * DELETE by identifier), `/resources/{name}/{id}` and `/resources/{plural}`, each method only
@@ -95,7 +142,7 @@ function valueParameter(prop: PropertyInfo, location: "query" | "path", descript
  */
 export function adapterPaths(adapter: ResourceAdapter): Record<string, PathItem> {
   const decl = adapter.declaration;
-  const tag = decl.name;
+  const text = adapterTexts(adapter);
   const one = ref(names.one(decl));
   const idProp = decl.properties.get("id");
   const identifiers = decl.identifiers.map((n) => decl.properties.get(n)!);
@@ -106,32 +153,27 @@ export function adapterPaths(adapter: ResourceAdapter): Record<string, PathItem>
   const missing: ErrorName[] = adapter.impliedTarget ? [] : ["parameter_missing"];
   const putRule: WriteMethod = adapter.putIsPatch ? "patch" : "put";
   const putErrors: ErrorName[] = putRule === "put" ? ["parameter_missing", "string_parameter_too_long"] : ["string_parameter_too_long"];
-  const putSummary = adapter.putIsPatch ? `Update the ${decl.name} (only the properties sent change)` : `Replace the ${decl.name}`;
 
   const may = (op: EngineOperation) => access(decl.name, op);
-  const single: PathItem = { get: operation(`get_${decl.name}`, tag, `Get one ${decl.name} by identifier`, byQuery, one, missing, may("get")) };
-  const withId: PathItem = { get: operation(`get_${decl.name}_by_id`, tag, `Get one ${decl.name} by id`, byPath, one, [], may("get")) };
+  const single: PathItem = { get: operation(text.get, may("get"), byQuery, one, missing) };
+  const withId: PathItem = { get: operation(text.getById, may("get"), byPath, one, []) };
   if (adapter.create) {
-    single.post = operation(`post_${decl.name}`, tag, `Create a ${decl.name}`, [], one, ["parameter_missing", "string_parameter_too_long"], { requestBody: body(decl, "post"), ...may("create") });
+    single.post = operation(text.post, may("create"), [], one, ["parameter_missing", "string_parameter_too_long"], { requestBody: body(decl, "post") });
   }
   if (adapter.update) {
     const update = may("update");
-    single.put = operation(`put_${decl.name}`, tag, putSummary, byQuery, one, [...missing, ...putErrors], { requestBody: body(decl, putRule), ...update });
-    single.patch = operation(`patch_${decl.name}`, tag, `Update the given properties of a ${decl.name}`, byQuery, one, [...missing, "string_parameter_too_long"], { requestBody: body(decl, "patch"), ...update });
-    withId.put = operation(`put_${decl.name}_by_id`, tag, putSummary, byPath, one, putErrors, { requestBody: body(decl, putRule), ...update });
-    withId.patch = operation(`patch_${decl.name}_by_id`, tag, `Update the given properties of a ${decl.name}`, byPath, one, ["string_parameter_too_long"], { requestBody: body(decl, "patch"), ...update });
+    single.put = operation(text.put, update, byQuery, one, [...missing, ...putErrors], { requestBody: body(decl, putRule) });
+    single.patch = operation(text.patch, update, byQuery, one, [...missing, "string_parameter_too_long"], { requestBody: body(decl, "patch") });
+    withId.put = operation(text.putById, update, byPath, one, putErrors, { requestBody: body(decl, putRule) });
+    withId.patch = operation(text.patchById, update, byPath, one, ["string_parameter_too_long"], { requestBody: body(decl, "patch") });
   }
   if (adapter.remove) {
-    single.delete = operation(`delete_${decl.name}`, tag, `Delete a ${decl.name}`, byQuery, one, missing, may("delete"));
-    withId.delete = operation(`delete_${decl.name}_by_id`, tag, `Delete a ${decl.name}`, byPath, one, [], may("delete"));
+    single.delete = operation(text.remove, may("delete"), byQuery, one, missing);
+    withId.delete = operation(text.removeById, may("delete"), byPath, one, []);
   }
   const paths: Record<string, PathItem> = { [decl.path]: single };
   if (idProp) paths[`${decl.path}/{id}`] = withId;
-  if (adapter.list) {
-    paths[decl.pluralPath] = {
-      get: operation(`list_${decl.plural}`, tag, `List ${decl.plural}`, listParameters(decl), ref(names.list(decl)), [], access(decl.name, "list")),
-    };
-  }
+  if (adapter.list) paths[decl.pluralPath] = { get: operation(text.list, may("list"), listParameters(decl), ref(names.list(decl)), []) };
   return paths;
 }
 
@@ -192,10 +234,13 @@ function filterSchema(prop: PropertyInfo): JsonSchema {
   }
 }
 
-/** The non-null branch of a nullable property schema. */
+/** The non-null part of a nullable property schema (`anyOf [x, null]`, or `type: [x, "null"]` with null in its enum). */
 function mainBranch(s: JsonSchema): JsonSchema {
   const anyOf = s.anyOf as JsonSchema[] | undefined;
-  return anyOf ? (anyOf.find((b) => b.type !== "null") ?? {}) : s;
+  if (anyOf) return anyOf.find((b) => b.type !== "null") ?? {};
+  if (!Array.isArray(s.type)) return s;
+  const values = s.enum as unknown[] | undefined;
+  return { ...s, type: (s.type as string[]).find((t) => t !== "null"), ...(values ? { enum: values.filter((v) => v !== null) } : {}) };
 }
 
 /**
@@ -208,10 +253,15 @@ export function extraPath(path: string, decl: ResourceDeclaration | undefined, r
   const tag = path.split("/")[2] ?? "resources";
   const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "integer" } }));
   const id = path.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "");
-  if (!decl) return { get: operation(`get_${id}`, tag, `GET ${path}`, pathParams, { type: "object" }, [], access(resource, "get")) };
+  const rule = access(resource, "get");
+  if (!decl) return { get: operation({ id: `get_${id}`, tag, summary: `GET ${path}`, does: `Answers GET ${path}.` }, rule, pathParams, { type: "object" }, []) };
   // The change log parses its query with the list rules of its entry declaration.
   const params = listParameters(decl).filter((p) => ["limit", "offset", "sort_by", "sort_order"].includes(p.name as string));
   const sortOrder = params.find((p) => p.name === "sort_order");
   if (sortOrder) sortOrder.schema = { type: "string", enum: ["asc", "desc"], default: "desc" };
-  return { get: operation(`get_${id}`, tag, `List the ${decl.plural} of one ${tag}`, [...pathParams, ...params], ref(names.list(decl)), [], access(resource, "get")) };
+  const text: OperationText = {
+    id: `get_${id}`, tag, summary: `List the ${decl.plural} of one ${tag}`,
+    does: `Lists the ${decl.plural} of the ${tag} with the id in the path${decl.description ? ` (${decl.description})` : ""}, a page at a time.`,
+  };
+  return { get: operation(text, rule, [...pathParams, ...params], ref(names.list(decl)), []) };
 }

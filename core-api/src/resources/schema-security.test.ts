@@ -19,8 +19,8 @@ afterAll(() => core.close());
 /** What each caller kind must be offered in the document (written here, not imported). */
 const EXPECTED: Record<CallerKind, object[]> = {
   admin: [{ sessionUserId: [], sessionKey: [] }],
-  chain_scope: [{ bearer: ["chain"] }],
-  read_businesses: [{ bearer: ["read_businesses"] }],
+  chain_scope: [{ chainToken: [] }],
+  read_businesses: [{ readBusinessesToken: [] }],
   end_user: [
     { appHostname: [], sessionUserId: [], sessionKey: [] },
     { appHostname: [], shopperToken: [] },
@@ -111,7 +111,7 @@ describe("security per operation", () => {
     expect(patchRange.security).toEqual([{ sessionUserId: [], sessionKey: [] }]);
     expect(patchRange["x-service-access-level"]).toBe("super_user");
     const business = doc.paths["/resources/businesses"].get.security;
-    expect(business).toContainEqual({ bearer: ["read_businesses"] });
+    expect(business).toContainEqual({ readBusinessesToken: [] });
     expect(business).toContainEqual({ appHostname: [], shopperToken: [] });
     expect(doc.paths["/resources/access_tokens"].get.security).toEqual([{ sessionUserId: [], sessionKey: [] }]);
     expect(doc.paths["/resources/schema"].get.security).toEqual([]);

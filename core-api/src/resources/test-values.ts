@@ -23,7 +23,10 @@ const FORMATS: Record<string, (seq: number) => string> = {
 export function mainBranch(s: JsonSchema): JsonSchema {
   const anyOf = s.anyOf as JsonSchema[] | undefined;
   if (anyOf) return mainBranch(anyOf.find((b) => b.type !== "null") ?? {});
-  if (Array.isArray(s.type)) return { ...s, type: (s.type as string[]).find((t) => t !== "null") };
+  if (Array.isArray(s.type)) {
+    const values = s.enum as unknown[] | undefined;
+    return { ...s, type: (s.type as string[]).find((t) => t !== "null"), ...(values ? { enum: values.filter((v) => v !== null) } : {}) };
+  }
   return s;
 }
 
