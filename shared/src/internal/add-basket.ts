@@ -24,8 +24,8 @@ export type BasketItem = z.infer<typeof basketItemSchema>;
 
 const itemList = z.array(basketItemSchema).max(MAX_BASKET_ITEMS);
 
-/** `items`: the array itself in a JSON body, or its JSON text (forms). */
-function itemsValue() {
+/** `items` (the older form of `basket_items`): the array itself in a JSON body, or its JSON text (forms). */
+export function itemsValue() {
   const fromText = z
     .string()
     .transform((s, ctx) => {

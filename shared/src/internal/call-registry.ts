@@ -22,6 +22,7 @@ import { addUserCall } from "./add-user.ts";
 import { getUserCall } from "./get-user.ts";
 import { alterUserCall } from "./alter-user.ts";
 import { addBasketCall } from "./add-basket.ts";
+import { getBasketPriceCall } from "./get-basket-price.ts";
 import { verifyPhoneNumberCall } from "./verify-phone-number.ts";
 
 export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
@@ -44,5 +45,6 @@ export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   getUserCall,
   alterUserCall,
   addBasketCall,
+  getBasketPriceCall,
   verifyPhoneNumberCall,
 ];

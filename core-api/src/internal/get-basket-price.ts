@@ -1,0 +1,62 @@
+/**
+ * `POST /internal/get-basket-price` (handbook, "Baskets": get-basket-price): prices a provisional
+ * basket for a member (or anonymously) with their claimed vouchers; writes nothing, ever.
+ * Contract: `@service/shared/internal/get-basket-price`. Response `results`: the basket pricing
+ * (baskets/pricing-results.ts) with `result_type: "get-basket-price"`.
+ *
+ * Who: admins with write access and chain-scope tokens name the chain (chain_id, else 3) and at
+ * most one member identifier (none: an anonymous basket, priced without vouchers); a shopper
+ * prices their own basket (naming anyone else, or another chain, is 68).
+ *
+ * Checks, in order: credentials (6 / 266); the parameters' own errors (76, 419, 482, 441 for
+ * basket_total_price); access (68); several identifiers, items with basket_items, more than 2
+ * decimals, an unknown branch business (419); the member (68); a basket_vouchers key that is no
+ * voucher of the member (68). A voucher's state never fails the call: it is listed in
+ * vouchers_not_applied with its reason.
+ */
+import { okBody } from "@service/shared";
+import { getBasketPriceCall, type GetBasketPriceResults } from "@service/shared/internal/get-basket-price";
+import type { Context } from "hono";
+import { CALL_ACCESS } from "../auth/access-table.ts";
+import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
+import { chainPricingColumns, consideredVouchers, findMember, memberKeyOf, readBasket, type BasketValues } from "../baskets/basket-request.ts";
+import { priceBasket, pricingSettingsFor } from "../baskets/pricing.ts";
+import { pricingResults } from "../baskets/pricing-results.ts";
+import { readCallParams } from "../http/coerce.ts";
+import { allParams } from "../http/params.ts";
+import type { AppEnv } from "../http/request-context.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { findUser, type UserRow } from "../users/user-repository.ts";
+
+const DENIED = "permission_denied_or_non_existent";
+
+/** Handles get-basket-price; see the module comment. */
+export async function getBasketPrice(c: Context<AppEnv>): Promise<Response> {
+  const { db, auth, now } = c.var.ctx;
+  requireSession(auth);
+  const v = readCallParams(getBasketPriceCall, await allParams(c)) as BasketValues & { chain_id?: number };
+  const row = CALL_ACCESS["get-basket-price"];
+  let chainId: number;
+  let user: UserRow | null;
+  const me = await shopperOf(auth);
+  if (me) {
+    if (v.chain_id !== undefined && v.chain_id !== me.chainId) throw new ServiceError(DENIED);
+    chainId = me.chainId;
+    await requireAccess(auth, row, chainId, DENIED);
+    user = await findUser(db, chainId, { id: me.userId });
+    if (memberKeyOf(v) !== null && (await findMember(db, chainId, v))?.id !== user?.id) throw new ServiceError(DENIED);
+  } else {
+    if (v.chain_id === undefined) throw new ServiceError("http_vars_missing", "chain_id is required.");
+    chainId = v.chain_id;
+    await requireAccess(auth, row, chainId, DENIED);
+    memberKeyOf(v);
+    user = null;
+  }
+  const basket = await readBasket(db, chainId, v);
+  if (!me) user = await findMember(db, chainId, v);
+  const settings = pricingSettingsFor(await chainPricingColumns(db, chainId), basket.platformType);
+  const considered = await consideredVouchers(db, chainId, user, basket.entries);
+  const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, considered, settings);
+  const results: GetBasketPriceResults = { ...pricingResults(user, basket, priced), result_type: "get-basket-price" };
+  return c.json(okBody(results));
+}
