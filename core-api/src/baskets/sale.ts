@@ -8,7 +8,9 @@
  * and answered as a replay or refused (914); the named vouchers are locked `FOR UPDATE` in key
  * order (no deadlocks) and priced again; every named voucher must apply (its reason's error,
  * 909-913 / 916) and match its `expected_discount` (915); the basket is inserted and each voucher
- * set `redeemed` with `WHERE status = 'claimed'`, one row changed or 910.
+ * set `redeemed` with `WHERE status = 'claimed'`, one row changed or 910; a partly used voucher
+ * leaves a claimed child with the rest (regenerate_vouchers_on_partial_redemption), and a return
+ * records its quantities and issues replacement vouchers (baskets/returns.ts).
  *
  * A sale racing another for one voucher on one server waits for the voucher's lock and then
  * finds it redeemed: 910, and the rollback leaves nothing of it. On a Galera cluster `FOR UPDATE`
@@ -25,6 +27,7 @@ import { generateVoucherKey } from "../vouchers/key.ts";
 import { chainPricingColumns, consideredVouchers, type BasketRequest } from "./basket-request.ts";
 import { centsToNumber, toCents } from "./money.ts";
 import { priceBasket, pricingSettingsFor, type PricingResult } from "./pricing.ts";
+import { matchReturns, settleReturns } from "./returns.ts";
 import { REASON_ERRORS } from "./voucher-rules.ts";
 
 export type BasketRow = typeof baskets.$inferSelect;
@@ -42,7 +45,7 @@ export interface Sale {
   firstTransactionSetsStores: boolean;
   now: Date;
   /** the pricing as answered, from the priced basket (stored for replays) */
-  answer: (priced: PricingResult) => unknown;
+  answer: (priced: PricingResult, warnings: string[]) => unknown;
 }
 
 /** What a confirmation did: a new basket, or the one stored before under the same code. */
@@ -72,12 +75,13 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
       const given = priced.applied.find((a) => a.voucher.id === c.voucher.id)!.discount;
       if (expected !== undefined && toCents(expected) !== given) throw new ServiceError("basket_price_changed", `Voucher ${c.voucher.key} gives ${centsToNumber(given).toFixed(2)}, not ${Number(expected).toFixed(2)}.`);
     }
+    const returns = await matchReturns(tx, chainId, basket, true);
     const [earlier] = await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1);
     const [res] = await tx.insert(baskets).values({
       chainId, userId: user.id, branchBusinessId: basket.branchBusinessId,
       basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
       retailerBasketCode: basket.retailerBasketCode, basketPlatformType: basket.platformType,
-      basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(priced)),
+      basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(priced, returns.warnings)),
       requestHash: sale.requestHash, createdDate: now,
     });
     const basketId = Number(res.insertId);
@@ -97,6 +101,7 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
         });
       }
     }
+    await settleReturns(tx, chainId, basketId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now);
     if (sale.firstTransactionSetsStores && !earlier && basket.branchBusinessId !== null) {
       const store = basket.branchBusinessId;
       await tx.update(users)

@@ -38,6 +38,7 @@ describe("add-basket", () => {
         },
         pricing: expect.objectContaining({ basket_total_price: "10.00", basket_discount: "0.00", basket_final_price: "10.00", vouchers_applied: [] }),
         duplicate: false,
+        issued_vouchers: [],
         result_type: "add-basket",
       });
     });

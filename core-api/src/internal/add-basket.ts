@@ -23,7 +23,8 @@ import { CALL_ACCESS } from "../auth/access-table.ts";
 import { findMember, linesOf, memberKeyOf, readBasket, type BasketValues } from "../baskets/basket-request.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
 import { confirmSale, type BasketRow, type SaleOutcome } from "../baskets/sale.ts";
-import { baskets } from "../db/schema.ts";
+import { baskets, vouchers } from "../db/schema.ts";
+import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
 import { formatCents, toCents } from "../baskets/money.ts";
 import { formatDateTime } from "../http/api-version.ts";
@@ -31,7 +32,8 @@ import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, isNull, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/mysql-core";
 
 /** Handles add-basket; see the module comment. */
 export async function addBasket(c: Context<AppEnv>): Promise<Response> {
@@ -51,7 +53,7 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
     itemsJson: lines === null ? null : JSON.stringify(v.items ?? lines),
     requestHash: canonicalHash(v),
     firstTransactionSetsStores: chain.firstTransactionSetsHomeAndSignupStore,
-    answer: (priced: Parameters<typeof pricingResults>[2]) => pricingResults(user, basket, priced),
+    answer: (priced: Parameters<typeof pricingResults>[2], warnings: string[]) => pricingResults(user, basket, priced, warnings),
   };
   let outcome: SaleOutcome;
   try {
@@ -67,9 +69,26 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
     basket: basketRecordOf(outcome.basket, version),
     pricing: outcome.basket.pricing === null ? null : (JSON.parse(outcome.basket.pricing) as BasketPricing),
     duplicate: outcome.duplicate,
+    issued_vouchers: await issuedVouchers(db, chainId, outcome.basket.id, version),
     result_type: "add-basket",
   };
   return c.json(okBody(results));
+}
+
+/** The vouchers basket `basketId` issued: a return's replacements, and the rest of partly used vouchers. */
+async function issuedVouchers(db: CoreDb, chainId: number, basketId: number, version: Parameters<typeof formatDateTime>[1]): Promise<AddBasketResults["issued_vouchers"]> {
+  const parent = alias(vouchers, "parent");
+  const rows = await db.select({ key: vouchers.key, amount: vouchers.amount, parentKey: parent.key, expiryDate: vouchers.expiryDate, ret: vouchers.generatingReturnTransactionId })
+    .from(vouchers).innerJoin(parent, eq(parent.id, vouchers.parentVoucherId))
+    .where(and(eq(vouchers.chainId, chainId), or(eq(vouchers.generatingReturnTransactionId, basketId), and(isNull(vouchers.generatingReturnTransactionId), eq(parent.basketId, basketId)))))
+    .orderBy(asc(vouchers.id));
+  return rows.map((r) => ({
+    key: r.key,
+    amount: formatCents(toCents(r.amount ?? 0) ?? 0),
+    parent_voucher_key: r.parentKey,
+    reason: r.ret === null ? "partial_redemption" : "return",
+    expiry_date: formatDateTime(r.expiryDate, version),
+  }));
 }
 
 /** SHA-256 (hex) of the request's values as JSON with sorted keys: equal requests, equal hashes. */

@@ -22,6 +22,7 @@ import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
 import { chainPricingColumns, consideredVouchers, findMember, memberKeyOf, readBasket, type BasketValues } from "../baskets/basket-request.ts";
 import { priceBasket, pricingSettingsFor } from "../baskets/pricing.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
+import { matchReturns } from "../baskets/returns.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
@@ -57,6 +58,7 @@ export async function getBasketPrice(c: Context<AppEnv>): Promise<Response> {
   const settings = pricingSettingsFor(await chainPricingColumns(db, chainId), basket.platformType);
   const considered = await consideredVouchers(db, chainId, user, basket.entries);
   const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, considered, settings);
-  const results: GetBasketPriceResults = { ...pricingResults(user, basket, priced), result_type: "get-basket-price" };
+  const { warnings } = await matchReturns(db, chainId, basket, false);
+  const results: GetBasketPriceResults = { ...pricingResults(user, basket, priced, warnings), result_type: "get-basket-price" };
   return c.json(okBody(results));
 }

@@ -64,6 +64,14 @@ export const addBasketResultsSchema = z.strictObject({
   pricing: basketPricingSchema.nullable(),
   /** true: the same retailer_basket_code and content came before; this is the stored answer, nothing was written */
   duplicate: z.boolean(),
+  /** vouchers this basket issued: a return's replacements, and the rest of partly used vouchers */
+  issued_vouchers: z.array(z.strictObject({
+    key: z.string(),
+    amount: z.string().regex(/^-?\d+\.\d\d$/),
+    parent_voucher_key: z.string(),
+    reason: z.enum(["return", "partial_redemption"]),
+    expiry_date: z.string().nullable(),
+  })),
   result_type: z.literal("add-basket"),
 });
 export type AddBasketResults = z.infer<typeof addBasketResultsSchema>;

@@ -4,7 +4,7 @@
  * retailer_basket_code.
  */
 import { sql } from "drizzle-orm";
-import { char, datetime, decimal, index, int, mysqlTable, text, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
+import { char, datetime, decimal, double, index, int, mysqlTable, text, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
 
 /** One recorded basket of a user at a branch business (or none, online). */
 export const baskets = mysqlTable(
@@ -34,4 +34,23 @@ export const baskets = mysqlTable(
     index("baskets_by_user").on(t.chainId, t.userId, t.id),
     uniqueIndex("baskets_by_retailer_code").on(t.chainId, t.retailerBasketCode),
   ],
+);
+
+/**
+ * Quantities returned of a line of a stored basket: one row per return basket and returned
+ * line, so a line is never returned beyond its original quantity. The original basket itself is
+ * never edited.
+ */
+export const basketReturns = mysqlTable(
+  "basket_returns",
+  {
+    id: int("id").autoincrement().primaryKey(),
+    chainId: int("chain_id").notNull(),
+    originalBasketId: int("original_basket_id").notNull(),
+    retailerItemCode: varchar("retailer_item_code", { length: 64 }).notNull(),
+    returnBasketId: int("return_basket_id").notNull(),
+    /** the quantity returned (positive) */
+    quantity: double("quantity").notNull(),
+  },
+  (t) => [index("basket_returns_of_line").on(t.originalBasketId, t.retailerItemCode)],
 );
