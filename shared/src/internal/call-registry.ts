@@ -23,6 +23,7 @@ import { getUserCall } from "./get-user.ts";
 import { alterUserCall } from "./alter-user.ts";
 import { addBasketCall } from "./add-basket.ts";
 import { getBasketPriceCall } from "./get-basket-price.ts";
+import { applyReferralCodeCall } from "./apply-referral-code.ts";
 import { verifyPhoneNumberCall } from "./verify-phone-number.ts";
 
 export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
@@ -46,5 +47,6 @@ export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   alterUserCall,
   addBasketCall,
   getBasketPriceCall,
+  applyReferralCodeCall,
   verifyPhoneNumberCall,
 ];
