@@ -17,6 +17,7 @@ import { alterUserCall } from "@service/shared/internal/alter-user";
 import { addBasketCall } from "@service/shared/internal/add-basket";
 import { getBasketPriceCall } from "@service/shared/internal/get-basket-price";
 import { applyReferralCodeCall } from "@service/shared/internal/apply-referral-code";
+import { alterChainCall } from "@service/shared/internal/alter-chain";
 import { verifyPhoneNumberCall } from "@service/shared/internal/verify-phone-number";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
@@ -46,6 +47,7 @@ import { alterUser } from "./alter-user.ts";
 import { addBasket } from "./add-basket.ts";
 import { getBasketPrice } from "./get-basket-price.ts";
 import { applyReferralCode } from "./apply-referral-code.ts";
+import { alterChain } from "./alter-chain.ts";
 import { verifyPhoneNumber } from "./verify-phone-number.ts";
 
 type Handler = (c: Context<AppEnv>) => Promise<Response>;
@@ -75,6 +77,7 @@ export const CALLS: Array<[path: string, method: CallMethod, handler: Handler, d
     [addBasketCall, addBasket],
     [getBasketPriceCall, getBasketPrice],
     [applyReferralCodeCall, applyReferralCode],
+    [alterChainCall, alterChain],
     [verifyPhoneNumberCall, verifyPhoneNumber],
   ] as Array<[CallDeclaration, Handler]>
 ).map(([call, handler]) => [call.path, call.method, handler, call]);

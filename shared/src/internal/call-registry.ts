@@ -24,6 +24,7 @@ import { alterUserCall } from "./alter-user.ts";
 import { addBasketCall } from "./add-basket.ts";
 import { getBasketPriceCall } from "./get-basket-price.ts";
 import { applyReferralCodeCall } from "./apply-referral-code.ts";
+import { alterChainCall } from "./alter-chain.ts";
 import { verifyPhoneNumberCall } from "./verify-phone-number.ts";
 
 export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
@@ -48,5 +49,6 @@ export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   addBasketCall,
   getBasketPriceCall,
   applyReferralCodeCall,
+  alterChainCall,
   verifyPhoneNumberCall,
 ];
