@@ -15,7 +15,7 @@ import { alterChainCall, type AlterChainResults } from "@service/shared/internal
 import type { Context } from "hono";
 import { requireSession } from "../auth/context.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
-import { bodyParams, queryParams } from "../http/params.ts";
+import { bodyParams, queryParams, type Params } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { chainAdapter } from "../resources/chain.ts";
@@ -30,8 +30,8 @@ const DENIED = "permission_denied_or_non_existent";
 export async function alterChain(c: Context<AppEnv>): Promise<Response> {
   const ctx = c.var.ctx;
   requireSession(ctx.auth);
-  const { chain_id: _given, ...body } = { ...queryParams(c), ...(await bodyParams(c)) };
-  const params = { chain_id: _given };
+  const { chain_id: given, ...body } = { ...queryParams(c), ...(await bodyParams(c)) };
+  const params: Params = given === undefined ? {} : { chain_id: given };
   requireParams(alterChainCall, params);
   const { chain_id: chainId } = readCallParams(alterChainCall, params);
   let scope: ResourceScope;
