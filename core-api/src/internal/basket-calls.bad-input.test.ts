@@ -103,3 +103,18 @@ it("add-basket needs a member (441); get-basket-price prices an anonymous basket
   expect((await call(w.core, "POST", "/internal/add-basket", w.token, params as never)).body.error?.code).toBe(441);
   expect((await call(w.core, "POST", "/internal/get-basket-price", w.token, params as never)).status).toBe(200);
 });
+
+describe("the schema document's examples of the basket calls", () => {
+  it("shows a request example each call accepts and a results example its own schema accepts", async () => {
+    const { getBasketPriceCall } = await import("@service/shared/internal/get-basket-price");
+    const { addBasketCall } = await import("@service/shared/internal/add-basket");
+    const { alterChainCall } = await import("@service/shared/internal/alter-chain");
+    const doc = (await w.core.json("/resources/schema")).body;
+    for (const c of [getBasketPriceCall, addBasketCall, alterChainCall]) {
+      const op = doc.paths[c.path][c.method.toLowerCase()];
+      expect(op.requestBody.content["application/json"].example, c.name).toEqual(c.examples!.request);
+      expect(c.params.safeParse(c.examples!.request).success, c.name).toBe(true);
+      expect(c.results.safeParse(op.responses["200"].content["application/json"].example.results).success, c.name).toBe(true);
+    }
+  });
+});

@@ -103,4 +103,27 @@ export const addBasketCall = defineCall({
     "basket_already_exists", "basket_price_changed", "voucher_not_applicable",
   ],
   results: addBasketResultsSchema,
+  examples: {
+    request: {
+      chain_id: 1, member_number: "100042", basket_total_price: "10.00", retailer_basket_code: "POS7-000123",
+      basket_items: [{ retailer_item_code: "BEANS", item_quantity: 1, item_price: "10.00" }],
+      basket_vouchers: [{ key: "Vb7Qx...", expected_discount: "1.00" }],
+    },
+    results: {
+      basket: {
+        id: 5120, chain_id: 1, user_id: 42, branch_business_id: null, basket_total_price: 10,
+        items: [{ retailer_item_code: "BEANS", item_quantity: 1, item_price: 10 }],
+        retailer_basket_code: "POS7-000123", basket_platform_type: "online", basket_discount: "1.00", created_date: "2026-11-21T10:00:00Z",
+      },
+      pricing: {
+        user: { id: 42, member_number: "100042" }, basket_platform_type: "online", retailer_basket_code: "POS7-000123", basket_total_price: "10.00",
+        basket_items: [{ retailer_item_code: "BEANS", item_quantity: 1, item_price: 10, discount: "1.00", final_price: "9.00", adjustments: [{ voucher_key: "Vb7Qx...", amount: "1.00" }] }],
+        vouchers_applied: [{ key: "Vb7Qx...", type: "basket_pct", discount: "1.00", amount_redeemed: "1.00", honour_code: null }],
+        vouchers_not_applied: [], basket_discount: "1.00", basket_final_price: "9.00", rewardable_total: "9.00", warnings: [],
+      },
+      duplicate: false,
+      issued_vouchers: [],
+      result_type: "add-basket",
+    },
+  },
 });

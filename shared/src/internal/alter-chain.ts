@@ -37,4 +37,8 @@ export const alterChainCall = defineCall({
     "parameter_invalid", "string_parameter_too_long",
   ],
   results: alterChainResultsSchema,
+  examples: {
+    request: { chain_id: 1, allows_double_discounting: true, referral_code_submission_window_unit: "month", referral_code_submission_window_quantity: 3 },
+    results: { chain: { id: 1, name: "Demo chain", allows_double_discounting: true, referral_code_submission_window_quantity: 3, referral_code_submission_window_unit: "month" }, result_type: "alter-chain" },
+  },
 });

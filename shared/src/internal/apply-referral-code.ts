@@ -40,4 +40,6 @@ export const applyReferralCodeCall = defineCall({
     "http_request_method_non_POST_not_allowed", "referral_code_own", "referral_window_closed", "referral_already_applied",
   ],
   results: applyReferralCodeResultsSchema,
+  // The results carry the whole user info object: the example shows the request only.
+  examples: { request: { chain_id: 1, user_id: 42, referral_code: "7K3M-9Q2P" } },
 });
