@@ -131,46 +131,54 @@ export function priceBasket(basket: PricingBasket, considered: readonly Consider
       notApplied.push({ voucher, reason: "negative_value_basket" });
       continue;
     }
-    let discount: Cents;
-    if (itemMode) {
-      const open = basket.lines!.map((l, i) => !l.excludeFromVouchers && !l.returnItem && lines[i]!.left > 0);
-      const eligible = open.map((ok, i) => ok && (settings.allowsDoubleDiscounting || !lines[i]!.discounted));
-      if (!eligible.some(Boolean)) {
-        notApplied.push({ voucher, reason: open.some(Boolean) ? "double_discounting" : "nothing_to_discount" });
-        continue;
-      }
-      const shares = lineShares(voucher, basket.lines!, lines, eligible);
-      discount = shares.reduce((a, b) => a + b, 0);
-      if (discount <= 0) {
-        notApplied.push({ voucher, reason: "nothing_to_discount" });
-        continue;
-      }
-      shares.forEach((share, i) => {
-        if (share <= 0) return;
-        const line = lines[i]!;
-        line.left -= share;
-        line.discounted = true;
-        line.adjustments.push({ voucherKey: voucher.key, amount: share });
-      });
-    } else {
-      if (totalDiscounted && !settings.allowsDoubleDiscounting) {
-        notApplied.push({ voucher, reason: "double_discounting" });
-        continue;
-      }
-      const base = Math.max(0, totalLeft);
-      discount = voucher.type === "basket" ? Math.min(voucher.amount ?? 0, base)
-        : voucher.type === "basket_pct" ? Math.min(multiplyHalfUp(base, voucher.discountRatio ?? 0), base)
-        : 0;
-      if (discount <= 0) {
-        notApplied.push({ voucher, reason: "nothing_to_discount" });
-        continue;
-      }
+    const outcome = itemMode
+      ? applyToLines(voucher, basket.lines!, lines, settings)
+      : applyToTotal(voucher, Math.max(0, totalLeft), totalDiscounted, settings);
+    if (typeof outcome === "string") {
+      notApplied.push({ voucher, reason: outcome });
+      continue;
+    }
+    const discount = outcome;
+    if (!itemMode) {
       totalLeft -= discount;
       totalDiscounted = true;
     }
     applied.push(appliedVoucher(voucher, discount, settings));
   }
   return summary(basket, lines, applied, notApplied, itemMode, settings);
+}
+
+/**
+ * Item mode: applies `voucher` to the eligible lines (changing their state).
+ * @returns the discount in cents, or why the voucher does not apply
+ */
+function applyToLines(voucher: PricingVoucher, sent: readonly PricingLine[], lines: LineState[], settings: PricingSettings): Cents | VoucherReason {
+  const open = sent.map((l, i) => !l.excludeFromVouchers && !l.returnItem && lines[i]!.left > 0);
+  const eligible = open.map((ok, i) => ok && (settings.allowsDoubleDiscounting || !lines[i]!.discounted));
+  if (!eligible.some(Boolean)) return open.some(Boolean) ? "double_discounting" : "nothing_to_discount";
+  const shares = lineShares(voucher, sent, lines, eligible);
+  const discount = shares.reduce((a, b) => a + b, 0);
+  if (discount <= 0) return "nothing_to_discount";
+  shares.forEach((share, i) => {
+    if (share <= 0) return;
+    const line = lines[i]!;
+    line.left -= share;
+    line.discounted = true;
+    line.adjustments.push({ voucherKey: voucher.key, amount: share });
+  });
+  return discount;
+}
+
+/**
+ * Total mode: the discount of `voucher` on what is left of the basket's total (`base`, >= 0).
+ * @returns the discount in cents, or why the voucher does not apply
+ */
+function applyToTotal(voucher: PricingVoucher, base: Cents, totalDiscounted: boolean, settings: PricingSettings): Cents | VoucherReason {
+  if (totalDiscounted && !settings.allowsDoubleDiscounting) return "double_discounting";
+  const discount = voucher.type === "basket" ? Math.min(voucher.amount ?? 0, base)
+    : voucher.type === "basket_pct" ? Math.min(multiplyHalfUp(base, voucher.discountRatio ?? 0), base)
+    : 0;
+  return discount > 0 ? discount : "nothing_to_discount";
 }
 
 /** The discount of one voucher on each line (0 on lines not eligible), item mode. */
