@@ -2,12 +2,11 @@
  * The basket targets of the throughput section: get-basket-price for a member with 5 claimed
  * vouchers and a 20-line basket, and add-basket redeeming 2 vouchers per sale, with their floor:
  * a bare transaction on a mysql2 pool that inserts one row and updates two (what a sale writes at
- * the least). Members and vouchers are seeded straight into the bench's core database in a chain
+ * the least; bench/floors/bare-sale-transaction.ts). Members and vouchers are seeded straight into the bench's core database in a chain
  * of their own, emptied of stores by the run; every sale has its own two vouchers and member
  * spread (a sale locks its member's row), so no sale waits for another.
  */
 import { and, eq, like } from "drizzle-orm";
-import type { Pool } from "mysql2/promise";
 import { users, vouchers } from "../core-api/src/db/schema.ts";
 import type { ProductRequest } from "./product-requests.ts";
 import type { BenchChain, BenchContext } from "./section.ts";
@@ -16,8 +15,6 @@ import type { BenchChain, BenchContext } from "./section.ts";
 export const BASKETS_CHAIN_NAME = "Bench Baskets";
 const MEMBERS = 200;
 const LINES = 20;
-/** Floor table rows the bare transaction updates (two per operation, spread). */
-const FLOOR_ROWS = 4096;
 
 /** What the basket targets need: the chain, the pricing member, and one voucher pair per sale. */
 export interface BasketBench {
@@ -80,38 +77,4 @@ export function basketSaleRequest(b: BasketBench, n: number): ProductRequest {
     basket_vouchers: sale.keys,
   };
   return { method: "POST", path: "/internal/add-basket", headers: { ...b.chain.headers, "content-type": "application/json" }, body: JSON.stringify(body) };
-}
-
-const FLOOR_BASKETS = "bench_floor_baskets";
-const FLOOR_VOUCHERS = "bench_floor_vouchers";
-
-/** Creates the floor's two tables (a copy of the baskets table; a small voucher table) afresh. */
-export async function prepareBasketFloor(pool: Pool): Promise<void> {
-  await pool.query(`DROP TABLE IF EXISTS ${FLOOR_BASKETS}`);
-  await pool.query(`CREATE TABLE ${FLOOR_BASKETS} LIKE baskets`);
-  await pool.query(`DROP TABLE IF EXISTS ${FLOOR_VOUCHERS}`);
-  await pool.query(`CREATE TABLE ${FLOOR_VOUCHERS} (id INT PRIMARY KEY, status VARCHAR(16) NOT NULL, basket_id INT NULL)`);
-  for (let i = 0; i < FLOOR_ROWS; i += 1024) {
-    const rows = Array.from({ length: 1024 }, (_, j) => [i + j, "claimed", null]);
-    await pool.query(`INSERT INTO ${FLOOR_VOUCHERS} (id, status, basket_id) VALUES ?`, [rows]);
-  }
-}
-
-/** The floor's operation `n`: one transaction inserting a basket row and updating two voucher rows. */
-export async function bareSaleTransaction(pool: Pool, chainId: number, n: number): Promise<void> {
-  const conn = await pool.getConnection();
-  try {
-    await conn.beginTransaction();
-    const [res] = await conn.execute(`INSERT INTO ${FLOOR_BASKETS} (chain_id, user_id, basket_total_price, items) VALUES (?, ?, ?, ?)`, [chainId, 1, "20.00", null]);
-    const basketId = (res as { insertId: number }).insertId;
-    for (const id of [(2 * n) % FLOOR_ROWS, (2 * n + 1) % FLOOR_ROWS]) {
-      await conn.execute(`UPDATE ${FLOOR_VOUCHERS} SET status = 'redeemed', basket_id = ? WHERE id = ?`, [basketId, id]);
-    }
-    await conn.commit();
-  } catch (err) {
-    await conn.rollback();
-    throw err;
-  } finally {
-    conn.release();
-  }
 }

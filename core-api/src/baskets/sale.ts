@@ -4,8 +4,8 @@
  *
  * In the transaction, in this order: the member's row is locked (two baskets of one member see
  * each other: the first-transaction rule and the idempotency check); a basket already stored
- * under the same `retailer_basket_code` is read with a locking read (the latest committed row)
- * and answered as a replay or refused (914); the named vouchers are locked `FOR UPDATE` in key
+ * under the same `retailer_basket_code` is answered as a replay or refused (914; another
+ * member's copy racing this one loses on the unique index, and add-basket answers it so); the named vouchers are locked `FOR UPDATE` in key
  * order (no deadlocks) and priced again; every named voucher must apply (its reason's error,
  * 909-913 / 916) and match its `expected_discount` (915); the basket is inserted and each voucher
  * set `redeemed` with `WHERE status = 'claimed'`, one row changed or 910; a partly used voucher
@@ -62,8 +62,11 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
   return runTransaction(db, async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
     if (basket.retailerBasketCode !== null) {
+      // A plain read, never a locking one: a locking read of a code not stored yet would gap-lock
+      // the index's end, where every new code goes, and make concurrent sales deadlock. The member's
+      // row lock above already orders two copies of one sale; the unique index decides the rest.
       const [stored] = await tx.select().from(baskets)
-        .where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, basket.retailerBasketCode))).for("update");
+        .where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, basket.retailerBasketCode)));
       if (stored) return replayOf(stored, sale.requestHash);
     }
     const chain = await chainPricingColumns(tx, chainId);
