@@ -48,8 +48,11 @@ export interface Sale {
   answer: (priced: PricingResult, warnings: string[]) => unknown;
 }
 
-/** What a confirmation did: a new basket, or the one stored before under the same code. */
-export type SaleOutcome = { basket: BasketRow; duplicate: boolean };
+/**
+ * What a confirmation did: a new basket, or the one stored before under the same code; whether
+ * it issued vouchers (a replay: not known here, so true, and the caller reads them).
+ */
+export type SaleOutcome = { basket: BasketRow; duplicate: boolean; issuedVouchers: boolean };
 
 /**
  * Confirms a sale; see the module comment.
@@ -79,7 +82,9 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
       if (expected !== undefined && toCents(expected) !== given) throw new ServiceError("basket_price_changed", `Voucher ${c.voucher.key} gives ${centsToNumber(given).toFixed(2)}, not ${Number(expected).toFixed(2)}.`);
     }
     const returns = await matchReturns(tx, chainId, basket, true);
-    const [earlier] = await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1);
+    // Whether this is the member's first basket matters only to the first-transaction rule.
+    const storesRule = sale.firstTransactionSetsStores && basket.branchBusinessId !== null;
+    const [earlier] = storesRule ? await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1) : [];
     const [res] = await tx.insert(baskets).values({
       chainId, userId: user.id, branchBusinessId: basket.branchBusinessId,
       basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
@@ -89,6 +94,7 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
     });
     const basketId = Number(res.insertId);
     const regenerate = chain.regenerateVouchersOnPartialRedemption;
+    let issued = 0;
     for (const a of priced.applied) {
       const [done] = await tx.update(vouchers).set({
         status: "redeemed", basketId, redeemedDate: now, dbRedeemedDate: sql`CURRENT_TIMESTAMP`, lastModifiedDate: now,
@@ -97,6 +103,7 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
       if (done.affectedRows !== 1) throw new ServiceError("voucher_already_redeemed", `Voucher ${a.voucher.key} has already been redeemed.`);
       if (regenerate && a.remainder > 0) {
         const parent = considered.find((c) => c.voucher.id === a.voucher.id)!.row;
+        issued += 1;
         await tx.insert(vouchers).values({
           chainId, key: generateVoucherKey(), type: "basket", status: "claimed", campaignId: parent.campaignId, userId: user.id,
           currencyId: parent.currencyId, parentVoucherId: parent.id, amount: centsToNumber(a.remainder), expiryDate: parent.expiryDate,
@@ -104,19 +111,19 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
         });
       }
     }
-    await settleReturns(tx, chainId, basketId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now);
-    if (sale.firstTransactionSetsStores && !earlier && basket.branchBusinessId !== null) {
-      const store = basket.branchBusinessId;
+    issued += (await settleReturns(tx, chainId, basketId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now)).length;
+    if (storesRule && !earlier) {
+      const store = basket.branchBusinessId!;
       await tx.update(users)
         .set({ signupStoreId: sql`COALESCE(${users.signupStoreId}, ${store})`, homeStoreId: sql`COALESCE(${users.homeStoreId}, ${store})`, lastModifiedDate: now })
         .where(eq(users.id, user.id));
     }
     const [row] = await tx.select().from(baskets).where(eq(baskets.id, basketId));
-    return { basket: row!, duplicate: false };
+    return { basket: row!, duplicate: false, issuedVouchers: issued > 0 };
   });
 }
 
 function replayOf(stored: BasketRow, requestHash: string): SaleOutcome {
   if (stored.requestHash !== requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${stored.retailerBasketCode} is a basket with other content.`);
-  return { basket: stored, duplicate: true };
+  return { basket: stored, duplicate: true, issuedVouchers: true };
 }

@@ -63,13 +63,13 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
     if (!isDuplicateKey(err, "baskets_by_retailer_code")) throw err;
     const [stored] = await db.select().from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, basket.retailerBasketCode!)));
     if (!stored || stored.requestHash !== sale.requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${basket.retailerBasketCode} is a basket with other content.`);
-    outcome = { basket: stored, duplicate: true };
+    outcome = { basket: stored, duplicate: true, issuedVouchers: true };
   }
   const results: AddBasketResults = {
     basket: basketRecordOf(outcome.basket, version),
     pricing: outcome.basket.pricing === null ? null : (JSON.parse(outcome.basket.pricing) as BasketPricing),
     duplicate: outcome.duplicate,
-    issued_vouchers: await issuedVouchers(db, chainId, outcome.basket.id, version),
+    issued_vouchers: outcome.issuedVouchers ? await issuedVouchers(db, chainId, outcome.basket.id, version) : [],
     result_type: "add-basket",
   };
   return c.json(okBody(results));
