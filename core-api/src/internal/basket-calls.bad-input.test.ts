@@ -82,7 +82,8 @@ describe.each(["get-basket-price", "add-basket"])("%s: bad input", (name) => {
   it(`answers each parameter's code and writes nothing (${CASES.length} cases)`, async () => {
     const before = await basketWrittenRows(w.core);
     const problems: string[] = [];
-    for (const [what, changes, code] of CASES) {
+    // A token names its chain for get-basket-price (get-basket-price.test.ts); add-basket needs chain_id.
+    for (const [what, changes, code] of CASES.filter(([what]) => !(name === "get-basket-price" && what === "chain_id absent"))) {
       const res = await call(w.core, "POST", `/internal/${name}`, w.token, requestOf(changes) as never);
       if (res.body?.error?.code !== code) problems.push(`${what}: expected ${code}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     }

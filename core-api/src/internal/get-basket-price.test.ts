@@ -88,6 +88,13 @@ describe("get-basket-price", () => {
     }
   });
 
+  it("a token without chain_id prices in the chain it was issued in; an admin without chain_id is 3", async () => {
+    const body = { basket_total_price: "5.00" };
+    const viaToken = await call(w.core, "POST", "/internal/get-basket-price", w.token, body as never);
+    expect(viaToken.status, JSON.stringify(viaToken.body)).toBe(200);
+    expect((await call(w.core, "POST", "/internal/get-basket-price", w.adminHeaders, body as never)).body.error?.code).toBe(3);
+  });
+
   it("a shopper prices their own basket; naming another member or chain is 68", async () => {
     const me = await shopperSession(w.core, NATIVE_APP, `shopper-price-${++seq}@example.com`);
     const other = await newUser();

@@ -4,8 +4,8 @@
  * Contract: `@service/shared/internal/get-basket-price`. Response `results`: the basket pricing
  * (baskets/pricing-results.ts) with `result_type: "get-basket-price"`.
  *
- * Who: admins with write access and chain-scope tokens name the chain (chain_id, else 3) and at
- * most one member identifier (none: an anonymous basket, priced without vouchers); a shopper
+ * Who: admins with write access name the chain (chain_id, else 3), chain-scope tokens too or
+ * price in the chain the token was issued in; both name at most one member identifier (none: an anonymous basket, priced without vouchers); a shopper
  * prices their own basket (naming anyone else, or another chain, is 68).
  *
  * Checks, in order: credentials (6 / 266); the parameters' own errors (76, 419, 482, 441 for
@@ -31,6 +31,13 @@ import { findUser, type UserRow } from "../users/user-repository.ts";
 
 const DENIED = "permission_denied_or_non_existent";
 
+/** The chain a privileged token was issued in (what get-basket-price prices in without chain_id), else null. */
+async function tokenChain(auth: AppEnv["Variables"]["ctx"]["auth"]): Promise<number | null> {
+  if (auth.kind !== "privileged") return null;
+  const me = await auth.identity();
+  return me.kind === "privileged" ? me.chainId : null;
+}
+
 /** Handles get-basket-price; see the module comment. */
 export async function getBasketPrice(c: Context<AppEnv>): Promise<Response> {
   const { db, auth, now } = c.var.ctx;
@@ -47,8 +54,9 @@ export async function getBasketPrice(c: Context<AppEnv>): Promise<Response> {
     user = await findUser(db, chainId, { id: me.userId });
     if (memberKeyOf(v) !== null && (await findMember(db, chainId, v))?.id !== user?.id) throw new ServiceError(DENIED);
   } else {
-    if (v.chain_id === undefined) throw new ServiceError("http_vars_missing", "chain_id is required.");
-    chainId = v.chain_id;
+    chainId = v.chain_id ?? (await tokenChain(auth)) ?? (() => {
+      throw new ServiceError("http_vars_missing", "chain_id is required.");
+    })();
     await requireAccess(auth, row, chainId, DENIED);
     memberKeyOf(v);
     user = null;

@@ -28,7 +28,7 @@ export const getBasketPriceCall = defineCall({
     "discount and final price. Stores nothing. Admins need write access, tokens chain scope; a shopper prices their own " +
     "basket. Money: at most 2 decimals in, 2-place decimal strings out.",
   params: {
-    chain_id: param(z.int(), { invalid: "chain_id_invalid", description: "the chain (admins and tokens)" }).optional(),
+    chain_id: param(z.int(), { invalid: "chain_id_invalid", description: "the chain: required for admins; a token without it prices in the chain it was issued in" }).optional(),
     ...basketParams,
     items: param(itemsValue(), { invalid: "parameter_invalid", description: "older form of basket_items ({sku, description, quantity, price})" }).optional(),
   },
