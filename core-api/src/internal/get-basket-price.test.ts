@@ -88,6 +88,17 @@ describe("get-basket-price", () => {
     }
   });
 
+  it("costs two statements: the credentials, then the chain's settings, the member and their vouchers in one", async () => {
+    const user = await newUser();
+    for (let i = 0; i < 5; i++) await seedVoucher(w.core, user.id, "basket", { amount: 1 + i });
+    const params = { user_id: user.id, basket_total_price: 40, basket_items: LINES };
+    await price(params);
+    w.core.statements.reset();
+    const r = await price(params);
+    expect(r.body.results.vouchers_applied.length + r.body.results.vouchers_not_applied.length).toBe(5);
+    expect(w.core.statements.count, w.core.statements.statements.join("\n")).toBe(2);
+  });
+
   it("a token without chain_id prices in the chain it was issued in; an admin without chain_id is 3", async () => {
     const body = { basket_total_price: "5.00" };
     const viaToken = await call(w.core, "POST", "/internal/get-basket-price", w.token, body as never);

@@ -19,7 +19,7 @@ import { getBasketPriceCall, type GetBasketPriceResults } from "@service/shared/
 import type { Context } from "hono";
 import { CALL_ACCESS } from "../auth/access-table.ts";
 import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
-import { chainPricingColumns, consideredVouchers, findMember, memberKeyOf, readBasket, type BasketValues } from "../baskets/basket-request.ts";
+import { findMember, memberKeyOf, memberKeyValue, pricingInputs, readBasket, type BasketValues, type MemberKey } from "../baskets/basket-request.ts";
 import { priceBasket, pricingSettingsFor } from "../baskets/pricing.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
 import { matchReturns } from "../baskets/returns.ts";
@@ -27,7 +27,6 @@ import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { findUser, type UserRow } from "../users/user-repository.ts";
 
 const DENIED = "permission_denied_or_non_existent";
 
@@ -45,26 +44,25 @@ export async function getBasketPrice(c: Context<AppEnv>): Promise<Response> {
   const v = readCallParams(getBasketPriceCall, await allParams(c)) as BasketValues & { chain_id?: number };
   const row = CALL_ACCESS["get-basket-price"];
   let chainId: number;
-  let user: UserRow | null;
+  let member: MemberKey;
   const me = await shopperOf(auth);
   if (me) {
     if (v.chain_id !== undefined && v.chain_id !== me.chainId) throw new ServiceError(DENIED);
     chainId = me.chainId;
     await requireAccess(auth, row, chainId, DENIED);
-    user = await findUser(db, chainId, { id: me.userId });
-    if (memberKeyOf(v) !== null && (await findMember(db, chainId, v))?.id !== user?.id) throw new ServiceError(DENIED);
+    // A shopper may name themselves, nobody else.
+    if (memberKeyOf(v) !== null && (await findMember(db, chainId, v))?.id !== me.userId) throw new ServiceError(DENIED);
+    member = { column: "id", value: me.userId };
   } else {
     chainId = v.chain_id ?? (await tokenChain(auth)) ?? (() => {
       throw new ServiceError("http_vars_missing", "chain_id is required.");
     })();
     await requireAccess(auth, row, chainId, DENIED);
-    memberKeyOf(v);
-    user = null;
+    member = memberKeyValue(v);
   }
   const basket = await readBasket(db, chainId, v);
-  if (!me) user = await findMember(db, chainId, v);
-  const settings = pricingSettingsFor(await chainPricingColumns(db, chainId), basket.platformType);
-  const considered = await consideredVouchers(db, chainId, user, basket.entries);
+  const { chain, user, considered } = await pricingInputs(db, chainId, member, basket.entries);
+  const settings = pricingSettingsFor(chain, basket.platformType);
   const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, considered, settings);
   const { warnings } = await matchReturns(db, chainId, basket, false);
   const results: GetBasketPriceResults = { ...pricingResults(user, basket, priced, warnings), result_type: "get-basket-price" };
