@@ -131,7 +131,6 @@ export class ProcessFleet {
           LOG_LEVEL: s.serviceLogLevel,
           SERVICE_SECRET_KEY: this.secrets.serviceSecretKey,
           SEED_INTEGRATION_TOKEN: this.secrets.integrationToken,
-          SEED_CHAIN_ID: "1",
           WEB_CONCURRENCY: String(workers),
           DATABASE_WAIT_SECONDS: "10",
           METRICS_TOKEN: null,

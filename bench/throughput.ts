@@ -45,7 +45,7 @@ import type { BenchChain, BenchSection, ServiceHandle, TargetCheck } from "./sec
 import { TYPESCRIPT_LOADER } from "./services.ts";
 import { replay } from "./sql-capture.ts";
 import { wipeStores } from "./load.ts";
-import { BENCH_CUSTOMER_CHAIN_ID, BENCH_CUSTOMER_PASSWORD, benchClientAddress, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
+import { BENCH_CUSTOMER_PASSWORD, benchClientAddress, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
 
 /** Issue 12: 32 connections (authenticate: 8 concurrent). */
 export const CONNECTIONS = 32;
@@ -181,7 +181,9 @@ export const throughputSection: BenchSection = {
     if (floor.pid) console.log(`started the floor server at ${floor.url} (pid ${floor.pid})`);
 
     const authenticating = want("authenticate", "authenticate-w1", "authenticate-w2");
-    const storedHash = authenticating ? await ensureBenchCustomers(s, BENCH_CUSTOMERS) : "";
+    // The customers' website serves the read chain unless it serves a chain already (webshop-customers.ts).
+    const customers = authenticating ? await ensureBenchCustomers(s, BENCH_CUSTOMERS, chain.chainId) : { hash: "", chainId: chain.chainId };
+    const storedHash = customers.hash;
     const nativeHash = await argonHash(BENCH_CUSTOMER_PASSWORD, MAGENTO_ARGON as never);
     const ids = await sampleIds(ctx.db, chain.chainId, 1000);
     const runStarted = Date.now();
@@ -198,7 +200,7 @@ export const throughputSection: BenchSection = {
       path: "/rest/V1/service/customer/authenticate",
       // each customer from an address of its own (webshop-customers.ts): the product's per-address limit is not tripped
       headers: { authorization: `Bearer ${ctx.secrets.integrationToken}`, "content-type": "application/json", "x-forwarded-for": benchClientAddress(runStarted, n % BENCH_CUSTOMERS) },
-      body: JSON.stringify({ email: benchCustomerEmail(n % BENCH_CUSTOMERS), password: BENCH_CUSTOMER_PASSWORD, service_chain_id: BENCH_CUSTOMER_CHAIN_ID }),
+      body: JSON.stringify({ email: benchCustomerEmail(n % BENCH_CUSTOMERS), password: BENCH_CUSTOMER_PASSWORD, service_chain_id: customers.chainId }),
     });
     const idOf = (n: number) => ids[n % ids.length]!;
     const byId = (svc: ServiceHandle, key: string, label: string) => httpTarget(key, label, "product", svc, CONNECTIONS, (n) => byIdRequest(chain, idOf(n)));

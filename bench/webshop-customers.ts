@@ -1,6 +1,7 @@
 /**
- * The bench's webshop customers: `count` accounts in the website the connector's seed maps to
- * chain 1, all with one password hashed in the current Magento format (argon2id13, 32 bytes,
+ * The bench's webshop customers: `count` accounts in the webshop's default website (the one the
+ * connector's seed creates), serving the chain it serves already or else the bench's own chain
+ * (by the id the core database handed out), all with one password hashed in the current Magento format (argon2id13, 32 bytes,
  * opslimit 2, 64 MiB: `<hex>:<salt>:3_32_2_67108864`, by the connector's own hashMagentoPassword),
  * so authenticate verifies one argon2id and re-hashes nothing. Each run clears their lockout
  * state, the per-address counters and the lockouts per customer and address.
@@ -18,8 +19,6 @@ import { hashMagentoPassword } from "../connector/src/customers/magento-password
 import type { BenchSettings } from "./section.ts";
 
 export const BENCH_CUSTOMER_PASSWORD = "Bench-Password-1";
-/** The chain the connector's seed maps its website to (SEED_CHAIN_ID, passed as 1 by the bench). */
-export const BENCH_CUSTOMER_CHAIN_ID = 1;
 
 /** The email of bench customer `i` (0-based). */
 export const benchCustomerEmail = (i: number) => `bench-customer-${i}@bench.invalid`;
@@ -38,22 +37,34 @@ export function benchClientAddress(run: number, i: number): string {
   return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
 }
 
+/** The webshop's default website, its first store view and the chain it serves (null: none yet). */
+async function defaultWebsite(conn: mysql.Connection): Promise<{ websiteId: number; storeId: number; chainId: number | null } | undefined> {
+  const [[site]] = (await conn.query(
+    `SELECT w.website_id AS websiteId, (SELECT MIN(s.store_id) FROM store s WHERE s.website_id = w.website_id) AS storeId,
+       (SELECT MIN(m.service_chain_id) FROM service_chain_website m WHERE m.website_id = w.website_id) AS chainId
+     FROM store_website w WHERE w.is_default = 1 ORDER BY w.website_id LIMIT 1`,
+  )) as unknown as [[{ websiteId: number; storeId: number; chainId: number | null } | undefined]];
+  return site;
+}
+
 /**
- * Makes sure customers 0..count-1 exist with the bench password, unlocked.
- * @returns the stored hash (its parameters are what the argon2id floor uses)
- * @throws Error when the webshop database maps no website to chain 1 (the connector was not started)
+ * Makes sure customers 0..count-1 exist with the bench password, unlocked, in the webshop's
+ * default website; maps that website to `chainId` when it serves no chain yet.
+ * @param chainId a chain of the bench's core database (its id as the database handed it out)
+ * @returns the stored hash (its parameters are what the argon2id floor uses) and the chain the
+ *   customers' website serves (the `service_chain_id` authenticate names)
+ * @throws Error when the webshop database has no default website (the connector was not started)
  */
-export async function ensureBenchCustomers(settings: BenchSettings, count: number): Promise<string> {
+export async function ensureBenchCustomers(settings: BenchSettings, count: number, chainId: number): Promise<{ hash: string; chainId: number }> {
   const url = new URL(settings.databaseUrl);
   url.pathname = `/${settings.webshopDb}`;
   const conn = await mysql.createConnection({ uri: url.toString(), timezone: "Z" });
   try {
-    const [[site]] = (await conn.query(
-      `SELECT w.website_id AS websiteId, (SELECT MIN(s.store_id) FROM store s WHERE s.website_id = w.website_id) AS storeId
-       FROM service_chain_website w WHERE w.service_chain_id = ? ORDER BY w.website_id LIMIT 1`,
-      [BENCH_CUSTOMER_CHAIN_ID],
-    )) as unknown as [[{ websiteId: number; storeId: number } | undefined]];
-    if (!site) throw new Error(`no website of ${settings.webshopDb} serves chain ${BENCH_CUSTOMER_CHAIN_ID}: start the connector first`);
+    const site = await defaultWebsite(conn);
+    if (!site) throw new Error(`${settings.webshopDb} has no default website: start the connector first`);
+    if (site.chainId === null) {
+      await conn.query("INSERT INTO service_chain_website (service_chain_id, website_id) VALUES (?, ?)", [chainId, site.websiteId]);
+    }
     const [[existing]] = (await conn.query(
       "SELECT password_hash AS hash FROM customer_entity WHERE email = ? AND website_id = ?",
       [benchCustomerEmail(0), site.websiteId],
@@ -70,7 +81,7 @@ export async function ensureBenchCustomers(settings: BenchSettings, count: numbe
     }
     await conn.query("DELETE FROM service_authenticate_throttle");
     await conn.query("DELETE FROM service_authenticate_lockout");
-    return hash;
+    return { hash, chainId: site.chainId === null ? chainId : Number(site.chainId) };
   } finally {
     await conn.end();
   }

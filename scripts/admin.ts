@@ -18,10 +18,11 @@ import { clearChainAuthenticationPoint, setChainAuthenticationPoint } from "./ad
 import { addChainAdmin, createTenantChain } from "./admin/chain-setup.ts";
 import { mapWebsiteToChain } from "./admin/website-mapping.ts";
 import { CHAIN_SETTING_USAGE, chainSettingCommand } from "./admin/chain-setting.ts";
+import { SET_PASSWORD_USAGE, setPasswordCommand } from "./admin/admin-password.ts";
 import { linkPlatform, PlatformLinkError } from "../connector/src/sync/platform-link.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseCommandLine } from "./lib/command-line.ts";
-import { readSecretKeyFile } from "./lib/secret-key-file.ts";
+import { withSecretKeyFile } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -34,6 +35,8 @@ Commands:
   add-admin     --chain-id <id> --username <username> [--password <password>]
                 [--access <level,level,...>]
       Gives an admin access to a chain (default access: read), creating the admin when new.
+      With --password, the admin must be new (an existing one is refused: use set-password).
+${SET_PASSWORD_USAGE}
       Levels: ${ACCESS_LEVELS.join(", ")}.
   map-website   --chain-id <id> --website-code <code> [--website-name <name>]
       Serves the chain from a webshop website of the connector's store, creating the website (with
@@ -84,7 +87,7 @@ const OPTIONS = {
 
 type Values = Partial<Record<keyof typeof OPTIONS, string | string[]>>;
 
-const COMMANDS = ["create-chain", "add-admin", "map-website", "set-authentication-point", "clear-authentication-point", "link-platform", "chain-setting"];
+const COMMANDS = ["create-chain", "add-admin", "set-password", "map-website", "set-authentication-point", "clear-authentication-point", "link-platform", "chain-setting"];
 
 /** Exit statuses (module comment). */
 const REFUSED = 1;
@@ -99,6 +102,7 @@ async function main(): Promise<number> {
   switch (command) {
     case "create-chain": return createChainCommand(values);
     case "add-admin": return addAdminCommand(values);
+    case "set-password": return setPasswordCommand({ username: optionalString(values, "username"), password: optionalString(values, "password") }, { withCoreDatabase, usageError, refused });
     case "map-website": return mapWebsiteCommand(values);
     case "set-authentication-point": return setAuthenticationPointCommand(values);
     case "clear-authentication-point": return clearAuthenticationPointCommand(values);
@@ -139,7 +143,7 @@ async function addAdminCommand(values: Values): Promise<number> {
   const password = optionalString(values, "password");
   const generated = password ?? newPassword();
   return withCoreDatabase(async (db) => {
-    const result = await addChainAdmin(db, { chainId, admin: { username, password: generated }, levels: levels as AccessLevel[] });
+    const result = await addChainAdmin(db, { chainId, admin: { username, password: generated }, levels: levels as AccessLevel[], passwordGiven: password !== undefined });
     if (!result.ok) return refused(result.reason);
     console.log(`admin ${username} (id ${result.adminId}${result.adminCreated ? ", new" : ""}) has ${levels.join(", ")} on chain ${chainId}`);
     if (result.adminCreated && password === undefined) console.log(`  admin password  ${generated}  (generated: shown only now)`);
@@ -176,7 +180,7 @@ async function setAuthenticationPointCommand(values: Values): Promise<number> {
   const baseUrl = required(values, "base-url");
   const integrationToken = required(values, "integration-token");
   if (chainId === undefined || baseUrl === undefined || integrationToken === undefined) return USAGE_ERROR;
-  const secretKey = process.env.SERVICE_SECRET_KEY || readSecretKeyFile();
+  const secretKey = withSecretKeyFile(process.env).SERVICE_SECRET_KEY;
   if (!secretKey) return configError(["SERVICE_SECRET_KEY: must be set (the integration token is stored encrypted under it; npm start keeps one in .secret-key)"]);
   const box = await openSecretBox(secretKey).catch(() => undefined);
   if (!box) return configError([`SERVICE_SECRET_KEY: must be at least ${MIN_SECRET_KEY_LENGTH} characters`]);
@@ -212,7 +216,7 @@ async function linkPlatformCommand(values: Values): Promise<number> {
   if (chainId === undefined || coreApiUrl === undefined || accessToken === undefined) return USAGE_ERROR;
   if (hostnames.length !== 1) return usageError("--app-hostname is required once: the chain's webshop app (see --help)");
   const config = connectorConfig();
-  const secretKey = config.secretKey || readSecretKeyFile();
+  const secretKey = config.secretKey;
   if (!secretKey) return usageError(SECRET_KEY_MISSING);
   const box = await openSecretBox(secretKey);
   await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs });
@@ -243,7 +247,7 @@ async function withCoreDatabase(work: (db: CoreDb) => Promise<number>): Promise<
 }
 
 function connectorConfig() {
-  const parsed = parseConnectorConfig(process.env);
+  const parsed = parseConnectorConfig(withSecretKeyFile(process.env));
   if (!parsed.ok) process.exit(configError(parsed.problems));
   return parsed.config;
 }
@@ -266,13 +270,10 @@ function required(values: Values, name: keyof typeof OPTIONS): string | undefine
 }
 
 function optionalString(values: Values, name: keyof typeof OPTIONS): string | undefined {
-  const v = values[name];
-  return typeof v === "string" ? v : undefined;
+  return typeof values[name] === "string" ? values[name] : undefined;
 }
 
-function newPassword(): string {
-  return randomBytes(18).toString("base64url");
-}
+const newPassword = (): string => randomBytes(18).toString("base64url");
 
 function usageError(line: string): number {
   console.error(line);

@@ -25,7 +25,8 @@
  *
  * Environment (flags win): CORE_API_URL (--core-api-url), CONNECTOR_URL (--connector-url),
  * SEED_ADMIN_USERNAME (--admin-user), SEED_ADMIN_PASSWORD (--admin-password),
- * SEED_INTEGRATION_TOKEN (--token). Other flags: --chain-id (default 1, the demo chain),
+ * SEED_INTEGRATION_TOKEN (--token), CHAIN (--chain-id; default: the demo chain, the one the
+ * webshop's default website serves, read from the webshop database). Other flags:
  * --radius (km, default 25), --concurrency (add-business calls in flight, default 8),
  * --skip-import, --steps (which of the steps above, e.g. `6` or `3-6`; default all; the admin is
  * needed unless only step 3 runs, the integration token only for step 3), --email (the demo
@@ -48,7 +49,8 @@ import { openSecretBox } from "@service/shared/secret-box";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
-import { readSecretKeyFile } from "./lib/secret-key-file.ts";
+import { withSecretKeyFile } from "./lib/secret-key-file.ts";
+import { webshopDemoChainId } from "./lib/demo-seed.ts";
 
 const COUNTRIES = ["NL", "BE", "DE"] as const;
 /** The demo's numbered steps (the module comment); --steps picks some. */
@@ -77,7 +79,8 @@ Options (environment in brackets; flags win):
   --admin-user <name>      admin to log in as (SEED_ADMIN_USERNAME)
   --admin-password <pw>    its password (SEED_ADMIN_PASSWORD)
   --token <token>          the connector's integration token (SEED_INTEGRATION_TOKEN)
-  --chain-id <id>          chain to fill (default 1, the demo chain)
+  --chain-id <id>          chain to fill (CHAIN, which npm start prints; default: the demo
+                           chain, the one the webshop's default website serves)
   --radius <km>            search radius (default 25)
   --concurrency <n>        add-business calls in flight (default 8)
   --skip-import            check only, import nothing
@@ -95,7 +98,7 @@ async function main(): Promise<number> {
   // Step 3 works through the connector only (the integration token); the others log in as the admin.
   const needsAdmin = [...steps].some((step) => step !== 3);
   const creds = seedCredentials(flags, [...(needsAdmin ? ["admin" as const] : []), ...(steps.has(3) ? ["token" as const] : [])]);
-  const chainId = numberOption(flags, "chain-id", null, 1);
+  const chainId = await demoChainOption(flags);
   const radiusKm = numberOption(flags, "radius", null, 25);
   const concurrency = numberOption(flags, "concurrency", null, 8);
   const email = stringOption(flags, "email", null, "demo.shopper@example.com")!;
@@ -238,16 +241,37 @@ function reportCheckout(c: CheckoutDemo): boolean {
 }
 
 /**
+ * The chain to fill: --chain-id, else CHAIN, else the demo chain as the webshop database knows it
+ * (scripts/lib/demo-seed.ts webshopDemoChainId: the chain npm start mapped its website to, as the
+ * core database numbered it).
+ * @throws Error when none is given and the webshop's default website serves no chain
+ */
+async function demoChainOption(flags: ReturnType<typeof parseFlags>): Promise<number> {
+  const given = numberOption(flags, "chain-id", "CHAIN", Number.NaN);
+  if (!Number.isNaN(given)) return given;
+  const parsed = parseConnectorConfig(process.env);
+  if (!parsed.ok) throw new Error(`give --chain-id or CHAIN (npm start printed it), or a webshop database to find the demo chain in: ${parsed.problems.join("; ")}`);
+  const database = openConnectorDatabase(parsed.config.databaseUrl, parsed.config.dbName, { connectionLimit: 1 });
+  try {
+    const found = await webshopDemoChainId(database.db);
+    if (found === undefined) throw new Error(`the webshop ${parsed.config.dbName} maps no chain to its default website: give --chain-id or CHAIN (npm start printed it)`);
+    return found;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
  * Step 6 (demo/webshop-sync.ts) with the webshop database of the environment; prints its lines.
  * @returns true when a check failed
  */
 async function runWebshopSync(core: CoreApiClient, chainId: number): Promise<boolean> {
-  const parsed = parseConnectorConfig(process.env);
+  const parsed = parseConnectorConfig(withSecretKeyFile(process.env));
   if (!parsed.ok) {
     for (const p of parsed.problems) console.log(`   ! ${p}`);
     return true;
   }
-  const secretKey = parsed.config.secretKey || readSecretKeyFile();
+  const secretKey = parsed.config.secretKey;
   if (!secretKey) {
     console.log(`   ! ${SECRET_KEY_MISSING}`);
     return true;

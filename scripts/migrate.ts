@@ -12,9 +12,9 @@ import { parseConnectorConfig } from "../connector/src/config.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
-import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper } from "./lib/demo-seed.ts";
+import { demoChainId, demoChainLines, parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper } from "./lib/demo-seed.ts";
 import { demoWiring, parseDemoWiringVariables, wireCoreDemo } from "./lib/demo-wiring.ts";
-import { secretKeyFileOrNew } from "./lib/secret-key-file.ts";
+import { secretKeyFileOf, secretKeyFileOrNew } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm run migrate
@@ -22,7 +22,7 @@ const USAGE = `Usage: npm run migrate
 Creates CORE_DB_NAME (default service_core) and WEBSHOP_DB_NAME (default service_webshop) on
 DATABASE_URL when missing, applies the committed migrations to both and, on an empty database,
 seeds the demo chain and wires it to the webshop (SEED_* variables; generated secrets are printed
-once). Waits for the database up to DATABASE_WAIT_SECONDS (default 60). npm start does the same
+once), and prints the demo chain's id (CHAIN=<id>, as the database numbered it). Waits for the database up to DATABASE_WAIT_SECONDS (default 60). npm start does the same
 before serving. SERVICE_SECRET_KEY defaults to the .secret-key npm start keeps (made when missing).
 
 Options:
@@ -30,7 +30,7 @@ Options:
 
 parseCommandLine(USAGE, {});
 // The demo wiring seals the integration token: the same key npm start uses.
-process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew();
+process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew(secretKeyFileOf(process.env));
 const core = parseCoreConfig(process.env);
 const connector = parseConnectorConfig(process.env);
 const seed = parseDemoSeedVariables(process.env);
@@ -59,18 +59,27 @@ try {
   try {
     const box = await openSecretBox(process.env.SERVICE_SECRET_KEY);
     const token = wiring.integrationToken;
-    const printed = [
-      ...(await seedCoreDemo(coreDb.db, core.config.dbName, seed.config, undefined, {
-        onSeeded: (chainId) => wireCoreDemo(coreDb.db, box, chainId, wiring),
-        ...(wiring.shopper.password.from === "derived" ? { derivedShopperPassword: wiring.shopper.password.value } : {}),
-      })),
-      ...(await seedWebshopDemo(shopDb.db, connector.config.dbName, connector.config.seedChainId, token.from === "derived" ? { derived: token.value } : token.value)),
-      ...(await seedWebshopShopper(shopDb.db, connector.config.seedChainId, { username: wiring.shopper.username, password: wiring.shopper.password.value })),
-    ];
-    // The connector's side of the demo wiring, as npm start does once both services listen.
-    const identity = wiring.identityToken.value;
-    printed.push(...(await seedPlatformLinkDemo(shopDb.db, connector.config.seedChainId,
-      { coreApiUrl: wiring.coreApiUrl, accessToken: `${identity.id}:${identity.secret}`, appHostname: wiring.appHostname }, process.env.SERVICE_SECRET_KEY)));
+    let seededChainId: number | undefined;
+    const printed = await seedCoreDemo(coreDb.db, core.config.dbName, seed.config, undefined, {
+      onSeeded: (chainId) => {
+        seededChainId = chainId;
+        return wireCoreDemo(coreDb.db, box, chainId, wiring);
+      },
+      ...(wiring.shopper.password.from === "derived" ? { derivedShopperPassword: wiring.shopper.password.value } : {}),
+    });
+    // The demo chain as the core database numbered it (on a Galera node or with
+    // auto_increment_offset, not 1); SEED_CHAIN_ID maps the webshop to another chain.
+    const demoChain = seededChainId ?? (await demoChainId(coreDb.db, seed.config));
+    const shopChainId = connector.config.seedChainId ?? demoChain;
+    printed.push(...(await seedWebshopDemo(shopDb.db, connector.config.dbName, shopChainId, token.from === "derived" ? { derived: token.value } : token.value)));
+    if (shopChainId !== undefined) {
+      printed.push(...(await seedWebshopShopper(shopDb.db, shopChainId, { username: wiring.shopper.username, password: wiring.shopper.password.value })));
+      // The connector's side of the demo wiring, as npm start does once both services listen.
+      const identity = wiring.identityToken.value;
+      printed.push(...(await seedPlatformLinkDemo(shopDb.db, shopChainId,
+        { coreApiUrl: wiring.coreApiUrl, accessToken: `${identity.id}:${identity.secret}`, appHostname: wiring.appHostname }, process.env.SERVICE_SECRET_KEY)));
+    }
+    if (demoChain !== undefined) printed.push(...demoChainLines(demoChain));
     for (const line of printed) console.log(line);
   } finally {
     await Promise.all([coreDb.close(), shopDb.close()]);

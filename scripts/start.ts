@@ -14,9 +14,10 @@ import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
 import { forkWorkers, isWorkerProcess, runsSingletonJobs, serveInWorker, workerCount, type WorkerService } from "@service/shared/worker-processes";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
-import { parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
+import { demoChainId, demoChainLines, parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
 import { demoWiring, parseDemoWiringVariables, wireCoreDemo, withRunningUrls, type DemoWiring } from "./lib/demo-wiring.ts";
-import { secretKeyFileOrNew } from "./lib/secret-key-file.ts";
+import { secretKeyFileOf, secretKeyFileOrNew } from "./lib/secret-key-file.ts";
+import { LISTEN_ERROR_CODES } from "@service/shared/listen-error";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm start [-- --service all|core-api|connector]
@@ -24,7 +25,8 @@ const USAGE = `Usage: npm start [-- --service all|core-api|connector]
 Checks every configuration variable (one line per bad one), waits for the database (up to
 DATABASE_WAIT_SECONDS, default 60), migrates service_core and service_webshop, seeds the demo
 chain on an empty database and wires it both ways (the connector is its authentication point;
-generated secrets are printed once; SEED_* ones never), and serves core-api (CORE_API_PORT,
+generated secrets are printed once; SEED_* ones never), prints the demo chain's id (CHAIN=<id>,
+as the database numbered it), and serves core-api (CORE_API_PORT,
 default 8080) and the connector (CONNECTOR_PORT, default 8081) with WEB_CONCURRENCY worker
 processes (default: one per core).
 SIGTERM or SIGINT stops both: requests in flight finish, pools close, exit status 0.
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
   if (!SERVICES.includes(service)) fail(`--service must be all, core-api or connector (got ${service})`, EXIT_USAGE);
 
   // Every variable of every service this run starts is checked before anything happens.
-  process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew();
+  process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew(secretKeyFileOf(process.env));
   // A local run: webhook receivers on this machine (npm run demo's SMS receiver) are allowed
   // unless the operator says otherwise; the images (docker/) keep the safe default, false.
   const allowPrivateDefaulted = !process.env.WEBHOOK_ALLOW_PRIVATE;
@@ -102,7 +104,9 @@ async function main(): Promise<void> {
   const printed: string[] = [];
   const seeded = coreConfig ? await prepareCore(coreConfig, seed.config, wiring) : undefined;
   if (seeded) printed.push(...seeded.printed);
-  if (connectorConfig) printed.push(...(await prepareConnector(connectorConfig, wiring)));
+  // The webshop serves SEED_CHAIN_ID, else the demo chain as the core database numbered it.
+  const shopChainId = connectorConfig?.seedChainId ?? seeded?.demoChainId;
+  if (connectorConfig) printed.push(...(await prepareConnector(connectorConfig, wiring, shopChainId)));
   // Both services read the one WEB_CONCURRENCY.
   const workers = workerCount((coreConfig ?? connectorConfig)?.webConcurrency);
   let urls: Array<{ name: string; url: string }>;
@@ -119,18 +123,20 @@ async function main(): Promise<void> {
   const urlOf = (name: string) => urls.find((s) => s.name === name)?.url;
   const wired = withRunningUrls(wiring, wiringVariables.config, { coreApiUrl: urlOf("core-api"), connectorUrl: urlOf("connector") });
   if (coreConfig && seeded?.chainId !== undefined) printed.push(...(await wireCore(coreConfig, seeded.chainId, wired)));
-  if (connectorConfig?.secretKey) {
+  if (connectorConfig?.secretKey && shopChainId !== undefined) {
     // The connector's side of the wiring: the core API it sends shop changes to, with the
     // identity-source client's token (printed by wireCore when derived) and the webshop app.
     const shop = openConnectorDatabase(connectorConfig.databaseUrl, connectorConfig.dbName, { connectionLimit: 1 });
     try {
       const token = wired.identityToken.value;
       const link = { coreApiUrl: wired.coreApiUrl, accessToken: `${token.id}:${token.secret}`, appHostname: wired.appHostname };
-      printed.push(...(await seedPlatformLinkDemo(shop.db, connectorConfig.seedChainId, link, connectorConfig.secretKey)));
+      printed.push(...(await seedPlatformLinkDemo(shop.db, shopChainId, link, connectorConfig.secretKey)));
     } finally {
       await shop.close();
     }
   }
+  const demoChain = seeded ? seeded.demoChainId : shopChainId;
+  if (demoChain !== undefined) printed.push(...demoChainLines(demoChain));
   for (const line of printed) console.log(line);
   if (coreConfig && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
   for (const s of urls) console.log(`${s.name.padEnd(10)} ${s.url}`);
@@ -138,9 +144,12 @@ async function main(): Promise<void> {
 
 /**
  * Migrates and seeds the core database (not served yet).
- * @returns the lines to print, and the demo chain's id when it was seeded now (to be wired)
+ * @returns the lines to print, the demo chain's id when it was seeded now (to be wired), and the
+ *   demo chain's id however it came (now or on an earlier start; undefined when there is none)
  */
-async function prepareCore(config: CoreConfig, seed: DemoSeedVariables, wiring: DemoWiring): Promise<{ printed: string[]; chainId?: number }> {
+async function prepareCore(
+  config: CoreConfig, seed: DemoSeedVariables, wiring: DemoWiring,
+): Promise<{ printed: string[]; chainId?: number; demoChainId: number | undefined }> {
   await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs, onWait: (line) => console.log(line) });
   await migrateCoreDatabase(config.databaseUrl, config.dbName);
   const database = openCoreDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
@@ -153,7 +162,7 @@ async function prepareCore(config: CoreConfig, seed: DemoSeedVariables, wiring: 
       },
       ...(wiring.shopper.password.from === "derived" ? { derivedShopperPassword: wiring.shopper.password.value } : {}),
     });
-    return { printed, ...(chainId === undefined ? {} : { chainId }) };
+    return { printed, ...(chainId === undefined ? {} : { chainId }), demoChainId: chainId ?? (await demoChainId(database.db, seed)) };
   } finally {
     await database.close();
   }
@@ -169,16 +178,22 @@ async function wireCore(config: CoreConfig, chainId: number, wiring: DemoWiring)
   }
 }
 
-/** Migrates and seeds the webshop database; the demo chain gets id 1 on an empty database (handbook); SEED_CHAIN_ID says otherwise. */
-async function prepareConnector(config: ConnectorConfig, wiring: DemoWiring): Promise<string[]> {
+/**
+ * Migrates and seeds the webshop database; its website serves chain `chainId` (SEED_CHAIN_ID, or
+ * the demo chain as the core database numbered it; undefined: no chain yet, the skeleton and
+ * token only).
+ */
+async function prepareConnector(config: ConnectorConfig, wiring: DemoWiring, chainId: number | undefined): Promise<string[]> {
   await waitForDatabase(config.databaseUrl, { limitMs: config.databaseWaitMs, onWait: (line) => console.log(line) });
   await migrateConnectorDatabase(config.databaseUrl, config.dbName);
   const database = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
   try {
     // The token the core API's side stores as the authentication point's (lib/demo-wiring.ts).
     const token = wiring.integrationToken;
-    const printed = await seedWebshopDemo(database.db, config.dbName, config.seedChainId, token.from === "derived" ? { derived: token.value } : token.value);
-    printed.push(...(await seedWebshopShopper(database.db, config.seedChainId, { username: wiring.shopper.username, password: wiring.shopper.password.value })));
+    const printed = await seedWebshopDemo(database.db, config.dbName, chainId, token.from === "derived" ? { derived: token.value } : token.value);
+    if (chainId !== undefined) {
+      printed.push(...(await seedWebshopShopper(database.db, chainId, { username: wiring.shopper.username, password: wiring.shopper.password.value })));
+    }
     return printed;
   } finally {
     await database.close();
@@ -242,7 +257,7 @@ function fail(line: string, status: number): never {
 
 main().catch(async (err: Error & { code?: string }) => {
   // Start-up failures the operator can act on are one line; anything else is a bug: keep its stack.
-  const known = err.name === "DatabaseUnavailableError" || ["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"].includes(err.code ?? "");
+  const known = err.name === "DatabaseUnavailableError" || LISTEN_ERROR_CODES.includes(err.code ?? "");
   console.error(known ? err.message : err.stack ?? String(err));
   await Promise.allSettled(running.map((s) => s.stop("SIGTERM")));
   process.exit(1);

@@ -13,6 +13,7 @@ import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { runReconcile, type ReconcileProgress } from "../connector/src/sync/reconcile.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
+import { withSecretKeyFile } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm run sync [-- [--full] [--dry-run] [--chain-id <id>]...]
@@ -52,7 +53,7 @@ async function main(): Promise<number> {
     console.error("--chain-id must be a positive integer (see --help)");
     return EXIT_USAGE;
   }
-  const parsed = parseConnectorConfig(process.env);
+  const parsed = parseConnectorConfig(withSecretKeyFile(process.env));
   if (!parsed.ok) {
     for (const line of parsed.problems) console.error(line);
     return EXIT_USAGE;

@@ -19,24 +19,28 @@ import { runScript, scriptEnv } from "./helpers/processes.ts";
 import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
 import { OPERATOR_CHAIN_SETTINGS } from "../core-api/src/chains/operator-settings.ts";
 import { readPhoneLimits } from "../core-api/src/users/phone-verification-limits.ts";
+import { createCampaign } from "../core-api/src/campaigns/campaign-repository.ts";
 
 const coreDb = throwawayDatabaseName("admin_core");
 const shopDb = throwawayDatabaseName("admin_shop");
 const env = scriptEnv({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: coreDb, WEBSHOP_DB_NAME: shopDb, SERVICE_SECRET_KEY: TEST_SECRET_KEY });
 let core: CoreDatabase;
 let sql: mysql.Connection;
+/** the demo chain's id: what the database handed out (not necessarily 1) */
+let demoChainId: number;
 
 beforeAll(async () => {
   await createMigratedDatabase("core", coreDb);
   await createMigratedDatabase("connector", shopDb);
   core = openCoreDatabase(TEST_DATABASE_URL, coreDb);
-  // the demo world npm start seeds: chain 1 on website `base`
-  await seedDemoChain(core.db, {
+  // the demo world npm start seeds: the demo chain on website `base`
+  const demo = await seedDemoChain(core.db, {
     adminUsername: "demo@example.com", adminPassword: "demo-password", appHostname: "shop.localhost",
     shopperUsername: "shopper@example.com", shopperPassword: "shopper-password",
   });
+  demoChainId = demo!.chainId;
   const shop = openConnectorDatabase(TEST_DATABASE_URL, shopDb);
-  await seedConnector(shop.db, { chainId: 1 });
+  await seedConnector(shop.db, { chainId: demoChainId });
   await shop.close();
   sql = await mysql.createConnection(TEST_DATABASE_URL);
 }, 60_000);
@@ -78,7 +82,8 @@ describe("npm run admin", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     chainId = Number(/^chain (\d+) created: Second Chain$/m.exec(result.stdout)?.[1]);
-    expect(chainId).toBe(2);
+    expect(chainId).toBeGreaterThan(0);
+    expect(chainId).not.toBe(demoChainId);
     const password = /admin password\s+(\S+)\s+\(generated: shown only now\)/.exec(result.stdout)?.[1];
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
 
@@ -88,7 +93,7 @@ describe("npm run admin", () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).results).toMatchObject({ id: chainId, name: "Second Chain" });
     // super user on the new chain only: the demo chain stays out of sight
-    const other = await app().request("/resources/chain/1", { headers: { ...session.headers, "X-Service-Chain-ID": "1" } });
+    const other = await app().request(`/resources/chain/${demoChainId}`, { headers: { ...session.headers, "X-Service-Chain-ID": String(demoChainId) } });
     expect(other.status).toBe(404);
 
     expect(await rows(`SELECT hostname FROM \`${coreDb}\`.apps WHERE chain_id = ? ORDER BY hostname`, [chainId]))
@@ -102,7 +107,7 @@ describe("npm run admin", () => {
     const result = await admin("create-chain", "--name", "Third", "--admin-username", "x@third.example", "--admin-password", "third-password",
       "--app-hostname", "shop.localhost");
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toBe("refused: app hostname shop.localhost already belongs to chain 1");
+    expect(result.stderr.trim()).toBe(`refused: app hostname shop.localhost already belongs to chain ${demoChainId}`);
     expect(await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.chains`)).toEqual(before);
     expect(await rows(`SELECT id FROM \`${coreDb}\`.admin_users WHERE username = 'x@third.example'`)).toEqual([]);
   }, 60_000);
@@ -156,7 +161,7 @@ describe("npm run admin", () => {
     const before = await rows(`SELECT * FROM \`${shopDb}\`.service_chain_website ORDER BY website_id`);
     const taken = await admin("map-website", "--chain-id", String(chainId), "--website-code", "base");
     expect(taken.code).toBe(1);
-    expect(taken.stderr.trim()).toBe("refused: website base already serves chain 1");
+    expect(taken.stderr.trim()).toBe(`refused: website base already serves chain ${demoChainId}`);
     const unknown = await admin("map-website", "--chain-id", "99", "--website-code", "ninety_nine");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe("refused: there is no chain 99");
@@ -165,20 +170,20 @@ describe("npm run admin", () => {
   }, 60_000);
 
   it("set-authentication-point seals the token, makes an identity-source client whose printed token adds members as `platform`", async () => {
-    const result = await admin("set-authentication-point", "--chain-id", "1", "--base-url", "http://127.0.0.1:8081/", "--integration-token", "the-shops-integration-token");
+    const result = await admin("set-authentication-point", "--chain-id", String(demoChainId), "--base-url", "http://127.0.0.1:8081/", "--integration-token", "the-shops-integration-token");
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("chain 1: authentication point set: webshop http://127.0.0.1:8081");
+    expect(result.stdout).toContain(`chain ${demoChainId}: authentication point set: webshop http://127.0.0.1:8081`);
     expect(result.stdout).toMatch(/identity-source client {2}Webshop connector \(id \d+, created\)/);
     expect(result.stdout).not.toContain("the-shops-integration-token");
     const token = /access token\s+(\S+:\S+)\s+\(generated: shown only now/.exec(result.stdout)?.[1];
     expect(token).toMatch(/^[0-9a-f-]{36}:[0-9a-f]{64}$/);
 
-    const [point] = await rows(`SELECT base_url, integration_token_sealed AS sealed FROM \`${coreDb}\`.authentication_points WHERE chain_id = 1`);
+    const [point] = await rows(`SELECT base_url, integration_token_sealed AS sealed FROM \`${coreDb}\`.authentication_points WHERE chain_id = ?`, [demoChainId]);
     expect(point.base_url).toBe("http://127.0.0.1:8081");
     const box = await openSecretBox(TEST_SECRET_KEY);
-    expect(await box.open(point.sealed, "chain.integration_token:1")).toBe("the-shops-integration-token");
-    await expect(box.open(point.sealed, "chain.integration_token:2")).rejects.toThrow(SecretBoxError);
+    expect(await box.open(point.sealed, `chain.integration_token:${demoChainId}`)).toBe("the-shops-integration-token");
+    await expect(box.open(point.sealed, `chain.integration_token:${chainId}`)).rejects.toThrow(SecretBoxError);
 
     // The connector's token: add-user through the app gives the identity source's channel.
     const added = await app().request("/internal/add-user", {
@@ -190,40 +195,40 @@ describe("npm run admin", () => {
     expect(((await added.json()) as any).results.user).toMatchObject({ username: "from-the-shop@example.com", signup_channel: "platform" });
 
     // Again: replaced, the client kept, no new token.
-    const again = await admin("set-authentication-point", "--chain-id", "1", "--base-url", "https://shop.example/connector", "--integration-token", "the-shops-new-token-0001");
+    const again = await admin("set-authentication-point", "--chain-id", String(demoChainId), "--base-url", "https://shop.example/connector", "--integration-token", "the-shops-new-token-0001");
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain("chain 1: authentication point replaced: webshop https://shop.example/connector");
+    expect(again.stdout).toContain(`chain ${demoChainId}: authentication point replaced: webshop https://shop.example/connector`);
     expect(again.stdout).toMatch(/\(id \d+, existing\)/);
     expect(again.stdout).not.toContain("access token");
-    expect(await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients WHERE chain_id = 1 AND is_identity_source = 1`)).toEqual([{ n: 1 }]);
+    expect(await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients WHERE chain_id = ? AND is_identity_source = 1`, [demoChainId])).toEqual([{ n: 1 }]);
   }, 60_000);
 
   it("set-authentication-point refuses a bad URL or token, or an unknown chain, writing nothing; clear-authentication-point removes it", async () => {
     const before = await rows(`SELECT * FROM \`${coreDb}\`.authentication_points ORDER BY id`);
     const clientsBefore = await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients`);
     for (const [args, reason] of [
-      [["--chain-id", "1", "--base-url", "ftp://shop.example", "--integration-token", "the-shops-integration-token"], "the base URL must use http or https"],
-      [["--chain-id", "1", "--base-url", "not a url", "--integration-token", "the-shops-integration-token"], "the base URL must be an absolute http(s) URL, for example http://127.0.0.1:8081"],
-      [["--chain-id", "1", "--base-url", "http://shop.example", "--integration-token", "short"], "the integration token must be 16 to 512 characters without spaces"],
+      [["--chain-id", String(demoChainId), "--base-url", "ftp://shop.example", "--integration-token", "the-shops-integration-token"], "the base URL must use http or https"],
+      [["--chain-id", String(demoChainId), "--base-url", "not a url", "--integration-token", "the-shops-integration-token"], "the base URL must be an absolute http(s) URL, for example http://127.0.0.1:8081"],
+      [["--chain-id", String(demoChainId), "--base-url", "http://shop.example", "--integration-token", "short"], "the integration token must be 16 to 512 characters without spaces"],
       [["--chain-id", "99", "--base-url", "http://shop.example", "--integration-token", "the-shops-integration-token"], "there is no chain 99"],
     ] as const) {
       const result = await admin("set-authentication-point", ...args);
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toBe(`refused: ${reason}`);
     }
-    const missing = await admin("set-authentication-point", "--chain-id", "1", "--base-url", "http://shop.example");
+    const missing = await admin("set-authentication-point", "--chain-id", String(demoChainId), "--base-url", "http://shop.example");
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe("--integration-token is required (see --help)");
     expect(await rows(`SELECT * FROM \`${coreDb}\`.authentication_points ORDER BY id`)).toEqual(before);
     expect(await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients`)).toEqual(clientsBefore);
 
-    const cleared = await admin("clear-authentication-point", "--chain-id", "1");
+    const cleared = await admin("clear-authentication-point", "--chain-id", String(demoChainId));
     expect(cleared.code).toBe(0);
-    expect(cleared.stdout).toContain("chain 1: authentication point removed");
-    expect(await rows(`SELECT * FROM \`${coreDb}\`.authentication_points WHERE chain_id = 1`)).toEqual([]);
-    const twice = await admin("clear-authentication-point", "--chain-id", "1");
+    expect(cleared.stdout).toContain(`chain ${demoChainId}: authentication point removed`);
+    expect(await rows(`SELECT * FROM \`${coreDb}\`.authentication_points WHERE chain_id = ?`, [demoChainId])).toEqual([]);
+    const twice = await admin("clear-authentication-point", "--chain-id", String(demoChainId));
     expect(twice.code).toBe(1);
-    expect(twice.stderr.trim()).toBe("refused: chain 1 has no authentication point");
+    expect(twice.stderr.trim()).toBe(`refused: chain ${demoChainId} has no authentication point`);
   }, 60_000);
 
   it("link-platform stores the chain's core API, its sealed token and the webshop app; again replaces them", async () => {
@@ -275,7 +280,7 @@ describe("npm run admin", () => {
     expect(result.stderr.trim()).toBe("--admin-username is required (see --help)");
     const none = await admin();
     expect(none.code).toBe(2);
-    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
+    expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, set-password, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
   }, 60_000);
 });
 
@@ -285,28 +290,50 @@ describe("npm run admin -- chain-setting", () => {
   ))[0];
 
   it("sets a phone limit and restrict_campaign_enable, printing the change; core-api reads the limit; the chain id alone lists them", async () => {
-    const set = await admin("chain-setting", "1", "phone_verification_sends_per_user", "3");
-    expect([set.code, set.stderr, set.stdout.trim()]).toEqual([0, "", "chain 1: phone_verification_sends_per_user 5 -> 3"]);
-    const flag = await admin("chain-setting", "1", "restrict_campaign_enable", "true");
-    expect([flag.code, flag.stdout.trim()]).toEqual([0, "chain 1: restrict_campaign_enable false -> true"]);
-    expect(await settingsOf(1)).toMatchObject({ restrict_campaign_enable: 1, phone_verification_sends_per_user: 3, phone_verification_limit_window_seconds: 3600 });
-    expect(await core.db.transaction((tx) => readPhoneLimits(tx, 1))).toMatchObject({ sendsPerUser: 3, windowSeconds: 3600, sendIntervalSeconds: 60 });
-    const again = await admin("chain-setting", "1", "restrict_campaign_enable", "true");
-    expect(again.stdout.trim()).toBe("chain 1: restrict_campaign_enable is true already");
-    const list = await admin("chain-setting", "1");
+    const set = await admin("chain-setting", String(demoChainId), "phone_verification_sends_per_user", "3");
+    expect([set.code, set.stderr, set.stdout.trim()]).toEqual([0, "", `chain ${demoChainId}: phone_verification_sends_per_user 5 -> 3`]);
+    const flag = await admin("chain-setting", String(demoChainId), "restrict_campaign_enable", "true");
+    expect([flag.code, flag.stdout.trim()]).toEqual([0, `chain ${demoChainId}: restrict_campaign_enable false -> true`]);
+    expect(await settingsOf(demoChainId)).toMatchObject({ restrict_campaign_enable: 1, phone_verification_sends_per_user: 3, phone_verification_limit_window_seconds: 3600 });
+    expect(await core.db.transaction((tx) => readPhoneLimits(tx, demoChainId))).toMatchObject({ sendsPerUser: 3, windowSeconds: 3600, sendIntervalSeconds: 60 });
+    const again = await admin("chain-setting", String(demoChainId), "restrict_campaign_enable", "true");
+    expect(again.stdout.trim()).toBe(`chain ${demoChainId}: restrict_campaign_enable is true already`);
+    const list = await admin("chain-setting", String(demoChainId));
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toEqual(Object.keys(OPERATOR_CHAIN_SETTINGS).map((name) =>
       `${name} ${{ restrict_campaign_enable: "true", phone_verification_sends_per_user: "3" }[name as string] ?? readDefault(name)}`));
   }, 60_000);
 
+  it("restrict_campaign_enable as chain-setting sets it decides delete-campaign of an active campaign", async () => {
+    const added = await admin("add-admin", "--chain-id", "1", "--username", "campaigns@example.com", "--password", "campaigns-password", "--access", "write,campaign");
+    expect(added.code).toBe(0);
+    const session = await login("campaigns@example.com", "campaigns-password");
+    const seed = (isActive: boolean) => createCampaign(core.db, { chainId: 1, title: "Spring", isActive, activeDateFrom: null, activeDateUntil: null }, { adminId: null, endpoint: "internal/add-campaign" }, new Date());
+    const del = async (campaignId: number) => {
+      const res = await app().request("/internal/delete-campaign", {
+        method: "DELETE", headers: { ...session.headers, "content-type": "application/json" }, body: JSON.stringify({ campaign_id: campaignId }),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "true")).code).toBe(0);
+    const active = await seed(true);
+    const refused = await del(active.id);
+    expect([refused.status, refused.body.error?.code]).toEqual([403, 68]);
+    expect(refused.body.error.description).toContain("campaign_enable");
+    expect((await del((await seed(false)).id)).status).toBe(200);
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "false")).stdout.trim()).toBe("chain 1: restrict_campaign_enable true -> false");
+    expect((await del(active.id)).status).toBe(200);
+    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "true")).code).toBe(0);
+  }, 60_000);
+
   it("refuses an unknown setting or a bad value (status 2) and an unknown chain (status 1), writing nothing", async () => {
-    const before = await settingsOf(1);
+    const before = await settingsOf(demoChainId);
     const cases: Array<[string[], number, RegExp]> = [
-      [["1", "verify_phone_numbers", "true"], 2, /^unknown setting verify_phone_numbers \(settings: restrict_campaign_enable, phone_verification_/],
-      [["1", "phone_verification_sends_per_user", "0"], 2, /^phone_verification_sends_per_user: must be at least 1 \(got "0"\): codes sent to one user per window/],
-      [["1", "phone_verification_limit_window_seconds", "hour"], 2, /^phone_verification_limit_window_seconds: must be a whole number \(got "hour"\)/],
-      [["1", "restrict_campaign_enable", "maybe"], 2, /^restrict_campaign_enable: must be true or false/],
-      [["1", "restrict_campaign_enable"], 2, /^chain-setting takes <chain id> \[<name> <value>\] \(see --help\)$/],
+      [[String(demoChainId), "verify_phone_numbers", "true"], 2, /^unknown setting verify_phone_numbers \(settings: restrict_campaign_enable, phone_verification_/],
+      [[String(demoChainId), "phone_verification_sends_per_user", "0"], 2, /^phone_verification_sends_per_user: must be at least 1 \(got "0"\): codes sent to one user per window/],
+      [[String(demoChainId), "phone_verification_limit_window_seconds", "hour"], 2, /^phone_verification_limit_window_seconds: must be a whole number \(got "hour"\)/],
+      [[String(demoChainId), "restrict_campaign_enable", "maybe"], 2, /^restrict_campaign_enable: must be true or false/],
+      [[String(demoChainId), "restrict_campaign_enable"], 2, /^chain-setting takes <chain id> \[<name> <value>\] \(see --help\)$/],
       [["one", "restrict_campaign_enable", "false"], 2, /^the chain id must be a positive integer \(got one\)$/],
       [["999999", "restrict_campaign_enable", "false"], 1, /^refused: there is no chain 999999$/],
     ];
@@ -315,7 +342,7 @@ describe("npm run admin -- chain-setting", () => {
       expect([result.code, result.stdout], args.join(" ")).toEqual([code, ""]);
       expect(result.stderr.trim(), args.join(" ")).toMatch(message);
     }
-    expect(await settingsOf(1)).toEqual(before);
+    expect(await settingsOf(demoChainId)).toEqual(before);
   }, 120_000);
 });
 

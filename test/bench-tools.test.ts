@@ -19,7 +19,11 @@ import { mergeBlocks, parseBlocks } from "../bench/results-file.ts";
 import { cpuSeconds, databaseServerPid, measureCpu } from "../bench/process-cpu.ts";
 import { spawn } from "node:child_process";
 import { captureStatements, isBusinessStatement, replay, waves, type CapturedStatement } from "../bench/sql-capture.ts";
-import { benchClientAddress } from "../bench/webshop-customers.ts";
+import { benchClientAddress, benchCustomerEmail, ensureBenchCustomers } from "../bench/webshop-customers.ts";
+import { openConnectorDatabase } from "../connector/src/db/client.ts";
+import { seedConnector } from "../connector/src/db/seed.ts";
+import type { BenchSettings } from "../bench/section.ts";
+import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { AMSTERDAM_CENTRAAL } from "../scripts/lib/towns.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 
@@ -112,6 +116,30 @@ describe("benchClientAddress", () => {
     expect(new Set([...first, ...next]).size).toBe(512);
     expect(benchClientAddress(0, 0)).toBe("198.18.0.1");
     expect(benchClientAddress(510, 255)).toBe("198.19.255.0");
+  });
+});
+
+describe("ensureBenchCustomers", () => {
+  it("puts the customers in the default website, serving the chain it serves already or else the bench's chain, by their ids", async () => {
+    const name = throwawayDatabaseName("bench_shop");
+    await createMigratedDatabase("connector", name);
+    const shop = openConnectorDatabase(TEST_DATABASE_URL, name);
+    try {
+      // the connector started alone without SEED_CHAIN_ID: a website serving no chain
+      await seedConnector(shop.db, { chainId: undefined });
+      const settings = { databaseUrl: TEST_DATABASE_URL, webshopDb: name } as BenchSettings;
+      const first = await ensureBenchCustomers(settings, 2, 7);
+      expect(first.chainId).toBe(7);
+      const [[site]] = (await shop.pool.query("SELECT website_id FROM store_website WHERE is_default = 1")) as any;
+      expect((await shop.pool.query("SELECT service_chain_id AS chain, website_id AS website FROM service_chain_website"))[0]).toEqual([{ chain: 7, website: site.website_id }]);
+      const [customers] = (await shop.pool.query("SELECT email, website_id FROM customer_entity ORDER BY email")) as any;
+      expect(customers).toEqual([0, 1].map((i) => ({ email: benchCustomerEmail(i), website_id: site.website_id })));
+      // a website serving a chain already keeps it
+      expect(await ensureBenchCustomers(settings, 2, 9)).toEqual({ hash: first.hash, chainId: 7 });
+    } finally {
+      await shop.close();
+      await dropDatabase(name);
+    }
   });
 });
 

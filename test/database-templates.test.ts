@@ -98,11 +98,16 @@ describe("copyDatabase", () => {
       CREATE TABLE child (id int AUTO_INCREMENT PRIMARY KEY, parent_id int NOT NULL,
         CONSTRAINT child_parent FOREIGN KEY (parent_id) REFERENCES parent (id) ON DELETE CASCADE);
       CREATE TABLE audit (id int AUTO_INCREMENT PRIMARY KEY, what varchar(40) NOT NULL);
-      INSERT INTO parent (name) VALUES ('ann'), ('bob'), ('cy');
+      INSERT INTO parent (name) VALUES ('ann'), ('bob');
+      USE mysql`);
+    // Ids as the server hands them out (auto_increment_increment / _offset need not be 1).
+    const [cy] = await sql.query<mysql.ResultSetHeader>(`INSERT INTO \`${from}\`.parent (name) VALUES ('cy')`);
+    await sql.query(`
+      USE \`${from}\`;
       DELETE FROM parent WHERE name = 'cy';
-      INSERT INTO child (parent_id) VALUES (1), (2);
+      INSERT INTO child (parent_id) SELECT id FROM parent ORDER BY id;
       CREATE VIEW parent_names AS SELECT id, upper_name FROM parent;
-      CREATE VIEW first_parent_name AS SELECT upper_name FROM parent_names WHERE id = 1;
+      CREATE VIEW first_parent_name AS SELECT upper_name FROM parent_names WHERE id = (SELECT MIN(id) FROM parent);
       CREATE TRIGGER child_audit AFTER INSERT ON child FOR EACH ROW BEGIN
         INSERT INTO audit (what) VALUES (CONCAT('child ', NEW.id)); INSERT INTO audit (what) VALUES ('again');
       END;
@@ -111,21 +116,22 @@ describe("copyDatabase", () => {
     await copyDatabase(TEST_DATABASE_URL, await readCopyPlan(sql, from), to);
     const [a, b] = [await describeDatabase(from), await describeDatabase(to)];
     expect(b).toEqual(a);
-    expect(a.ddl.parent).toMatch(/AUTO_INCREMENT=4/); // the deleted row's id is not handed out again
+    expect(a.ddl.parent).toMatch(/AUTO_INCREMENT=\d+/);
     expect(a.schema).toEqual({ cs: "latin1", coll: "latin1_swedish_ci" });
     expect(a.foreignKeys).toHaveLength(1);
     expect(a.triggers).toHaveLength(1);
     expect(a.rows.audit).toEqual([]); // copying rows fired no trigger
 
     // The copy's objects act on the copy, and the template is untouched.
-    await sql.query(`INSERT INTO \`${to}\`.parent (name) VALUES ('dee')`);
-    await sql.query(`INSERT INTO \`${to}\`.child (parent_id) VALUES (4)`);
-    await expect(sql.query(`INSERT INTO \`${to}\`.child (parent_id) VALUES (99)`)).rejects.toMatchObject({ code: "ER_NO_REFERENCED_ROW_2" });
-    await sql.query(`UPDATE \`${to}\`.parent SET name = 'zed' WHERE id = 1`);
+    const [dee] = await sql.query<mysql.ResultSetHeader>(`INSERT INTO \`${to}\`.parent (name) VALUES ('dee')`);
+    expect(dee.insertId).toBeGreaterThan(cy.insertId); // the deleted row's id is not handed out again
+    const [child] = await sql.query<mysql.ResultSetHeader>(`INSERT INTO \`${to}\`.child (parent_id) VALUES (?)`, [dee.insertId]);
+    await expect(sql.query(`INSERT INTO \`${to}\`.child (parent_id) VALUES (?)`, [cy.insertId])).rejects.toMatchObject({ code: "ER_NO_REFERENCED_ROW_2" });
+    await sql.query(`UPDATE \`${to}\`.parent SET name = 'zed' WHERE name = 'ann'`);
     const [[named]] = await sql.query<mysql.RowDataPacket[]>(`SELECT upper_name FROM \`${to}\`.first_parent_name`);
     expect(named!.upper_name).toBe("ZED");
     const [audit] = await sql.query<mysql.RowDataPacket[]>(`SELECT what FROM \`${to}\`.audit ORDER BY id`);
-    expect(audit.map((r) => r.what)).toEqual(["child 3", "again"]);
+    expect(audit.map((r) => r.what)).toEqual([`child ${child.insertId}`, "again"]);
     expect(await describeDatabase(from)).toEqual(a);
   });
 

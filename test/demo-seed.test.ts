@@ -7,7 +7,7 @@ import { verifyPassword } from "../core-api/src/auth/passwords.ts";
 import { openCoreDatabase, type CoreDatabase } from "../core-api/src/db/client.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../connector/src/db/client.ts";
 import { hashIntegrationToken } from "../connector/src/http/auth.ts";
-import { parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo } from "../scripts/lib/demo-seed.ts";
+import { demoChainId, demoChainLines, parseDemoSeedVariables, seedCoreDemo, seedWebshopDemo, seedWebshopShopper, webshopDemoChainId } from "../scripts/lib/demo-seed.ts";
 import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 
@@ -54,6 +54,12 @@ async function storedPasswordHash(database: CoreDatabase, table: "admin_users" |
   return rows[0]!.h;
 }
 
+/** The ids of the database's chains, in id order. */
+async function chainIds(database: CoreDatabase): Promise<number[]> {
+  const [rows] = (await database.pool.query("SELECT id FROM chains ORDER BY id")) as unknown as [Array<{ id: number }>];
+  return rows.map((r) => Number(r.id));
+}
+
 describe("seedCoreDemo", () => {
   it("prints generated passwords once, and they are the stored ones", async () => {
     const { db, name, database } = await freshCore();
@@ -61,8 +67,9 @@ describe("seedCoreDemo", () => {
     const seed = parseDemoSeedVariables({});
     if (!seed.ok) throw new Error(seed.problems.join());
     const lines = await seedCoreDemo(db, name, seed.config, gen.generate);
+    const [chainId] = await chainIds(database);
     expect(lines).toEqual([
-      `demo chain 1 seeded in ${name}:`,
+      `demo chain ${chainId} seeded in ${name}:`,
       "  admin username     admin@demo.example",
       "  admin password     generated-1-18  (generated: shown only now)",
       "  app hostname       shop.localhost",
@@ -85,8 +92,9 @@ describe("seedCoreDemo", () => {
     const seed = parseDemoSeedVariables(env);
     if (!seed.ok) throw new Error(seed.problems.join());
     const lines = await seedCoreDemo(db, name, seed.config, gen.generate);
+    const [chainId] = await chainIds(database);
     expect(lines).toEqual([
-      `demo chain 1 seeded in ${name}:`,
+      `demo chain ${chainId} seeded in ${name}:`,
       "  admin username     boss@example.com",
       "  admin password     from SEED_ADMIN_PASSWORD (not shown)",
       "  app hostname       shop.example",
@@ -96,6 +104,37 @@ describe("seedCoreDemo", () => {
     expect(lines.join("\n")).not.toContain("secret-from-env");
     expect(gen.made).toEqual([]);
     expect(await verifyPassword("admin-secret-from-env", await storedPasswordHash(database, "admin_users"))).toBe(true);
+  });
+
+  it("numbers the demo chain as the database does (chains' AUTO_INCREMENT at 7): wired, mapped and printed by that id", async () => {
+    const { db, name, database } = await freshCore();
+    await database.pool.query("ALTER TABLE chains AUTO_INCREMENT = 7");
+    const seed = parseDemoSeedVariables({ SEED_ADMIN_PASSWORD: "admin-password-7", SEED_SHOPPER_PASSWORD: "shopper-password-7" });
+    if (!seed.ok) throw new Error(seed.problems.join());
+    let wired: number | undefined;
+    const lines = await seedCoreDemo(db, name, seed.config, undefined, { onSeeded: async (id) => { wired = id; return []; } });
+    const [chainId] = await chainIds(database);
+    // 7, or the next id this server's auto_increment_increment / _offset allow from 7
+    expect(chainId).toBeGreaterThanOrEqual(7);
+    expect(wired).toBe(chainId);
+    expect(lines[0]).toBe(`demo chain ${chainId} seeded in ${name}:`);
+    // a later start finds it by its app hostname, and prints it for the README's walkthrough
+    expect(await demoChainId(db, seed.config)).toBe(chainId);
+    expect(await demoChainId(db, { SEED_APP_HOSTNAME: "another.example" })).toBeUndefined();
+    expect(demoChainLines(chainId!)).toEqual([`demo chain id: ${chainId}`, `CHAIN=${chainId}`]);
+
+    // the webshop's website serves that chain, and its shopper is that chain's customer
+    const shop = await freshShop();
+    expect(await webshopDemoChainId(shop.db)).toBeUndefined();
+    expect(await seedWebshopDemo(shop.db, shop.name, chainId, "token-for-chain-seven-0123")).toEqual([
+      `webshop store seeded in ${shop.name} for chain ${chainId}:`, "  integration token  from SEED_INTEGRATION_TOKEN (not shown)",
+    ]);
+    expect(await webshopDemoChainId(shop.db)).toBe(chainId);
+    await seedWebshopShopper(shop.db, chainId!, { username: "shopper@demo.example", password: "shopper-password-7" });
+    const [mapped] = (await shop.database.pool.query(
+      "SELECT m.service_chain_id AS chain FROM customer_entity c JOIN service_chain_website m ON m.website_id = c.website_id WHERE c.email = 'shopper@demo.example'",
+    )) as unknown as [Array<{ chain: number }>];
+    expect(mapped).toEqual([{ chain: chainId }]);
   });
 
   it("refuses malformed SEED_* variables, one line each, without echoing them", () => {

@@ -19,6 +19,7 @@ import { demoWiring, parseDemoWiringVariables, wireCoreDemo, withRunningUrls } f
 import { TEST_SECRET_KEY } from "./helpers/core.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { scriptEnv, start } from "./helpers/processes.ts";
+import { createMigratedDatabase } from "./helpers/database-templates.ts";
 
 const names: string[] = [];
 const open: Array<CoreDatabase | ConnectorDatabase> = [];
@@ -100,21 +101,25 @@ describe("the core side and the webshop shopper", () => {
     const wiring = wiringOf({});
     const seed = parseDemoSeedVariables({ SEED_ADMIN_PASSWORD: "admin-password-1" });
     if (!seed.ok) throw new Error("seed");
+    let chainId = 0;
     const lines = await seedCoreDemo(database.db, name, seed.config, undefined, {
-      onSeeded: (chainId) => wireCoreDemo(database.db, box, chainId, wiring),
+      onSeeded: (id) => {
+        chainId = id;
+        return wireCoreDemo(database.db, box, id, wiring);
+      },
       derivedShopperPassword: wiring.shopper.password.value,
     });
     const token = `${wiring.identityToken.value.id}:${wiring.identityToken.value.secret}`;
     expect(lines).toContain(`  shopper password   ${wiring.shopper.password.value}  (derived from SERVICE_SECRET_KEY: shown only now)`);
     expect(lines.slice(-3)).toEqual([
-      "demo chain 1 wired to its webshop:",
+      `demo chain ${chainId} wired to its webshop:`,
       "  authentication point  http://127.0.0.1:8081  (integration token derived from SERVICE_SECRET_KEY)",
       expect.stringMatching(new RegExp(`^  identity-source token ${token}  \\(derived from SERVICE_SECRET_KEY: shown only now\\)  \\(client \\d+, "Webshop connector"\\)$`)),
     ]);
 
     const [[point]] = (await database.pool.query("SELECT chain_id, base_url, integration_token_sealed AS sealed FROM authentication_points")) as any;
-    expect(point).toMatchObject({ chain_id: 1, base_url: "http://127.0.0.1:8081" });
-    expect(await box.open(point.sealed, "chain.integration_token:1")).toBe(wiring.integrationToken.value);
+    expect(point).toMatchObject({ chain_id: chainId, base_url: "http://127.0.0.1:8081" });
+    expect(await box.open(point.sealed, `chain.integration_token:${chainId}`)).toBe(wiring.integrationToken.value);
 
     const app = createApp({ db: database.db, config: loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: name, SERVICE_SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: "warn" }) });
     const added = await app.request("/internal/add-user", {
@@ -126,7 +131,7 @@ describe("the core side and the webshop shopper", () => {
     expect(((await added.json()) as any).results.user.signup_channel).toBe("platform");
 
     // Once only: a chain that has an authentication point is left alone.
-    expect(await wireCoreDemo(database.db, box, 1, { ...wiring, connectorUrl: "http://elsewhere.example" })).toEqual([]);
+    expect(await wireCoreDemo(database.db, box, chainId, { ...wiring, connectorUrl: "http://elsewhere.example" })).toEqual([]);
     const [[again]] = (await database.pool.query("SELECT base_url FROM authentication_points")) as any;
     expect(again.base_url).toBe("http://127.0.0.1:8081");
   });
@@ -169,10 +174,16 @@ describe("the core side and the webshop shopper", () => {
 });
 
 describe("npm start", () => {
-  it("wires the demo chain both ways: the printed shopper logs in through the app (checked by the webshop) and a member added in the platform reaches the shop", async () => {
+  it("wires the demo chain both ways by the id the database handed out (chains' AUTO_INCREMENT at 7): the printed shopper logs in through the app (checked by the webshop) and a member added in the platform reaches the shop", async () => {
     const core = throwawayDatabaseName("wired_core");
     const shop = throwawayDatabaseName("wired_shop");
     names.push(core, shop);
+    // Migrated already, its chains numbered from 7 (as a Galera node or a server with
+    // auto_increment_offset numbers them): npm start seeds, wires and maps that id, not 1.
+    await createMigratedDatabase("core", core);
+    const coreDb = openCoreDatabase(TEST_DATABASE_URL, core);
+    open.push(coreDb);
+    await coreDb.pool.query("ALTER TABLE chains AUTO_INCREMENT = 7");
     const npm = start("npm", ["start"], scriptEnv({
       DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: core, WEBSHOP_DB_NAME: shop, CORE_API_PORT: "0", CONNECTOR_PORT: "0",
       SERVICE_SECRET_KEY: "test-secret-key-of-at-least-32-characters", LOG_LEVEL: "warn", SEED_ADMIN_PASSWORD: "wired-admin-password",
@@ -181,6 +192,11 @@ describe("npm start", () => {
       const coreUrl = (await npm.waitFor(/core-api\s+(http:\/\/\S+)/, 90_000))[1]!;
       const connectorUrl = (await npm.waitFor(/connector\s+(http:\/\/\S+)/))[1]!;
       const output = npm.output();
+      const [[chain]] = (await coreDb.pool.query("SELECT id FROM chains")) as any;
+      expect(chain.id).toBeGreaterThanOrEqual(7);
+      expect(output).toContain(`demo chain id: ${chain.id}\nCHAIN=${chain.id}\n`);
+      expect(output).toContain(`demo chain ${chain.id} wired to its webshop:`);
+      expect(output).toContain(`webshop of chain ${chain.id} linked to the platform`);
       expect(output).toContain(`  authentication point  ${connectorUrl}  (integration token derived from SERVICE_SECRET_KEY)`);
       const password = /shopper password\s+(\S+)\s+\(derived from SERVICE_SECRET_KEY: shown only now\)/.exec(output)?.[1];
       expect(password).toBeDefined();
@@ -216,12 +232,12 @@ describe("npm start", () => {
       const added = await fetch(`${coreUrl}/internal/add-user`, {
         method: "POST",
         headers: { "content-type": "application/json", "X-Service-Session-User-ID": String(adminSession.session_user_id), "X-Service-Session-Key": adminSession.session_key },
-        body: JSON.stringify({ chain_id: 1, username: "added-in-the-platform@example.com", first_name: "Platform" }),
+        body: JSON.stringify({ chain_id: chain.id, username: "added-in-the-platform@example.com", first_name: "Platform" }),
       });
       expect(added.status).toBe(200);
       const integrationToken = /integration token\s+(\S+)\s+\(derived from SERVICE_SECRET_KEY: shown only now\)/.exec(output)?.[1];
       const inShop = await eventually(async () => {
-        const res = await fetch(`${connectorUrl}/rest/V1/service/customer/user_info_by_email/1/added-in-the-platform@example.com`, {
+        const res = await fetch(`${connectorUrl}/rest/V1/service/customer/user_info_by_email/${chain.id}/added-in-the-platform@example.com`, {
           headers: { authorization: `Bearer ${integrationToken}` },
         });
         return res.status === 200 ? ((await res.json()) as any) : undefined;

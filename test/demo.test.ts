@@ -46,8 +46,12 @@ describe("npm run demo -- --steps 6 against npm start", () => {
     const shop = throwawayDatabaseName("demo_shop");
     names.push(core, shop);
     // Migrated already (copies of the run's templates): npm start's migration finds nothing to do,
-    // and seeds and wires the demo chain on them as on a first start.
+    // and seeds and wires the demo chain on them as on a first start. Its chains are numbered
+    // from 5, as a server with another auto_increment_offset would: the demo finds the demo
+    // chain as npm start numbered it.
     await Promise.all([createMigratedDatabase("core", core), createMigratedDatabase("connector", shop)]);
+    const setup = await mysql.createConnection(`${TEST_DATABASE_URL}/${core}`);
+    await setup.query("ALTER TABLE chains AUTO_INCREMENT = 5").finally(() => setup.end());
     const secretKey = "demo-test-secret-key-of-at-least-32-characters";
     const adminPassword = "demo-admin-password";
     const npm = start("npm", ["start"], scriptEnv({
@@ -63,19 +67,24 @@ describe("npm run demo -- --steps 6 against npm start", () => {
     try {
       const coreApiUrl = (await npm.waitFor(/core-api\s+(http:\/\/\S+)/, 60_000))[1]!;
       const connectorUrl = (await npm.waitFor(/connector\s+(http:\/\/\S+)/))[1]!;
+      const chainId = Number(/^CHAIN=(\d+)$/m.exec(npm.output())?.[1]);
+      expect(await rows(coreDb, "SELECT id FROM chains")).toEqual([{ id: chainId }]);
+      expect(chainId).toBeGreaterThanOrEqual(5);
       // What a user gives the demo (README, "The demo: webshop and platform in sync"): the
       // services' URLs, the admin npm start printed, the webshop database and the secret key.
       // The core database is not among them: the demo reaches the platform over HTTP only.
-      const demo = () => run("npm", ["run", "demo", "--", "--steps", "6"], scriptEnv({
+      // The first run finds the demo chain in the webshop database; the second is given CHAIN as
+      // npm start printed it.
+      const demo = (chain: Record<string, string> = {}) => run("npm", ["run", "demo", "--", "--steps", "6"], scriptEnv({
         CORE_API_URL: coreApiUrl, CONNECTOR_URL: connectorUrl, SEED_ADMIN_USERNAME: "admin@demo.example", SEED_ADMIN_PASSWORD: adminPassword,
-        DATABASE_URL: TEST_DATABASE_URL, WEBSHOP_DB_NAME: shop, SERVICE_SECRET_KEY: secretKey,
+        DATABASE_URL: TEST_DATABASE_URL, WEBSHOP_DB_NAME: shop, SERVICE_SECRET_KEY: secretKey, ...chain,
       }), 60_000);
 
       // The shop's customers and the platform's members of the demo's emails, as the databases hold them.
       const customers = () => rows(shopDb, "SELECT entity_id, email, lastname FROM customer_entity WHERE email IN (?) ORDER BY email", [emails]);
       const members = () => rows(coreDb,
-        "SELECT id, username, first_name, last_name, member_number, authentication_point_identifier AS ap, signup_channel FROM users WHERE chain_id = 1 AND username IN (?) ORDER BY username",
-        [emails]);
+        "SELECT id, username, first_name, last_name, member_number, authentication_point_identifier AS ap, signup_channel FROM users WHERE chain_id = ? AND username IN (?) ORDER BY username",
+        [chainId, emails]);
       const shopperSessions = (userId: number) => rows(coreDb, "SELECT kind, chain_id FROM sessions WHERE user_id = ? AND kind = 'end_user'", [userId]);
       expect(await customers()).toEqual([]);
       expect(await members()).toEqual([]);
@@ -85,7 +94,7 @@ describe("npm run demo -- --steps 6 against npm start", () => {
       expect(first.stderr).not.toMatch(/demo failed/);
       expect(first.code, first.stdout + first.stderr).toBe(0);
       const out1 = first.stdout;
-      expect(out1).toContain("steps     6 (--steps)");
+      expect(out1).toContain(`chain     ${chainId}\nsteps     6 (--steps)`);
       expect(out1).not.toMatch(/^1\. |^\s+! /m); // no other step ran, and no check failed
 
       const shopRows = await customers();
@@ -97,12 +106,12 @@ describe("npm run demo -- --steps 6 against npm start", () => {
         const member = memberRows.find((m) => m.username === c.email);
         // a member of the chain, linked to its webshop customer, with the shop's data and a member number
         expect(member).toMatchObject({ ap: String(c.entity_id), first_name: given.firstname, signup_channel: "platform" });
-        expect(member.member_number).toMatch(/^1\d{5}$/); // from the range step 6 made sure of
+        expect(member.member_number).toMatch(/^[1-9]\d{7}$/); // from the demo chain's default range
         expect(out1).toContain(`${c.email.padEnd(28)} customer ${String(c.entity_id).padStart(4)} registered now`);
         expect(out1).toContain(`GET /internal/get-user?authentication_point_identifier=${c.entity_id} -> user ${member.id}, member ${member.member_number}, signup_channel platform`);
       }
-      // a fresh start has no member-number range: step 6 alone creates the one step 4 would
-      expect(out1).toContain("member-number range 100000-199999 created (POST /resources/member_number_range)");
+      // the demo chain starts with its default member-number range: step 6 creates none
+      expect(out1).not.toContain("created (POST /resources/member_number_range)");
       expect(out1).toContain("(of the demo's: 3 sent)");
 
       // The app-side change (alter-user) is in the Magento row, and in the platform.
@@ -114,14 +123,14 @@ describe("npm run demo -- --steps 6 against npm start", () => {
 
       // The shopper's login through the webshop app opened a session for that member.
       const shopper = memberRows.find((m) => m.username === SHOP_CUSTOMERS[1].email)!;
-      expect(await shopperSessions(shopper.id)).toEqual([{ kind: "end_user", chain_id: 1 }]);
+      expect(await shopperSessions(shopper.id)).toEqual([{ kind: "end_user", chain_id: chainId }]);
       expect(out1).toContain(`${SHOP_CUSTOMERS[1].email} / ${SHOP_PASSWORD} -> HTTP 200, shopper session of user ${shopper.id}; a wrong password -> HTTP 401`);
       expect(out1).toContain("OK: shop registrations became members, the app-side change reached the shop, the webshop password opened a shopper session");
       expect(out1).toContain("demo finished: all checks passed");
 
       // Second run on the same databases: nothing registered twice, nothing sent again, the name
       // changed back, another session.
-      const second = await demo();
+      const second = await demo({ CHAIN: String(chainId) });
       expect(second.stderr).not.toMatch(/demo failed/);
       expect(second.code, second.stdout + second.stderr).toBe(0);
       const out2 = second.stdout;

@@ -10,16 +10,18 @@ import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helper
 import { runScript, scriptEnv, start } from "./helpers/processes.ts";
 
 const shop = throwawayDatabaseName("link_shop");
-afterAll(() => dropDatabase(shop));
+const unmapped = throwawayDatabaseName("link_shop_unmapped");
+afterAll(() => Promise.all([dropDatabase(shop), dropDatabase(unmapped)]));
 
+// Started alone, the connector is told the demo chain's id (SEED_CHAIN_ID: as core-api printed it).
 const env = scriptEnv({
-  DATABASE_URL: TEST_DATABASE_URL, WEBSHOP_DB_NAME: shop, CONNECTOR_PORT: "0", CORE_API_PORT: "18123",
+  DATABASE_URL: TEST_DATABASE_URL, WEBSHOP_DB_NAME: shop, CONNECTOR_PORT: "0", CORE_API_PORT: "18123", SEED_CHAIN_ID: "7",
   SERVICE_SECRET_KEY: "test-secret-key-of-at-least-32-characters", SYNC_CRON: "off", LOG_LEVEL: "warn",
 });
 
 /** Starts the connector service alone, waits until it listens, stops it (SIGTERM); returns its output. */
-async function startConnectorOnce(): Promise<string> {
-  const npm = start("npm", ["start", "--", "--service", "connector"], env);
+async function startConnectorOnce(environment = env): Promise<string> {
+  const npm = start("npm", ["start", "--", "--service", "connector"], environment);
   try {
     await npm.waitFor(/connector\s+http:\/\/\S+/, 90_000);
   } finally {
@@ -30,10 +32,14 @@ async function startConnectorOnce(): Promise<string> {
 }
 
 /** The webshop's platform links as stored. */
-async function links(): Promise<Array<{ service_chain_id: number; core_api_url: string; app_hostname: string; access_token_sealed: string }>> {
-  const database = openConnectorDatabase(TEST_DATABASE_URL, shop, { connectionLimit: 1 });
+async function links(dbName = shop): Promise<Array<{ service_chain_id: number; core_api_url: string; app_hostname: string; access_token_sealed: string }>> {
+  return rowsOf(dbName, "SELECT service_chain_id, core_api_url, app_hostname, access_token_sealed FROM service_platform_link");
+}
+
+async function rowsOf(dbName: string, query: string): Promise<any[]> {
+  const database = openConnectorDatabase(TEST_DATABASE_URL, dbName, { connectionLimit: 1 });
   try {
-    const [rows] = await database.pool.query("SELECT service_chain_id, core_api_url, app_hostname, access_token_sealed FROM service_platform_link");
+    const [rows] = await database.pool.query(query);
     return rows as never;
   } finally {
     await database.close();
@@ -44,7 +50,9 @@ describe("npm start -- --service connector", () => {
   it("links an unlinked chain at CORE_API_PORT, and never changes a link set with link-platform", async () => {
     const first = await startConnectorOnce();
     const seeded = await links();
-    expect(seeded).toEqual([expect.objectContaining({ core_api_url: "http://127.0.0.1:18123", app_hostname: "shop.localhost" })]);
+    expect(seeded).toEqual([expect.objectContaining({ service_chain_id: 7, core_api_url: "http://127.0.0.1:18123", app_hostname: "shop.localhost" })]);
+    expect(await rowsOf(shop, "SELECT service_chain_id FROM service_chain_website")).toEqual([{ service_chain_id: 7 }]);
+    expect(first).toContain("demo chain id: 7\nCHAIN=7");
     expect(first).toContain("linked to the platform at http://127.0.0.1:18123");
 
     const chainId = String(seeded[0]!.service_chain_id);
@@ -59,5 +67,15 @@ describe("npm start -- --service connector", () => {
     const again = await startConnectorOnce();
     expect(await links()).toEqual(set);
     expect(again).not.toContain("linked to the platform");
+  }, 180_000);
+
+  it("without SEED_CHAIN_ID maps and links no chain (it cannot know the demo chain's id), and says so", async () => {
+    const { SEED_CHAIN_ID: _unset, ...rest } = env;
+    const output = await startConnectorOnce({ ...rest, WEBSHOP_DB_NAME: unmapped });
+    expect(output).toContain("its website serves no chain yet: SEED_CHAIN_ID");
+    expect(output).not.toContain("CHAIN=");
+    expect(await rowsOf(unmapped, "SELECT * FROM service_chain_website")).toEqual([]);
+    expect(await links(unmapped)).toEqual([]);
+    expect(await rowsOf(unmapped, "SELECT code FROM store_website")).toEqual([{ code: "base" }]);
   }, 180_000);
 });

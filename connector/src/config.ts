@@ -12,8 +12,11 @@ const envSchema = z.object({
   ...commonVariables,
   WEBSHOP_DB_NAME: databaseNameVariable("service_webshop"),
   CONNECTOR_PORT: portVariable(8081),
-  /** the demo chain the seed maps to the shop's website (the demo chain gets id 1) */
-  SEED_CHAIN_ID: z.coerce.number({ error: "must be a chain id" }).int("must be a chain id").positive("must be a chain id").default(1),
+  /**
+   * the chain the seed maps the shop's website to; unset: the demo chain core-api seeded, when
+   * both start in one process (npm start, npm run migrate), else no chain
+   */
+  SEED_CHAIN_ID: z.coerce.number({ error: "must be a chain id" }).int("must be a chain id").positive("must be a chain id").optional(),
   /** seeded as an accepted integration token when set */
   SEED_INTEGRATION_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** the lowest log level written */
@@ -42,7 +45,8 @@ export interface ConnectorConfig {
   dbName: string;
   port: number;
   host: string;
-  seedChainId: number;
+  /** SEED_CHAIN_ID: the chain the seed maps the shop's website to; undefined: see the variable */
+  seedChainId: number | undefined;
   seedIntegrationToken: string | undefined;
   /** CIDRs of our own proxies (TRUSTED_PROXIES): their X-Forwarded-For entries are skipped to reach the client address (http/client-address.ts) and their X-Request-Id is kept */
   trustedProxies: string[];

@@ -50,7 +50,7 @@ describe("the operations endpoints of the real server", () => {
 describe("loadConnectorConfig", () => {
   it("applies the handbook's defaults and reads the fixed variable names", () => {
     expect(loadConnectorConfig({})).toMatchObject({
-      databaseUrl: "mysql://root@127.0.0.1:3306", dbName: "service_webshop", port: 8081, host: "127.0.0.1", seedChainId: 1,
+      databaseUrl: "mysql://root@127.0.0.1:3306", dbName: "service_webshop", port: 8081, host: "127.0.0.1", seedChainId: undefined,
     });
     expect(loadConnectorConfig({ CONNECTOR_PORT: "9000", WEBSHOP_DB_NAME: "shop", HOST: "0.0.0.0", DATABASE_URL: "" }))
       .toMatchObject({ port: 9000, dbName: "shop", host: "0.0.0.0", databaseUrl: "mysql://root@127.0.0.1:3306" });

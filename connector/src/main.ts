@@ -9,6 +9,8 @@ import { pathToFileURL } from "node:url";
 import { createApp } from "./app.ts";
 import { BODY_LIMIT_BYTES, parseConnectorConfig } from "./config.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { listenError as sharedListenError } from "@service/shared/listen-error";
+import { withSecretKeyFile } from "@service/shared/secret-key-file";
 import { forkWorkers, isWorkerProcess, runsSingletonJobs, serveInWorker, workerCount } from "@service/shared/worker-processes";
 import { openConnectorDatabase, type ConnectorDb } from "./db/client.ts";
 import { migrateConnectorDatabase } from "./db/migrate.node.ts";
@@ -129,14 +131,9 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-/** The one-line error for a port that cannot be bound. */
+/** The one-line error for an address that cannot be bound (shared/src/listen-error.ts). */
 function listenError(host: string, port: number, err: unknown): Error {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why = code === "EADDRINUSE" ? "the port is in use"
-    : code === "EACCES" ? "permission denied (ports below 1024 need privileges)"
-    : code === "EADDRNOTAVAIL" ? "the address is not one of this machine's (HOST)"
-    : (err as Error).message;
-  return Object.assign(new Error(`connector cannot listen on ${urlHost(host)}:${port}: ${why} (CONNECTOR_PORT)`), { code });
+  return sharedListenError("connector", "CONNECTOR_PORT", host, port, err);
 }
 
 function urlHost(host: string): string {
@@ -149,7 +146,8 @@ function urlHost(host: string): string {
  * (shared/src/worker-processes.ts; default one per core), which run this script again and only serve.
  */
 async function runFromEnvironment(): Promise<void> {
-  const parsed = parseConnectorConfig();
+  // The secret-key file npm start keeps, when SERVICE_SECRET_KEY is not set (shared/src/secret-key-file.ts).
+  const parsed = parseConnectorConfig(withSecretKeyFile(process.env));
   if (!parsed.ok) {
     for (const line of parsed.problems) console.error(line);
     process.exit(2);
@@ -173,6 +171,9 @@ async function runFromEnvironment(): Promise<void> {
   const seedDb = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
   try {
     await seedConnector(seedDb.db, { chainId: config.seedChainId, integrationToken: config.seedIntegrationToken });
+    if (config.seedChainId === undefined) {
+      console.log("SEED_CHAIN_ID unset: the shop's website serves no chain yet (set it to the demo chain's id core-api printed, or npm run admin -- map-website)");
+    }
   } finally {
     await seedDb.close();
   }

@@ -3,12 +3,17 @@
  * core-api/src/main.deno.ts`. Same app, same configuration variables as on Node; the database
  * must already be migrated (`npm run migrate`). /docs serves Scalar's bundle from node_modules as
  * on Node (resources/docs.ts), so the page works offline here too. SIGTERM / SIGINT stop it
- * gracefully: requests in flight finish, the pool closes, exit 0.
+ * gracefully: the server closes, requests in flight finish, the pool closes, exit 0 (started by
+ * `npx deno run`, also when npx goes: npm passes the signal to its shell only). An address
+ * it cannot bind is one line naming HOST or CORE_API_PORT, exit 1. SERVICE_SECRET_KEY comes from
+ * the environment, else the secret-key file npm start keeps (shared/src/secret-key-file.ts).
  */
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
 import { parseCoreConfig } from "./config.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { withSecretKeyFile } from "@service/shared/secret-key-file";
+import { listenError } from "@service/shared/listen-error";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
 import { OutboxWorker } from "./outbox/outbox-worker.ts";
@@ -20,16 +25,22 @@ declare const Deno: {
   readTextFile(path: URL): Promise<string>;
   addSignalListener(signal: "SIGTERM" | "SIGINT", handler: () => void): void;
   exit(code: number): never;
+  /** the parent's process id, read afresh on each access */
+  readonly ppid: number;
   serve(
     options: { port: number; hostname: string; onListen?: (addr: { hostname: string; port: number }) => void },
     handler: (req: Request) => Response | Promise<Response>,
   ): { shutdown(): Promise<void> };
 };
 
+/** How often a process started by npx checks that its launcher is still there, in milliseconds. */
+const LAUNCHER_CHECK_MS = 500;
+
 /** The standalone Scalar bundle, resolved like any import (through node_modules). */
 const SCALAR_BUNDLE = "@scalar/api-reference/browser/standalone.js";
 
-const parsed = parseCoreConfig(Deno.env.toObject());
+// The secret-key file npm start keeps is read as on Node (shared/src/secret-key-file.ts).
+const parsed = parseCoreConfig(withSecretKeyFile(Deno.env.toObject()));
 if (!parsed.ok) {
   for (const line of parsed.problems) console.error(line);
   Deno.exit(2);
@@ -67,21 +78,46 @@ const app = createApp({
   resolveHost,
   outboxWake: () => worker.wake(),
 });
-worker.start();
-const server = Deno.serve(
-  {
-    port: config.port,
-    hostname: config.host,
-    onListen: ({ hostname, port }) => console.log(`core-api listening on http://${hostname}:${port}`),
-  },
-  app.fetch,
-);
-
+// The signal listeners come first: a signal right after the "listening" line must stop the server.
+let server: { shutdown(): Promise<void> } | undefined;
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  void Promise.all([server.shutdown(), worker.stop()]).then(() => database.close()).then(() => Deno.exit(0), () => Deno.exit(1));
+  void Promise.all([server?.shutdown(), worker.stop()]).then(() => database.close()).then(() => Deno.exit(0), () => Deno.exit(1));
 };
 Deno.addSignalListener("SIGTERM", stop);
 Deno.addSignalListener("SIGINT", stop);
+server = serve();
+worker.start();
+
+/**
+ * Deno.serve on HOST:CORE_API_PORT. An address it cannot bind (port in use, HOST that does not
+ * resolve ...) is one line naming the variable to change (shared/src/listen-error.ts) and exit 1.
+ */
+function serve(): { shutdown(): Promise<void> } {
+  try {
+    return Deno.serve(
+      {
+        port: config.port,
+        hostname: config.host,
+        onListen: ({ hostname, port }) => console.log(`core-api listening on http://${hostname}:${port}`),
+      },
+      app.fetch,
+    );
+  } catch (err) {
+    console.error(listenError("core-api", "CORE_API_PORT", config.host, config.port, err).message);
+    // Nothing was served and the outbox worker has not started: nothing to drain.
+    Deno.exit(1);
+  }
+}
+
+// Started by `npx deno run ...`, this process runs under npm's `sh -c`, and npm passes a SIGTERM or
+// SIGINT on to that shell only: the shell ends and this process is left, re-parented. So under
+// npx the launcher going away is the signal to stop, as it was meant.
+if (Deno.env.toObject().npm_command === "exec") {
+  const launcher = Deno.ppid;
+  setInterval(() => {
+    if (Deno.ppid !== launcher) stop();
+  }, LAUNCHER_CHECK_MS);
+}

@@ -13,6 +13,8 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { createApp } from "./app.ts";
 import { parseCoreConfig, type CoreConfig } from "./config.ts";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { listenError as sharedListenError } from "@service/shared/listen-error";
+import { withSecretKeyFile } from "@service/shared/secret-key-file";
 import { forkWorkers, isWorkerProcess, serveInWorker, workerCount } from "@service/shared/worker-processes";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
@@ -118,14 +120,9 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-/** The one-line error for a port that cannot be bound. */
+/** The one-line error for an address that cannot be bound (shared/src/listen-error.ts). */
 function listenError(host: string, port: number, err: unknown): Error {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why = code === "EADDRINUSE" ? "the port is in use"
-    : code === "EACCES" ? "permission denied (ports below 1024 need privileges)"
-    : code === "EADDRNOTAVAIL" ? "the address is not one of this machine's (HOST)"
-    : (err as Error).message;
-  return Object.assign(new Error(`core-api cannot listen on ${urlHost(host)}:${port}: ${why} (CORE_API_PORT)`), { code });
+  return sharedListenError("core-api", "CORE_API_PORT", host, port, err);
 }
 
 function urlHost(host: string): string {
@@ -133,7 +130,7 @@ function urlHost(host: string): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const parsed = parseCoreConfig(process.env);
+  const parsed = parseCoreConfig(withSecretKeyFile(process.env));
   if (!parsed.ok) {
     for (const line of parsed.problems) console.error(line);
     process.exit(2);

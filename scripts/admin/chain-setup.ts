@@ -60,15 +60,22 @@ export async function createTenantChain(
 /**
  * Gives `admin` the access levels `levels` on chain `chainId`, creating the admin when the username
  * is new (an existing admin keeps their password; their earlier levels on this chain are replaced).
- * @returns the admin id, or a refusal (unknown or deleted chain, no level, bad admin) with nothing written
+ * `passwordGiven`: the operator chose the password; for an existing admin that is refused rather
+ * than silently ignored (set-password changes a password).
+ * @returns the admin id, or a refusal (unknown or deleted chain, no level, bad admin, a given
+ *   password for an existing admin) with nothing written
  */
 export async function addChainAdmin(
   db: CoreDb,
-  input: { chainId: number; admin: NewAdmin; levels: readonly AccessLevel[] },
+  input: { chainId: number; admin: NewAdmin; levels: readonly AccessLevel[]; passwordGiven?: boolean },
 ): Promise<{ ok: true; adminId: number; adminCreated: boolean } | Refusal> {
   const [chain] = await db.select({ id: chains.id }).from(chains).where(and(eq(chains.id, input.chainId), eq(chains.deleted, false)));
   if (!chain) return refuse(`there is no chain ${input.chainId}`);
   if (input.levels.length === 0) return refuse("give at least one access level");
+  const username = input.admin.username.trim();
+  if (input.passwordGiven && (await findAdmin(db, username)) !== undefined) {
+    return refuse(`admin ${username} exists already; nothing changed (--password does not change an existing admin's password: use set-password; without --password, add-admin grants the access)`);
+  }
   const adminProblem = await checkAdmin(db, input.admin);
   if (adminProblem) return adminProblem;
   const { adminId, adminCreated } = await ensureAdmin(db, input.admin);

@@ -25,9 +25,10 @@ export interface DemoRange {
 }
 
 /**
- * Makes sure the admin's chain hands out member numbers: its first generated range, else a new one
- * (100000-199999, POST /resources/member_number_range). Steps 4 and 6 both call it, so either runs
- * first (a member added while the chain has no range keeps no member number).
+ * The admin's chain's generated member-number range: its first one (the demo chain starts with the
+ * default range 10000000-99999999), else a new one (100000-199999, POST
+ * /resources/member_number_range) rather than the default one add-user would create. Steps 4 and 6
+ * both call it, so either runs first.
  * @param core logged in as a super-user admin of the chain
  * @throws ServiceCallError when a call fails
  */

@@ -10,9 +10,11 @@ import { randomBytes } from "node:crypto";
 import { parseEnvironment, type ConfigResult } from "@service/shared/service-env";
 import { z } from "zod";
 import type { CoreDb } from "../../core-api/src/db/client.ts";
-import { seedDemoChain } from "../../core-api/src/db/seed.ts";
+import { findDemoChainId, seedDemoChain } from "../../core-api/src/db/seed.ts";
 import type { ConnectorDb } from "../../connector/src/db/client.ts";
 import { seedConnector } from "../../connector/src/db/seed.ts";
+import { serviceChainWebsite, storeWebsite } from "../../connector/src/db/schema.ts";
+import { asc, eq } from "drizzle-orm";
 import { findCustomersByEmail } from "../../connector/src/customers/repository.ts";
 import { resolveChainScope } from "../../connector/src/customers/store-scope.ts";
 import { updateCustomerFromUserInfo } from "../../connector/src/customers/update-customer.ts";
@@ -48,7 +50,8 @@ export function parseDemoSeedVariables(env: Record<string, string | undefined>):
 }
 
 /**
- * Seeds the demo chain when the core database has no chain yet (it then gets id 1).
+ * Seeds the demo chain when the core database has no chain yet (its id is the one the database
+ * hands out: not necessarily 1, see demoChainId).
  * @param dbName named in the printed lines
  * @param generate makes the passwords SEED_* does not give (tests pass a fixed one)
  * @param wiring.onSeeded called with the new chain's id right after it is seeded (for example
@@ -89,13 +92,43 @@ export async function seedCoreDemo(
   ];
 }
 
+/**
+ * The demo chain's id in the core database: the chain of the demo app hostname
+ * (SEED_APP_HOSTNAME), whether it was seeded now or on an earlier start.
+ * @returns the id, or undefined when no chain has that app hostname
+ */
+export async function demoChainId(db: CoreDb, seed: Pick<DemoSeedVariables, "SEED_APP_HOSTNAME">): Promise<number | undefined> {
+  return (await findDemoChainId(db, seed.SEED_APP_HOSTNAME)) ?? undefined;
+}
+
+/**
+ * The demo chain as the webshop knows it: the chain its default website serves (the website the
+ * seed created and mapped: seedWebshopDemo).
+ * @returns the chain id, or undefined when the default website serves no chain
+ */
+export async function webshopDemoChainId(db: ConnectorDb): Promise<number | undefined> {
+  const [row] = await db.select({ chainId: serviceChainWebsite.serviceChainId }).from(serviceChainWebsite)
+    .innerJoin(storeWebsite, eq(storeWebsite.websiteId, serviceChainWebsite.websiteId))
+    .where(eq(storeWebsite.isDefault, 1)).orderBy(asc(storeWebsite.websiteId)).limit(1);
+  return row ? Number(row.chainId) : undefined;
+}
+
+/**
+ * The lines naming the demo chain's id, printed on every start: the README's walkthrough reads
+ * it from the shell variable CHAIN (the second line is that assignment, to paste).
+ */
+export function demoChainLines(chainId: number): string[] {
+  return [`demo chain id: ${chainId}`, `CHAIN=${chainId}`];
+}
+
 /** A token derived from SERVICE_SECRET_KEY (lib/demo-wiring.ts): printed once, as a generated one. */
 export interface DerivedToken {
   derived: string;
 }
 
 /**
- * Seeds the webshop store for chain `chainId`: the Magento skeleton and mapping (seedConnector),
+ * Seeds the webshop store for chain `chainId` (undefined: no chain is mapped, the skeleton and
+ * token only): the Magento skeleton and mapping (seedConnector),
  * and an integration token: `token` when given (SEED_INTEGRATION_TOKEN, or one derived from
  * SERVICE_SECRET_KEY so the core API's side knows it too), else a generated one, made only when
  * the store has no active token yet.
@@ -105,7 +138,7 @@ export interface DerivedToken {
 export async function seedWebshopDemo(
   db: ConnectorDb,
   dbName: string,
-  chainId: number,
+  chainId: number | undefined,
   token: string | DerivedToken | undefined,
   generate: SecretGenerator = randomSecret,
 ): Promise<string[]> {
@@ -117,7 +150,7 @@ export async function seedWebshopDemo(
     ? `${token.derived}  (derived from SERVICE_SECRET_KEY: shown only now)`
     : secretLine(token, "SEED_INTEGRATION_TOKEN", generated);
   return [
-    `webshop store seeded in ${dbName} for chain ${chainId}:`,
+    chainId === undefined ? `webshop store seeded in ${dbName} (its website serves no chain yet: SEED_CHAIN_ID):` : `webshop store seeded in ${dbName} for chain ${chainId}:`,
     `  integration token  ${line}`,
   ];
 }

@@ -15,8 +15,11 @@ import {
 import { runTransaction } from "@service/shared/node";
 
 export interface SeedConnectorOptions {
-  /** the service chain this shop serves (the demo chain is 1) */
-  chainId: number;
+  /**
+   * the service chain this shop serves (the demo chain: the id core-api's seed was handed);
+   * undefined: no chain is mapped and no platform link made (the skeleton and token only)
+   */
+  chainId: number | undefined;
   /**
    * A bearer token to accept; only its SHA-256 is stored. A function is called only when the
    * store has no active token yet (for a token generated on first start and printed once).
@@ -32,8 +35,8 @@ export interface SeedConnectorOptions {
 }
 
 export interface SeedConnectorResult {
-  /** the website the chain is mapped to */
-  websiteId: number;
+  /** the website the chain is mapped to; undefined when no chain was given */
+  websiteId: number | undefined;
   /** whether the Magento skeleton (website, store group, store view, customer group) was created */
   createdStore: boolean;
   /** whether the chain -> website mapping was created */
@@ -64,7 +67,7 @@ async function seedStoreSkeleton(tx: ConnectorQueryable): Promise<boolean> {
 
 /**
  * Seeds the store (see the module comment).
- * The chain is mapped to the default website unless it already has a website. A token that is
+ * The chain (when given) is mapped to the default website unless it already has a website. A token that is
  * already stored is left as it is (a revoked token stays revoked).
  * @returns what was written, or null when the call wrote nothing (everything was already there)
  * @throws Error when the default website already serves another chain; PlatformLinkError when
@@ -74,22 +77,8 @@ export async function seedConnector(db: ConnectorDb, options: SeedConnectorOptio
   const now = options.now ?? new Date();
   const seeded = await runTransaction(db, async (tx) => {
     const createdStore = await seedStoreSkeleton(tx);
-    let mappedChain = false;
+    const mapped = options.chainId === undefined ? undefined : await mapChain(tx, options.chainId);
     let storedToken = false;
-    let [mapping] = await tx.select().from(serviceChainWebsite)
-      .where(eq(serviceChainWebsite.serviceChainId, options.chainId)).orderBy(asc(serviceChainWebsite.websiteId)).limit(1);
-    if (!mapping) {
-      const websites = await tx.select().from(storeWebsite).orderBy(asc(storeWebsite.websiteId));
-      const website = websites.find((w) => w.isDefault === 1 && w.code !== "admin") ?? websites.find((w) => w.code !== "admin");
-      if (!website) throw new Error("seedConnector: the store has no website");
-      const [taken] = await tx.select().from(serviceChainWebsite).where(eq(serviceChainWebsite.websiteId, website.websiteId));
-      if (taken) {
-        throw new Error(`seedConnector: website ${website.code} already serves chain ${taken.serviceChainId}`);
-      }
-      await tx.insert(serviceChainWebsite).values({ serviceChainId: options.chainId, websiteId: website.websiteId });
-      mapping = { serviceChainId: options.chainId, websiteId: website.websiteId };
-      mappedChain = true;
-    }
     const token = typeof options.integrationToken === "function"
       ? ((await tx.select({ id: serviceIntegrationToken.id }).from(serviceIntegrationToken)
         .where(eq(serviceIntegrationToken.isActive, true)).limit(1)).length === 0 ? options.integrationToken() : undefined)
@@ -99,15 +88,35 @@ export async function seedConnector(db: ConnectorDb, options: SeedConnectorOptio
       const [known] = await tx.select({ id: serviceIntegrationToken.id }).from(serviceIntegrationToken)
         .where(eq(serviceIntegrationToken.tokenHash, tokenHash));
       if (!known) {
-        await tx.insert(serviceIntegrationToken).values({ tokenHash, name: `chain ${options.chainId} (seed)`, createdAt: now });
+        await tx.insert(serviceIntegrationToken).values({ tokenHash, name: options.chainId === undefined ? "seed" : `chain ${options.chainId} (seed)`, createdAt: now });
         storedToken = true;
       }
     }
-    return { websiteId: mapping.websiteId, createdStore, mappedChain, storedToken };
+    return { websiteId: mapped?.websiteId, createdStore, mappedChain: mapped?.created ?? false, storedToken };
   });
-  const linkedPlatform = options.platform ? await seedPlatformLink(db, options.chainId, options.platform, now) : false;
+  const linkedPlatform = options.platform && options.chainId !== undefined ? await seedPlatformLink(db, options.chainId, options.platform, now) : false;
   if (!seeded.createdStore && !seeded.mappedChain && !seeded.storedToken && !linkedPlatform) return null;
   return { ...seeded, linkedPlatform };
+}
+
+/**
+ * Maps chain `chainId` to the default website unless it already has a website.
+ * @returns the chain's website, and whether the mapping was made now
+ * @throws Error when the default website already serves another chain
+ */
+async function mapChain(tx: ConnectorQueryable, chainId: number): Promise<{ websiteId: number; created: boolean }> {
+  const [mapping] = await tx.select().from(serviceChainWebsite)
+    .where(eq(serviceChainWebsite.serviceChainId, chainId)).orderBy(asc(serviceChainWebsite.websiteId)).limit(1);
+  if (mapping) return { websiteId: mapping.websiteId, created: false };
+  const websites = await tx.select().from(storeWebsite).orderBy(asc(storeWebsite.websiteId));
+  const website = websites.find((w) => w.isDefault === 1 && w.code !== "admin") ?? websites.find((w) => w.code !== "admin");
+  if (!website) throw new Error("seedConnector: the store has no website");
+  const [taken] = await tx.select().from(serviceChainWebsite).where(eq(serviceChainWebsite.websiteId, website.websiteId));
+  if (taken) {
+    throw new Error(`seedConnector: website ${website.code} already serves chain ${taken.serviceChainId}`);
+  }
+  await tx.insert(serviceChainWebsite).values({ serviceChainId: chainId, websiteId: website.websiteId });
+  return { websiteId: website.websiteId, created: true };
 }
 
 /** Links the chain as `platform` says when it has no link yet (an existing one is never changed); returns whether it wrote. */

@@ -51,7 +51,7 @@ describe("update: create", () => {
     const c = res.body;
     expect(c).toMatchObject({
       email: "ann@example.com", firstname: "Ann", lastname: "de Vries", dob: "1990-05-06", gender: 2,
-      website_id: 1, store_id: 1, group_id: 1, created_in: "Default Store View", disable_auto_group_change: 0,
+      website_id: h.base.websiteId, store_id: h.base.storeId, group_id: 1, created_in: "Default Store View", disable_auto_group_change: 0,
       created_at: "2026-03-10 09:00:00", updated_at: "2026-03-10 09:00:00",
     });
     expect(c.addresses).toEqual([{
@@ -69,13 +69,13 @@ describe("update: create", () => {
     });
 
     const [row] = await h.rows("customer_entity", `entity_id = ${c.id}`);
-    expect(row).toMatchObject({ email: "ann@example.com", website_id: 1, gender: 2, failures_num: 0 });
+    expect(row).toMatchObject({ email: "ann@example.com", website_id: h.base.websiteId, gender: 2, failures_num: 0 });
     expect(row.password_hash).toMatch(/^[0-9a-f]{64}:[A-Za-z0-9]{32}:3_32_2_67108864$/);
     expect(await verifyMagentoPassword("Str0ng-pass!", row.password_hash)).toBe(true);
     const [addr] = await h.rows("customer_address_entity", `parent_id = ${c.id}`);
     expect(addr.street).toBe("Oudegracht\n12\nbis");
     const [sub] = await h.rows("newsletter_subscriber", `customer_id = ${c.id}`);
-    expect(sub).toMatchObject({ subscriber_status: 1, subscriber_email: "ann@example.com", store_id: 1 });
+    expect(sub).toMatchObject({ subscriber_status: 1, subscriber_email: "ann@example.com", store_id: h.base.storeId });
     const [svc] = await h.rows("service_customer_data", `customer_id = ${c.id}`);
     expect(svc).toMatchObject({ service_chain_id: TEST_CHAIN_ID, user_id: 1001, member_number: "M1001", programme_opted_in: 1, mailing_list_sub_offered: 1 });
 
@@ -114,7 +114,7 @@ describe("update: identification", () => {
       user_info: { user_id: 1001, first_name: "Anna", username: "anna@example.com" }, website_code: "second", store_code: "second_store",
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ firstname: "Anna", email: "anna@example.com", website_id: 1, lastname: "de Vries" });
+    expect(res.body).toMatchObject({ firstname: "Anna", email: "anna@example.com", website_id: h.base.websiteId, lastname: "de Vries" });
     const [sub] = await h.rows("newsletter_subscriber", `customer_id = ${res.body.id}`);
     expect(sub.subscriber_email).toBe("anna@example.com");
     // the address follows the customer's names
@@ -217,6 +217,11 @@ describe("update: errors change nothing", () => {
       expect(res.body.parameters?.fieldName, JSON.stringify(body)).toBe(field);
       expect(typeof res.body.message).toBe("string");
     }
+    // a field present with the wrong type says what it must be, not that it is required
+    const maybe = await h.call("POST", UPDATE, { user_info: { user_id: 1001 }, create_if_not_exists: "maybe" });
+    expect(maybe).toEqual({ status: 400, body: { message: 'Invalid value for "%fieldName": %reason', parameters: { fieldName: "create_if_not_exists", reason: "must be a boolean" } } });
+    const info = await h.call("POST", UPDATE, { user_info: "dora" });
+    expect(info.body).toEqual({ message: 'Invalid value for "%fieldName": %reason', parameters: { fieldName: "user_info", reason: "must be an object" } });
     expect(await snapshot(h)).toEqual(before);
   });
 

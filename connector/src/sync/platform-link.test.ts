@@ -15,12 +15,14 @@ const T1 = new Date("2026-05-02T10:00:00.000Z");
 let dbName = "";
 let database: ConnectorDatabase;
 let box: SecretBox;
+/** the website the seed mapped chain 3 to (the id the database handed out) */
+let websiteId: number;
 
 beforeAll(async () => {
   dbName = throwawayDatabaseName("link");
   await createMigratedDatabase("connector", dbName);
   database = openConnectorDatabase(TEST_DATABASE_URL, dbName);
-  await seedConnector(database.db, { chainId: 3 });
+  websiteId = (await seedConnector(database.db, { chainId: 3 }))!.websiteId!;
   box = await openSecretBox(KEY);
 });
 
@@ -40,7 +42,7 @@ describe("linkPlatform", () => {
     expect(row.access_token_sealed).not.toContain(TOKEN.slice(37));
     expect(row.access_token_sealed).toMatch(/^v1\./);
     expect(await readPlatformLinks(database.db, box)).toEqual([{
-      chainId: 3, coreApiUrl: "http://127.0.0.1:8080", accessToken: TOKEN, appHostname: "shop.example.com", linkedAt: T0, websiteIds: [1],
+      chainId: 3, coreApiUrl: "http://127.0.0.1:8080", accessToken: TOKEN, appHostname: "shop.example.com", linkedAt: T0, websiteIds: [websiteId],
     }]);
   });
 
@@ -75,7 +77,8 @@ describe("linkPlatform", () => {
   it("a token sealed under another SERVICE_SECRET_KEY, or copied to another chain's row, does not open", async () => {
     const otherBox = await openSecretBox("another-key-of-at-least-32-characters!!");
     await expect(readPlatformLinks(database.db, otherBox)).rejects.toThrow(/does not open under this SERVICE_SECRET_KEY: link the chain again/);
-    await database.pool.query("INSERT INTO service_chain_website (service_chain_id, website_id) VALUES (4, 2)");
+    const [other] = (await database.pool.query("INSERT INTO store_website (code, name) VALUES ('other', 'Other website')")) as any[];
+    await database.pool.query("INSERT INTO service_chain_website (service_chain_id, website_id) VALUES (4, ?)", [other.insertId]);
     await database.pool.query("INSERT INTO service_platform_link SELECT 4, core_api_url, access_token_sealed, app_hostname, linked_at, updated_at FROM service_platform_link WHERE service_chain_id = 3");
     await expect(readPlatformLinks(database.db, box, [4])).rejects.toThrow(/chain 4 does not open/);
     expect(await readPlatformLinks(database.db, box, [3])).toHaveLength(1);

@@ -21,6 +21,8 @@ export const START_TIME = new Date("2026-03-10T09:00:00Z");
 export interface Harness {
   database: ConnectorDatabase;
   url: string;
+  /** the seeded website `base` and its store view `default`: the ids the database handed out */
+  base: { websiteId: number; storeId: number };
   /** the fake clock's current time */
   now(): Date;
   /** moves the fake clock forward */
@@ -49,6 +51,9 @@ export async function startHarness(
   await createMigratedDatabase("connector", name);
   const database = openConnectorDatabase(TEST_DATABASE_URL, name);
   await seedConnector(database.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: START_TIME });
+  const [[base]] = (await database.pool.query(
+    "SELECT w.website_id AS websiteId, s.store_id AS storeId FROM store_website w JOIN store s ON s.website_id = w.website_id AND s.code = 'default' WHERE w.code = 'base'",
+  )) as unknown as [Array<{ websiteId: number; storeId: number }>];
   let now = START_TIME;
   // Request lines are noise in test output: warnings and errors only.
   const app = createApp({
@@ -64,6 +69,7 @@ export async function startHarness(
   return {
     database,
     url,
+    base: base!,
     now: () => now,
     advance: (ms) => { now = new Date(now.getTime() + ms); },
     async call(method, path, body, options = {}) {

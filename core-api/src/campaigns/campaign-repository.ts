@@ -50,6 +50,15 @@ export async function findLiveCampaign(db: CoreDb, id: number): Promise<Campaign
 }
 
 /**
+ * The campaign with id `id`, deleted or not, in any chain; null when there is none. A deleted
+ * campaign keeps its row (delete-campaign only marks it), so its change log stays readable.
+ */
+export async function findCampaignRow(db: CoreDb, id: number): Promise<CampaignRow | null> {
+  const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
  * Creates a campaign and records its creation: a change log entry whose diff lists every field
  * that starts with a value (`from: null`).
  * @param now creation time (cut to the second)

@@ -9,9 +9,10 @@ import { compileSelect, qb } from "./compiled-select.ts";
 
 let core: TestCore;
 let businessId: number;
+let adminId: number;
 beforeAll(async () => {
   core = await startCore();
-  await core.admin({ read: true, super_user: true });
+  adminId = (await core.admin({ read: true, super_user: true })).id;
   await core.db.insert(apps).values({ chainId: core.chainId, hostname: "compiled.example", name: "Compiled" });
   businessId = (await insertBusiness(core.db, { chainId: core.chainId, name: "Gecompileerd", ownerCode: "C-1", latitude: 52.123456789, longitude: -4.5, isShutDown: true, openingTimes: '{"monday":null}' }, new Date("2026-11-21T10:00:00Z"))).id;
 });
@@ -39,17 +40,18 @@ describe("compileSelect reads rows exactly as drizzle does", () => {
         .leftJoin(apps, eq(apps.chainId, chains.id))
         .where(eq(chains.id, chainId as number));
     const compiled = compileSelect(build(sql.placeholder("chainId"), sql.placeholder("adminId")), ["chainId", "adminId"]);
-    for (const adminId of [1, 999_999]) {
-      const got = await compiled.run(core.db, { chainId: core.chainId, adminId });
+    // the admin with a permission on the chain, then an id no admin has
+    for (const askedId of [adminId, 999_999]) {
+      const got = await compiled.run(core.db, { chainId: core.chainId, adminId: askedId });
       const expected = await core.db
         .select({ chain: chainHeadSelection, doubled: sql<number>`${chains.id} * 2`.mapWith(String), permission: adminChainPermissions, app: { id: apps.id, hostname: apps.hostname } })
         .from(chains)
-        .leftJoin(adminChainPermissions, and(eq(adminChainPermissions.chainId, chains.id), eq(adminChainPermissions.adminUserId, adminId)))
+        .leftJoin(adminChainPermissions, and(eq(adminChainPermissions.chainId, chains.id), eq(adminChainPermissions.adminUserId, askedId)))
         .leftJoin(apps, eq(apps.chainId, chains.id))
         .where(eq(chains.id, core.chainId));
       expect(got).toEqual(expected);
       expect(got[0]!.doubled).toBe(String(core.chainId * 2));
-      expect(got[0]!.permission === null).toBe(adminId !== 1);
+      expect(got[0]!.permission === null).toBe(askedId !== adminId);
     }
   });
 

@@ -2,11 +2,12 @@
  * Creating chains, admins and apps: used by `npm start` to seed a demo chain on an empty
  * database, and by tests to set up their own world.
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords.ts";
 import type { AccessLevels } from "../auth/permissions.ts";
 import type { CoreDb } from "./client.ts";
-import { adminChainPermissions, adminUsers, apps, chains, users } from "./schema.ts";
+import { DEFAULT_GENERATED_RANGE } from "@service/shared/resources/member-number-range";
+import { adminChainPermissions, adminUsers, apps, chains, memberNumberRanges, users } from "./schema.ts";
 
 /** Creates a chain; returns its id. */
 export async function createChain(db: CoreDb, name: string): Promise<number> {
@@ -86,8 +87,10 @@ export interface DemoSeed {
 }
 
 /**
- * Seeds the demo chain when the database has no chain yet (handbook: it then gets id 1): a
- * super-user admin, an app hostname and a shopper of that app.
+ * Seeds the demo chain when the database has no chain yet: a super-user admin, an app hostname,
+ * a shopper of that app and the default generated member-number range (DEFAULT_GENERATED_RANGE).
+ * The chain's id is the one the database hands out (not necessarily 1: auto_increment_offset, a
+ * Galera node): callers wire and print that id.
  * @returns what was created, or null when the database already had a chain
  */
 export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">): Promise<DemoSeed | null> {
@@ -97,6 +100,20 @@ export async function seedDemoChain(db: CoreDb, seed: Omit<DemoSeed, "chainId">)
   const adminId = await createAdmin(db, { username: seed.adminUsername, password: seed.adminPassword, firstname: "Demo", lastname: "Admin" });
   await grantAccess(db, adminId, chainId, { super_user: true });
   await createAppHostname(db, chainId, seed.appHostname);
+  // The chain's member numbers come from the default generated range from the start.
+  const { first, last } = DEFAULT_GENERATED_RANGE;
+  await db.insert(memberNumberRanges).values({ chainId, kind: "generated", first, last, nextNumber: first });
   await createShopper(db, { chainId, username: seed.shopperUsername, password: seed.shopperPassword, firstName: "Demo", lastName: "Shopper" });
   return { chainId, ...seed };
+}
+
+/**
+ * The demo chain of an already seeded database: the chain its app hostname `appHostname`
+ * (SEED_APP_HOSTNAME) belongs to. App hostnames are unique across chains.
+ * @returns the chain id, or null when no chain has that app hostname (a database seeded with
+ *   another hostname, or never seeded)
+ */
+export async function findDemoChainId(db: CoreDb, appHostname: string): Promise<number | null> {
+  const [app] = await db.select({ chainId: apps.chainId }).from(apps).where(eq(apps.hostname, appHostname)).limit(1);
+  return app ? Number(app.chainId) : null;
 }

@@ -7,7 +7,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memberNumberRanges, users } from "../db/schema.ts";
-import { addUserAsAdmin, seedRange, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, seedRange, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
 
 let w: UsersWorld;
 let rangeId: number;
@@ -57,4 +57,19 @@ describe("1,000 signups at once", () => {
     const sorted = numbers.map(Number).sort((a, b) => a - b);
     expect(sorted[999]! - sorted[0]!).toBe(999);
   }, 180_000);
+});
+
+describe("first users of a chain without a generated range, at once", () => {
+  it("create the default range once and never share a member number", async () => {
+    const chainId = await w.core.createChain("Racing");
+    const admin = await w.core.admin({ assign: true }, chainId);
+    const { "X-Service-Chain-ID": _c, ...headers } = admin.headers;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      call(w.core, "POST", "/internal/add-user", headers, { chain_id: chainId, username: `racer-${i}@example.com` })));
+    expect(results.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
+    const numbers = results.map((r) => r.body.results.user.member_number as string).sort();
+    expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => String(10_000_000 + i)));
+    const ranges = await w.core.db.select().from(memberNumberRanges).where(eq(memberNumberRanges.chainId, chainId));
+    expect(ranges.map((r) => [r.kind, r.first, r.nextNumber])).toEqual([["generated", 10_000_000n, 10_000_020n]]);
+  }, 60_000);
 });

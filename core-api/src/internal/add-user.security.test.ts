@@ -86,6 +86,13 @@ describe("shoppers and anonymous callers", () => {
   it("a shopper may not add users (68); no credentials is 6", async () => {
     const shopper = await shopperSession(w.core, NATIVE_APP, "shopper-sec@example.com");
     await refused(shopper.headers, { chain_id: w.core.chainId, username: email() }, 403, 68);
+    // without chain_id too: the answer says what is wrong (a shopper may not add users), not that chain_id is missing
+    const before = await writtenRows(w.core);
+    const noChain = await add(shopper.headers, { username: email() });
+    expect([noChain.status, noChain.body.error?.code]).toEqual([403, 68]);
+    expect(noChain.body.error.description).toContain("a shopper's session may not add users");
+    expect(noChain.body.error.description).not.toContain("chain_id");
+    expect(await writtenRows(w.core)).toBe(before);
     await refused({}, { chain_id: w.core.chainId, username: email() }, 401, 6);
   });
 });

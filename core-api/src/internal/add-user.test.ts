@@ -226,13 +226,35 @@ describe("add-user: member numbers", () => {
     expect(await writtenRows(w.core)).toBe(before);
   });
 
-  it("a chain without a generated range gives no number; a used-up one refuses (419) without moving anything", async () => {
+  it("a chain without a generated range hands out numbers from the default range 10000000-99999999, created once", async () => {
     const chainId = await w.core.createChain("Numberless");
     const admin = await w.core.admin({ assign: true }, chainId);
     const { "X-Service-Chain-ID": _c, ...headers } = admin.headers;
-    const none = await call(w.core, "POST", "/internal/add-user", headers, { chain_id: chainId, username: email("none") });
-    expect(none.body.results.user.member_number).toBeNull();
+    const first = await call(w.core, "POST", "/internal/add-user", headers, { chain_id: chainId, username: email("first") });
+    const second = await call(w.core, "POST", "/internal/add-user", headers, { chain_id: chainId, username: email("second") });
+    expect([first.body.results.user.member_number, second.body.results.user.member_number]).toEqual(["10000000", "10000001"]);
+    const ranges = await w.core.db.select().from(memberNumberRanges).where(eq(memberNumberRanges.chainId, chainId));
+    expect(ranges).toHaveLength(1);
+    expect(ranges[0]).toMatchObject({ kind: "generated", first: 10_000_000n, last: 99_999_999n, nextNumber: 10_000_002n, deleted: false });
+  });
+
+  it("a chain whose custom range covers the default one, and no generated range: 419 naming it, nothing written", async () => {
+    const chainId = await w.core.createChain("Covered");
+    const rangeId = await seedRange(w.core, chainId, "custom", 50_000_000n, 60_000_000n);
+    const admin = await w.core.admin({ assign: true }, chainId);
+    const { "X-Service-Chain-ID": _c, ...headers } = admin.headers;
+    const before = await writtenRows(w.core);
+    const res = await call(w.core, "POST", "/internal/add-user", headers, { chain_id: chainId, username: email("covered") });
+    expect([res.status, res.body.error?.code]).toEqual([400, 419]);
+    expect(res.body.error.description).toContain(`overlaps its range ${rangeId}`);
+    expect(await writtenRows(w.core)).toBe(before);
+  });
+
+  it("a used-up generated range refuses (419) without moving anything", async () => {
+    const chainId = await w.core.createChain("Small");
     await seedRange(w.core, chainId, "generated", 7n, 7n);
+    const admin = await w.core.admin({ assign: true }, chainId);
+    const { "X-Service-Chain-ID": _c, ...headers } = admin.headers;
     const last = await call(w.core, "POST", "/internal/add-user", headers, { chain_id: chainId, username: email("last") });
     expect(last.body.results.user.member_number).toBe("7");
     const before = await writtenRows(w.core);

@@ -10,7 +10,8 @@
  * - an admin session sent with X-Service-App-Hostname: 419 parameter_invalid (handbook: the header
  *   is forbidden with an admin session; the session decides, not the header combination);
  * - chain_id an integer, else 76; X-Service-Request a JSON object, else 419;
- * - admins: chain_id present, else 3 http_vars_missing; privileged tokens: chain_id (when given)
+ * - admins: chain_id present, else 3 http_vars_missing (a shopper's session without it: 68, as
+ *   with it below); privileged tokens: chain_id (when given)
  *   with access, then X-Service-App-Hostname present and naming an app of the token's chain
  *   (and of chain_id), else 419;
  * - the access table's row: assign access (admin or chain-scope token), or for an admin user
@@ -75,7 +76,7 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
 
   const { chainId, source } = auth.kind === "privileged"
     ? await throughApp(ctx, chainParam, tokenHostname, row)
-    : { chainId: requireChainParam(chainParam), source: { by: "admin" } as SignupSource };
+    : { chainId: await requireChainParam(ctx, chainParam), source: { by: "admin" } as SignupSource };
   const { chain } = await requireAccess(auth, row, chainId, "permission_denied_or_non_existent");
 
   const { update_if_exists: updateIfExists, if_unmodified_since: sinceText } = readCallParams(addUserCall, params, ["update_if_exists", "if_unmodified_since"]);
@@ -114,10 +115,18 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
   return c.json(okBody(results));
 }
 
-/** chain_id, required with an admin session. */
-function requireChainParam(chainId: number | undefined): number {
-  if (chainId === undefined) throw new ServiceError("http_vars_missing", "chain_id is required with an admin session.");
-  return chainId;
+/**
+ * chain_id, required with an admin session. Without it a shopper's session hears what is really
+ * wrong, as with it: a shopper may not add users at all.
+ * @throws ServiceError http_vars_missing (3) for an admin without chain_id;
+ *   permission_denied_or_non_existent (68) for a shopper's session
+ */
+async function requireChainParam(ctx: RequestContext, chainId: number | undefined): Promise<number> {
+  if (chainId !== undefined) return chainId;
+  if (!(await isAdminSession(ctx))) {
+    throw new ServiceError("permission_denied_or_non_existent", "add-user needs an admin session or a privileged token; a shopper's session may not add users.");
+  }
+  throw new ServiceError("http_vars_missing", "chain_id is required with an admin session.");
 }
 
 /**

@@ -7,7 +7,7 @@
  *   (auth/access-table.ts), checked by the engine before the adapter runs.
  * - POST: `scope` must pass the creation rules (access_denied 424 otherwise) and `service_client`
  *   must be a live client of the header chain (parameter_invalid 419 otherwise); the token gets a
- *   random UUID and a new secret, returned once as `token_secret` and stored only as SHA-256.
+ *   random UUID and a new secret, returned once as `token_secret` (at every recursion level) and stored only as SHA-256.
  * - PUT / PATCH: `active` and `service_client` (another live client of the same chain); `scope`
  *   is immutable (419, by the declaration).
  * - DELETE: soft delete, kept for audit with last_updated_by = the admin.
@@ -42,6 +42,8 @@ const TOKENS_LEVEL = serviceClientResource.properties.get("access_tokens")!.leve
 /** The AccessToken adapter of the engine. */
 export const accessTokenAdapter: ResourceAdapter = {
   declaration: accessTokenResource,
+  // The secret exists in plain only in this answer: a level-0 creation must carry it too.
+  alwaysOnCreate: ["token_secret"],
 
   async findOne(scope, by) {
     if (by.property !== "id") throw new Error(`access_token: no lookup by ${by.property}`);

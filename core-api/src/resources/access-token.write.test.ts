@@ -70,6 +70,14 @@ describe("POST /resources/access_token", () => {
     expect(JSON.stringify(list.body)).not.toContain("token_secret");
   });
 
+  it("carries token_secret in the creation answer at recursion level 0 too, and the secret works", async () => {
+    const { status, body } = await w.call("POST", "/resources/access_token", { service_client: { id: client }, scope: `chain:${chain}` }, { "X-Service-Response-Recursion-Level": "0" });
+    expect(status).toBe(200);
+    expect(Object.keys(body.results).sort()).toEqual(["id", "token_secret"]);
+    expect(body.results.token_secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(await verifyAccessToken(w.core.db, body.results.id, body.results.token_secret)).toMatchObject({ valid: true });
+  });
+
   it("accepts each allowed scope form and stores it normalised", async () => {
     const cases: Array<[string, string]> = [
       [`chain:${chain}`, `chain:${chain}`],

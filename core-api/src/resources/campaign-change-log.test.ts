@@ -195,7 +195,7 @@ describe("change log: errors", () => {
     expect(errorOf(await changeLog("", anonymous))).toEqual({ status: 401, code: 6, name: "no_valid_session" });
   });
 
-  it("missing, deleted, other-chain and no-READ cases are all the same 544", async () => {
+  it("missing, other-chain and no-READ cases are all the same 544", async () => {
     const foreign = await createCampaign(
       core.db,
       { chainId: otherChain, title: "Foreign", isActive: false, activeDateFrom: null, activeDateUntil: null },
@@ -222,10 +222,25 @@ describe("change log: errors", () => {
     // No READ on the header's chain (write alone is not READ), or no rights there at all.
     sameAsMissing(await changeLog("", noRead.headers));
     sameAsMissing(await changeLog("", { ...elsewhere.headers, "X-Service-Chain-ID": String(core.chainId) }));
-    // A deleted campaign no longer exists.
-    const gone = await createCampaign(core.db, { chainId: core.chainId, title: "Gone", isActive: false, activeDateFrom: null, activeDateUntil: null }, { adminId: writer.id, endpoint: "internal/add-campaign" }, now);
-    await core.db.execute(sql`UPDATE campaigns SET deleted = 1 WHERE id = ${gone.id}`);
-    sameAsMissing(await changeLog("", reader.headers, gone.id));
+  });
+
+  it("a deleted campaign's change log stays readable with READ access, the delete entry first", async () => {
+    const added = await core.json("/internal/add-campaign", encode("json", "POST", writer.headers, { chain_id: core.chainId, title: "Gone" }));
+    const goneId = added.body.results.campaign.id;
+    const deleter = await core.admin({ write: true, campaign: true });
+    const deleted = await core.json("/internal/delete-campaign", encode("json", "DELETE", deleter.headers, { campaign_id: goneId }));
+    expect(deleted.status).toBe(200);
+    const res = await changeLog("", reader.headers, goneId);
+    expect(res.status).toBe(200);
+    const entries = res.body.results.resources;
+    expect(res.body.results.total_count).toBe(2);
+    expect(entries.map((e: { change_endpoint: string }) => e.change_endpoint)).toEqual(["internal/delete-campaign", "internal/add-campaign"]);
+    expect(entries[0].diff).toMatchObject({ deleted: { from: false, to: true } });
+    // Still the chain's own: another chain's header, or no READ, is 544 as for a missing campaign.
+    const noRead = await core.admin({ write: true });
+    expect(errorOf(await changeLog("", noRead.headers, goneId))).toEqual({ status: 404, code: 544, name: "resource_not_found" });
+    const elsewhere = await core.admin({ super_user: true }, otherChain);
+    expect(errorOf(await changeLog("", elsewhere.headers, goneId))).toEqual({ status: 404, code: 544, name: "resource_not_found" });
   });
 
   it("the campaign offers only its change log: other methods and paths are 544", async () => {

@@ -6,8 +6,9 @@
  * Order of checks (as the engine's): an admin session (6 no_valid_session), X-Service-Chain-ID a
  * positive integer (419), READ access on that chain (else 544), the path id an integer (else
  * 544: no such resource path), the list parameters (419), then the campaign: 544
- * resource_not_found when it does not exist, is deleted, or belongs to another chain than the
- * header's; with the missing-READ case all four answer alike.
+ * resource_not_found when it does not exist or belongs to another chain than the header's; with
+ * the missing-READ case all three answer alike. A deleted campaign's change log stays readable
+ * (its entries, the delete entry among them, are the audit trail of what happened to it).
  *
  * List parameters: limit (1-500, default 25), offset (default 0), sort_by (`created_date`, the
  * default, or `last_modified_date`), sort_order (`asc` or `desc`, default `desc` whatever the
@@ -30,7 +31,7 @@ import {
 import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
 import { listChanges, type ChangeLogPage, type StoredChange } from "../campaigns/change-log.ts";
-import { CAMPAIGN_MODEL_CLASS, findLiveCampaign } from "../campaigns/campaign-repository.ts";
+import { CAMPAIGN_MODEL_CLASS, findCampaignRow } from "../campaigns/campaign-repository.ts";
 import { versionAtLeast } from "../http/api-version.ts";
 import { queryParams, type Params } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
@@ -64,8 +65,8 @@ export async function serveCampaignChangeLog(c: Context<AppEnv>): Promise<Respon
   const campaignId = pathId(c.req.param("id"));
   const page = readChangeLogQuery(queryParams(c));
 
-  const campaign = await findLiveCampaign(scope.db, campaignId);
-  // The catalogue's description, as resolveScope's: the four cases must read the same.
+  const campaign = await findCampaignRow(scope.db, campaignId);
+  // The catalogue's description, as resolveScope's: the three cases must read the same.
   if (!campaign || campaign.chainId !== scope.chainId) throw new ServiceError("resource_not_found");
   const { changes, total } = await listChanges(scope.db, {
     ...page,

@@ -67,6 +67,11 @@ export interface ResourceAdapter {
   /** PUT changes only the properties sent, like PATCH, instead of replacing (Chain: a settings resource) */
   putIsPatch?: boolean;
   /**
+   * Properties the creation answer carries whatever the recursion level, when the created record
+   * holds them (AccessToken: `token_secret`, shown only then, so it must not be lost to level 0).
+   */
+  alwaysOnCreate?: readonly string[];
+  /**
    * A GET whose target is read with the caller's check, in its one query (auth/target-join.ts):
    * the join for an identifier (undefined: none for that identifier, findOne reads it), and the
    * record of the row it read (null: no such resource in the chain). Absent: findOne reads it.
@@ -108,7 +113,10 @@ export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter
     const { body, source } = await readBody(c);
     const values = validateWrite(adapter.declaration, "post", body, { source });
     requireScopeChain(adapter.declaration, scope, values);
-    return jsonResponse(c, okBody(render(adapter, scope, await adapter.create(scope, values))));
+    const created = await adapter.create(scope, values);
+    const rendered = render(adapter, scope, created);
+    for (const name of adapter.alwaysOnCreate ?? []) if (created[name] !== undefined) rendered[name] = created[name];
+    return jsonResponse(c, okBody(rendered));
   }
   if ((method === "PUT" || method === "PATCH") && adapter.update) {
     const scope = await scopeFor(c, adapter, "update");

@@ -5,7 +5,8 @@
  * property on its own; here come the rules that span properties or need the database, all before
  * anything is written:
  * - POST: type fields (vouchers/type-rules.ts), status effects (vouchers/status.ts), references
- *   in the header chain (vouchers/references.ts), then the insert with a generated key.
+ *   in the header chain (vouchers/references.ts), then the insert with a generated key; the
+ *   creating admin is recorded as `creating_user` (null for a privileged token).
  * - PUT / PATCH: references, then type fields of the merged voucher and the status order (a
  *   redeemed status never changes: 419 parameter_invalid), checked against the voucher as the
  *   engine read it; the update applies only while the row is still that voucher, else it is read
@@ -60,8 +61,8 @@ export const voucherAdapter: ResourceAdapter = {
         ...(columns as NewVoucher),
         ...status,
         chainId: scope.chainId,
-        // Admins are not users: an admin-created voucher has no creating user.
-        creatingUserId: null,
+        // The admin who creates the voucher is its creating user; a privileged token has none (null).
+        creatingUserId: scope.actorAdminId,
         lockedUntil: columns.lockedUntil ?? scope.now,
         lastUpdatedBy: scope.actorAdminId,
       },

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertBusiness } from "../businesses/business-repository.ts";
 import { currencies } from "../db/schema.ts";
+import { seedClient, seedToken } from "../clients/client-test-support.ts";
 import { allVoucherRows, seedCampaign, seedUser, voucherRow } from "../vouchers/voucher-test-support.ts";
 import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
 
@@ -62,7 +63,7 @@ describe("POST /resources/voucher", () => {
       campaign: { id: campaign },
       user: { id: user },
       currency: { id: eur },
-      creating_user: null,
+      creating_user: { id: w.admin.id },
       deleted: false,
       title: "Ten off",
       expiry_date: "2027-01-01T00:00:00Z",
@@ -82,7 +83,7 @@ describe("POST /resources/voucher", () => {
       status: "generated",
       campaignId: campaign,
       userId: user,
-      creatingUserId: null,
+      creatingUserId: w.admin.id,
       currencyId: eur,
       amount: 10,
       title: "Ten off",
@@ -92,6 +93,28 @@ describe("POST /resources/voucher", () => {
       deleted: false,
       lastUpdatedBy: w.admin.id,
     });
+  });
+
+  it("records the creating admin as creating_user, filterable; a privileged token's voucher has none", async () => {
+    const clerk = await w.core.admin({ write: true, read: true });
+    const byClerk = await w.core.json("/resources/voucher", { method: "POST", headers: { ...clerk.headers, "content-type": "application/json" }, body: JSON.stringify(basket({ title: "by clerk" })) });
+    expect(byClerk.status, JSON.stringify(byClerk.body)).toBe(200);
+    expect(byClerk.body.results.creating_user).toEqual({ id: clerk.id });
+    const client = await seedClient(w.core.db, w.core.chainId, w.now());
+    const token = await seedToken(w.core.db, w.core.chainId, client.id, w.now());
+    const byToken = await w.core.json("/resources/voucher", {
+      method: "POST", headers: { Authorization: `Bearer ${token.row.id}:${token.secret}`, "X-Service-Chain-ID": String(w.core.chainId), "content-type": "application/json" },
+      body: JSON.stringify(basket({ title: "by token" })),
+    });
+    expect(byToken.status, JSON.stringify(byToken.body)).toBe(200);
+    expect(byToken.body.results.creating_user).toBeNull();
+    expect((await voucherRow(w.core.db, byToken.body.results.id))!.creatingUserId).toBeNull();
+    // filtering on it finds the clerk's voucher, by id or [id], and nothing of the token's
+    for (const query of [`creating_user=${clerk.id}`, `creating_user[id]=${clerk.id}`]) {
+      const list = await w.call("GET", `/resources/vouchers?${query}`);
+      expect(list.status).toBe(200);
+      expect(list.body.results.resources.map((r: { id: number }) => r.id), query).toEqual([byClerk.body.results.id]);
+    }
   });
 
   it("gives every voucher its own 64-character base62 key", async () => {

@@ -187,7 +187,7 @@ async function create(tx: CoreTx, w: UserWrite, signupChannel: string | null): P
   const customNumber = w.refs.memberNumberRange?.kind === "custom" ? (w.changes.memberNumber ?? null) : null;
   const username = w.changes.username || dummyUsername(w.chain.dummyEmailDomain, customNumber);
   // Taken last, so the range's row lock is held only for the insert.
-  const memberNumber = w.changes.memberNumber || (await takeGeneratedNumber(tx, w.chain.id));
+  const memberNumber = w.changes.memberNumber || (await takeGeneratedNumber(tx, w.chain.id, w.now));
   const id = await insertUser(tx, w.chain.id, { ...columns, username, memberNumber, referralCode: newReferralCode(), signupChannel }, w.now);
   if (w.refs.referrer) await linkReferral(tx, w.chain.id, id, w.refs.referrer.id, w.now);
   const saved = (await findUser(tx, w.chain.id, { id }))!;

@@ -75,7 +75,7 @@ describe("updateVoucher", () => {
     const { seen, plan } = recording(() => ({ title: "mine" }));
     core.statements.reset();
     const after = await updateVoucher(core.db, read, plan, later);
-    expect(core.statements.statements.map((q) => q.slice(0, 6).toLowerCase())).toEqual(["update", "begin", "select", "update", "commit"]);
+    expect(core.statements.statements.map((q) => q.slice(0, 6).toLowerCase())).toEqual(["update", "begin", "select", "update", "insert", "commit"]); // the insert: the transaction's marker
     expect(seen).toHaveLength(2);
     expect(seen[1]).toMatchObject({ description: "ABC" });
     expect(after).toMatchObject({ description: "ABC", title: "mine", lastModifiedDate: later });

@@ -9,6 +9,9 @@
  * - `first` and `last`: decimal strings of 1 to 18 digits without leading zeros, `first` <=
  *   `last`; the live ranges of a chain never overlap (else parameter_invalid, 419).
  * - Deleting a range stops it from handing out or admitting numbers; users keep theirs.
+ * - A chain without a live generated range gets DEFAULT_GENERATED_RANGE as one the first time
+ *   it hands out a number (core-api users/member-numbers.ts): member numbers are always
+ *   generated unless given. The demo chain starts with it.
  */
 import { z } from "zod";
 import { defineResource, field, reference } from "./meta.ts";
@@ -19,6 +22,12 @@ export type MemberNumberRangeKind = (typeof MEMBER_NUMBER_RANGE_KINDS)[number];
 
 /** A range bound: 1 to 18 decimal digits, no leading zero (it fits a BIGINT). */
 export const RANGE_BOUND = /^(?:0|[1-9]\d{0,17})$/;
+
+/**
+ * The generated range a chain without one hands out numbers from: 8-digit numbers, 10000000 to
+ * 99999999 (created as a real range, so it can be read, changed or deleted like any other).
+ */
+export const DEFAULT_GENERATED_RANGE = { first: 10_000_000n, last: 99_999_999n } as const;
 
 const bound = () => z.string().regex(RANGE_BOUND, "must be 1 to 18 decimal digits without leading zeros");
 

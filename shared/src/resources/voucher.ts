@@ -17,7 +17,8 @@
  *   `YYYY-MM-DD HH:MM:SS` (UTC), the two forms responses use; expiry_date null never expires;
  *   `locked_until` defaults to the creation time (not locked).
  * - `redeemed_date` and `db_redeemed_date` are null until the voucher is redeemed.
- * - `creating_user` is null for vouchers created by an admin (admins are not users).
+ * - `creating_user` is the admin user who created the voucher, rendered `{"id": n}` as
+ *   `last_updated_by` renders admins; null for a voucher a privileged token created.
  */
 import { z } from "zod";
 import { parseDateTime } from "../text-values.ts";
@@ -69,7 +70,7 @@ export const voucherResource = defineResource({
     basket_owner_code_exclusive: field(nullableString(255), { level: 2, ops: ["post", "put", "patch"], description: "if set, a locked voucher can only be redeemed with this retailer basket code" }),
     campaign: field(reference(), { level: 1, filter: true, sort: true, immutable: true, requiredOnPost: true, ops: ["post", "get"], reference: "campaign", description: "a campaign of the header chain" }),
     created_date: field(z.iso.datetime(), { level: 2, readOnly: true, immutable: true, sort: true }),
-    creating_user: field(reference().nullable(), { level: 2, filter: true, immutable: true, ops: ["get", "delete"], reference: "user", description: "null for vouchers created by an admin" }),
+    creating_user: field(reference().nullable(), { level: 2, filter: true, immutable: true, ops: ["get", "delete"], reference: "admin_user", description: "admin user who created the voucher; null when a privileged token created it" }),
     currency: field(reference().nullable(), { level: 2, immutable: true, reference: "currency" }),
     db_redeemed_date: field(z.iso.datetime().nullable(), { level: 2, readOnly: true, immutable: true, description: "redeemed date as stored" }),
     deleted: field(z.boolean(), { level: 1, ops: ["get"], description: "once deleted cannot be undeleted" }),

@@ -1,0 +1,35 @@
+/**
+ * The one-line error of a service that cannot bind its address, on Node and on Deno, naming the
+ * variable to change: the port's (CORE_API_PORT, CONNECTOR_PORT) when the port is in use or
+ * needs privileges, HOST when the address is not this machine's or does not resolve at all.
+ * Example: `core-api cannot listen on 127.0.0.1:8080: the port is in use (CORE_API_PORT)`.
+ */
+
+/** An Error whose message is that one line; `code` is one of LISTEN_ERROR_CODES. */
+export type ListenError = Error & { code: string };
+
+/**
+ * The `code` of a ListenError: the system's for the causes it names, ENOTFOUND for any host that
+ * does not resolve, ELISTEN for anything else. It survives the worker processes' reports, so
+ * `npm start` knows the one line is all there is to say.
+ */
+export const LISTEN_ERROR_CODES: readonly string[] = ["EADDRINUSE", "EACCES", "EADDRNOTAVAIL", "ENOTFOUND", "ELISTEN"];
+
+/**
+ * The error for `err`, raised binding `host`:`port` of `service`.
+ * @param portVariable the variable that sets the port (`CORE_API_PORT`, `CONNECTOR_PORT`)
+ * @param err Node's listen error (`code` EADDRINUSE, EACCES, EADDRNOTAVAIL, ENOTFOUND, ...) or
+ *   Deno.serve's (`code` EADDRINUSE, a PermissionDenied, a failed address lookup)
+ */
+export function listenError(service: string, portVariable: string, host: string, port: number, err: unknown): ListenError {
+  const code = (err as { code?: string } | null)?.code;
+  const name = (err as Error | null)?.name;
+  const message = (err as Error | null)?.message ?? String(err);
+  const [why, variable, listenCode] = code === "EADDRINUSE" || name === "AddrInUse" ? ["the port is in use", portVariable, "EADDRINUSE"]
+    : code === "EACCES" || name === "PermissionDenied" ? ["permission denied (ports below 1024 need privileges)", portVariable, "EACCES"]
+    : code === "EADDRNOTAVAIL" || name === "AddrNotAvailable" ? ["the address is not one of this machine's", "HOST", "EADDRNOTAVAIL"]
+    : code === "ENOTFOUND" || code === "EAI_AGAIN" || /lookup address|getaddrinfo/i.test(message) ? ["HOST is no IP address or host name that resolves", "HOST", "ENOTFOUND"]
+    : [message.split("\n")[0], `HOST, ${portVariable}`, "ELISTEN"];
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return Object.assign(new Error(`${service} cannot listen on ${urlHost}:${port}: ${why} (${variable})`), { name: "ListenError", code: listenCode! });
+}
