@@ -8,14 +8,17 @@
  * - `GET /resources/business/{id}` as the bench admin, ids from a fixed sample, 32 connections;
  * - add-business (`POST /internal/add-business`, JSON, a new store each), 32 in flight;
  * - location search (25 km, page of 25) and prefix search ("bak") on the big data set, 32 connections;
- * - connector authenticate (bench customers, the current Magento argon2id hash), 8 concurrent.
+ * - connector authenticate (bench customers, the current Magento argon2id hash), 8 concurrent;
+ * - get-basket-price for a member with 5 claimed vouchers and a 20-line basket, and add-basket
+ *   redeeming 2 vouchers per sale (bench/basket-bench.ts), 32 connections.
  * Floors:
  * - Hono hello-world and Hono + a mysql2 primary-key select, on @hono/node-server, in a process
  *   of their own (bench/floor-server.ts), 32 connections;
  * - a bare mysql2 pool in this process: the same primary-key select; one-row INSERT into a table
  *   like businesses; each search's own statements, captured from the product and replayed
  *   (32 in flight);
- * - native argon2id verifications (@node-rs/argon2, the Magento hash's parameters), 8 concurrent.
+ * - native argon2id verifications (@node-rs/argon2, the Magento hash's parameters), 8 concurrent;
+ * - a bare transaction inserting one row and updating two (add-basket's floor), 32 in flight.
  * WEB_CONCURRENCY: the by-id read and authenticate also run against services started with 1 and
  * 2 workers: the 2-worker / 1-worker ratio.
  * Memory: the RSS of every process of the started services is read before the load (cold),
@@ -33,6 +36,8 @@ import { productStatements, runCases } from "./latency.ts";
 import { closedLoop, httpLoad, type LoadResult } from "./load-drivers.ts";
 import { measureCpu, type CpuSpent } from "./process-cpu.ts";
 import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
+import { basketPriceRequest, basketSaleRequest, prepareBasketBench } from "./basket-bench.ts";
+import { bareSaleTransaction, prepareBasketFloor } from "./floors/bare-sale-transaction.ts";
 import { addBusinessRequest, addBusinessRow, byIdRequest, sampleIds, searchRequest, writesChain, type ProductRequest } from "./product-requests.ts";
 import { markdownTable, textTable } from "./report.ts";
 import { barePool } from "./request-statements.ts";
@@ -138,8 +143,9 @@ export const throughputSection: BenchSection = {
     "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
     "--targets <a,b>        measure only these targets, by key (default: all): hello, hono-pk, mysql2-pk, by-id,",
     "                       by-id-w1, by-id-w2, mysql2-insert, add-business, mysql2-location, location, mysql2-prefix,",
-    "                       prefix, argon2, authenticate, authenticate-w1, authenticate-w2; what no chosen target",
-    "                       needs is not started or written (without add-business and mysql2-insert nothing is written)",
+    "                       prefix, argon2, authenticate, authenticate-w1, authenticate-w2, get-basket-price,",
+    "                       add-basket, mysql2-sale-tx; what no chosen target needs is not started or written",
+    "                       (without add-business, mysql2-insert and the basket targets nothing is written)",
   ],
   async run(ctx) {
     const s = ctx.settings;
@@ -163,7 +169,7 @@ export const throughputSection: BenchSection = {
     const services: Record<string, ServiceHandle> = {};
     const startIf = async (keys: string[], make: () => Promise<ServiceHandle>, service: ServiceHandle["service"]) =>
       want(...keys) ? make() : { service, workers: 0, url: "http://not-started", pid: 0, logPath: "" };
-    services.core = await startIf(["by-id", "add-business", "location", "prefix", ...(cores === 2 ? ["by-id-w2"] : [])], () => ctx.core(cores), "core-api");
+    services.core = await startIf(["by-id", "add-business", "location", "prefix", "get-basket-price", "add-basket", ...(cores === 2 ? ["by-id-w2"] : [])], () => ctx.core(cores), "core-api");
     services.core1 = await startIf(["by-id-w1"], () => ctx.core(1), "core-api");
     services.core2 = cores === 2 ? services.core : await startIf(["by-id-w2"], () => ctx.core(2), "core-api");
     services.connector = await startIf(["authenticate", ...(cores === 2 ? ["authenticate-w2"] : [])], () => ctx.connector(cores), "connector");
@@ -207,6 +213,9 @@ export const throughputSection: BenchSection = {
         return r;
       },
     });
+    // The basket targets: seeded only when one is measured; enough voucher pairs for every sale the run may send.
+    const baskets = want("get-basket-price", "add-basket") ? await prepareBasketBench(ctx, Math.max(2000, Math.ceil(seconds * (s.rounds + 1) * 1500))) : null;
+    if (want("mysql2-sale-tx")) await prepareBasketFloor(pool);
     let inserted = 0;
     const insertSql = `INSERT INTO ${FLOOR_TABLE} (chain_id, name, owner_code, towncity, country_code, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?, ?)`;
     const workersNote = (n: number) => `WEB_CONCURRENCY=${n}`;
@@ -227,6 +236,9 @@ export const throughputSection: BenchSection = {
       httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, locationCase)),
       bare("mysql2-prefix", "bare mysql2 pool: the prefix search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("text"))),
       httpTarget("prefix", `prefix search "${textCase.prefix}" (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, textCase)),
+      httpTarget("get-basket-price", `get-basket-price: 5 claimed vouchers, 20 lines (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => basketPriceRequest(baskets!)),
+      httpTarget("add-basket", `add-basket redeeming 2 vouchers (${workersNote(cores)})`, "product", services.core, CONNECTIONS, (n) => basketSaleRequest(baskets!, n + 1)),
+      bare("mysql2-sale-tx", "bare mysql2 pool: one transaction, 1 INSERT + 2 UPDATE", CONNECTIONS, (n) => bareSaleTransaction(pool, 1, n)),
       bare("argon2", "native argon2id verifications (@node-rs/argon2, 64 MiB, t=2, p=1)", AUTH_CONCURRENCY, () => argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD)),
       auth(services.connector, "authenticate", `connector authenticate (${workersNote(cores)})`),
       auth(services.connector1, "authenticate-w1", `connector authenticate (${workersNote(1)})`),
@@ -242,6 +254,8 @@ export const throughputSection: BenchSection = {
       { label: "location search / its own SQL on a bare mysql2 pool", product: "location", floor: "mysql2-location", min: 0.8 },
       { label: "prefix search / its own SQL on a bare mysql2 pool", product: "prefix", floor: "mysql2-prefix" },
       { label: "authenticate / native argon2id verifications (8 concurrent)", product: "authenticate", floor: "argon2", min: 0.9 },
+      { label: "get-basket-price (5 vouchers, 20 lines) / by-id read", product: "get-basket-price", floor: "by-id", min: 0.5 },
+      { label: "add-basket redeeming 2 vouchers / bare 1 INSERT + 2 UPDATE transaction", product: "add-basket", floor: "mysql2-sale-tx", min: 0.3 },
       { label: "Hono + mysql2 primary-key select / Hono hello-world", product: "hono-pk", floor: "hello" },
       { label: "core-api by-id read: 2 workers / 1 worker", product: w2("by-id"), floor: "by-id-w1" },
       { label: "connector authenticate: 2 workers / 1 worker", product: w2("authenticate"), floor: "authenticate-w1" },
@@ -255,6 +269,8 @@ export const throughputSection: BenchSection = {
       if (want(key)) await probe(svc.url, byIdRequest(chain, idOf(0)));
     }
     if (want("add-business")) await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
+    if (want("get-basket-price")) await probe(services.core.url, basketPriceRequest(baskets!), (b) => b?.results?.vouchers_applied?.length > 0);
+    if (want("add-basket")) await probe(services.core.url, basketSaleRequest(baskets!, 0), (b) => b?.results?.pricing?.vouchers_applied?.length === 2);
     if (want("location")) await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
     if (want("prefix")) await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
     for (const [key, svc] of [["authenticate", services.connector], ["authenticate-w1", services.connector1], [w2("authenticate"), services.connector2]] as const) {

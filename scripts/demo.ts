@@ -17,7 +17,11 @@
  *      members, read back through get-user; a change through alter-user arrives in the shop's row
  *      through the outbox; a shopper logs in with the webshop password through the chain's
  *      webshop app (demo/webshop-sync.ts). SERVICE_SECRET_KEY (or npm start's .secret-key) opens
- *      the connector's platform link.
+ *      the connector's platform link;
+ *   7. checkout: the app's backend (a chain-scope token) claims two vouchers for a member, the shop
+ *      prices a basket with them (get-basket-price), confirms the sale (add-basket: both redeemed),
+ *      confirms it again (a replay) and takes an item back (a return: a replacement voucher)
+ *      (demo/checkout.ts).
  *
  * Environment (flags win): CORE_API_URL (--core-api-url; default 127.0.0.1 at CORE_API_PORT),
  * CONNECTOR_URL (--connector-url; default 127.0.0.1 at CONNECTOR_PORT),
@@ -41,6 +45,7 @@ import { demoSms, SMS_MEMBER } from "./demo/sms.ts";
 import { checkLocationSearch, turfKm } from "./demo/location-check.ts";
 import { webshopCustomer } from "./demo/webshop-customer.ts";
 import { demoWebshopSync, SHOP_PASSWORD } from "./demo/webshop-sync.ts";
+import { demoCheckout, type CheckoutDemo } from "./demo/checkout.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseConnectorConfig } from "../connector/src/config.ts";
@@ -50,7 +55,7 @@ import { webshopDemoChainId } from "./lib/demo-seed.ts";
 
 const COUNTRIES = ["NL", "BE", "DE"] as const;
 /** The demo's numbered steps (the module comment); --steps picks some. */
-const STEP_COUNT = 6;
+const STEP_COUNT = 7;
 
 const USAGE = `Usage: npm run demo [-- options]
 
@@ -64,7 +69,10 @@ in sync: registers a few shop customers in the webshop's Magento tables (DATABAS
 WEBSHOP_DB_NAME), runs one reconcile pass (as npm run sync), reads them back as members
 (get-user), changes one through alter-user and waits for it in the shop, and logs a shopper in
 with the webshop password through the chain's webshop app. SERVICE_SECRET_KEY (or npm start's
-.secret-key) opens the connector's link to the platform. Exit status 1 when a check fails.
+.secret-key) opens the connector's link to the platform. Then a checkout: the app's backend
+claims two vouchers for a member, the shop prices a basket with them (get-basket-price),
+confirms the sale (add-basket), confirms it again (a replay) and takes an item back (a
+replacement voucher). Exit status 1 when a check fails.
 
 Options (environment in brackets; flags win):
   --core-api-url <url>     core API (CORE_API_URL, default http://127.0.0.1:$CORE_API_PORT, port 8080 when unset)
@@ -78,7 +86,8 @@ Options (environment in brackets; flags win):
   --concurrency <n>        add-business calls in flight (default 8)
   --skip-import            check only, import nothing
   --steps <list>           run these steps only, e.g. 6, 4,6 or 3-6 (default all: 1 import,
-                           2 location search, 3 webshop customer, 4 members, 5 SMS, 6 sync)
+                           2 location search, 3 webshop customer, 4 members, 5 SMS, 6 sync,
+                           7 checkout)
   --email <address>        the demo webshop customer (default demo.shopper@example.com)
   -h, --help               print this text and exit; nothing is called`;
 
@@ -193,6 +202,12 @@ async function main(): Promise<number> {
     failed ||= syncFailed;
   }
 
+  // 7. Checkout
+  if (steps.has(7)) {
+    console.log("\n7. Checkout: vouchers claimed by the app's backend, a basket priced, confirmed, replayed and partly returned");
+    failed = reportCheckout(await demoCheckout(core, chainId)) || failed;
+  }
+
   console.log(failed ? "\ndemo finished with problems (see ! lines)" : "\ndemo finished: all checks passed");
   return failed ? 1 : 0;
 }
@@ -205,6 +220,25 @@ function reportChecks(problems: readonly string[], okLine: string): boolean {
   if (problems.length === 0) console.log(`   OK: ${okLine}`);
   for (const p of problems) console.log(`   ! ${p}`);
   return problems.length > 0;
+}
+
+/**
+ * Prints step 7's lines (demo/checkout.ts).
+ * @returns true when a check failed
+ */
+function reportCheckout(c: CheckoutDemo): boolean {
+  console.log(`   member ${c.memberId}: vouchers ${c.voucherKeys.map((k) => k.slice(0, 8)).join(", ")} claimed (PATCH /resources/voucher/{id} status=claimed, chain-scope token)`);
+  const p = c.pricing;
+  if (p) {
+    console.log(`   POST /internal/get-basket-price -> total ${p.basket_total_price}, discount ${p.basket_discount}, to pay ${p.basket_final_price} (nothing stored)`);
+    for (const l of p.basket_items) console.log(`     ${String(l.description).padEnd(20)} ${String(l.item_quantity).padStart(3)} x ${l.item_price.padStart(6)}  -${l.discount.padStart(5)}  = ${l.final_price.padStart(6)}`);
+    for (const v of p.vouchers_applied) console.log(`     applied ${v.type.padEnd(10)} ${v.key.slice(0, 8)}  -${v.discount}${v.honour_code ? `  honour code ${v.honour_code}` : ""}`);
+  }
+  if (c.sale) console.log(`   POST /internal/add-basket ${c.sale.basket.retailer_basket_code} -> basket ${c.sale.basket.id}, discount ${c.sale.basket.basket_discount}; vouchers ${Object.values(c.statusAfter).join(", ")}`);
+  if (c.replay) console.log(`   POST /internal/add-basket again (same code) -> basket ${c.replay.basket.id}, duplicate ${c.replay.duplicate}`);
+  const r = c.returned?.issued_vouchers?.[0];
+  if (c.returned) console.log(`   POST /internal/add-basket return of the mug -> basket ${c.returned.basket.id}; replacement voucher ${r ? `${r.key.slice(0, 8)} of ${r.amount} (claimed)` : "none"}`);
+  return reportChecks(c.problems, "both vouchers applied and redeemed once, the replay stored nothing, the return gave the mug's discount back");
 }
 
 /**

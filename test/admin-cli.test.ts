@@ -348,7 +348,8 @@ describe("npm run admin -- chain-setting", () => {
 
 /** A setting's declared default, as the list prints it. */
 function readDefault(name: string): string {
-  return name === "restrict_campaign_enable" ? "false" : String({
+  // The flags (restrict_campaign_enable, the basket pricing and return settings) default to false.
+  return OPERATOR_CHAIN_SETTINGS[name as keyof typeof OPERATOR_CHAIN_SETTINGS].schema.safeParse("true").success ? "false" : String({
     phone_verification_send_interval_seconds: 60, phone_verification_sends_per_user: 5, phone_verification_sends_per_number: 5,
     phone_verification_sends_per_chain: 1000, phone_verification_attempts_per_user: 10, phone_verification_attempts_per_number: 10,
     phone_verification_limit_window_seconds: 3600,

@@ -89,6 +89,14 @@ export class CoreApiClient {
     };
   }
 
+  /**
+   * Calls as a service client from now on: a privileged access token (`Bearer {id}:{secret}`) on
+   * chain `chainId`, instead of an admin session.
+   */
+  useToken(tokenId: string, secret: string, chainId: number): void {
+    this.headers = { Authorization: `Bearer ${tokenId}:${secret}`, "X-Service-Chain-ID": String(chainId) };
+  }
+
   /** Switches the chain named in `X-Service-Chain-ID`. */
   useChain(chainId: number): void {
     this.headers["X-Service-Chain-ID"] = String(chainId);

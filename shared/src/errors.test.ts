@@ -20,8 +20,11 @@ describe("the error catalogue", () => {
   it("uses the spec's codes, and ours only from OUR_CODES_FROM, each once", () => {
     const ours = entries.filter(([, def]) => !SPEC_CODES.includes(def.code));
     expect(ours.map(([name]) => name).sort()).toEqual([
+      "basket_already_exists", "basket_price_changed",
       "phone_verification_attempts_exceeded", "phone_verification_code_expired", "phone_verification_code_invalid", "phone_verification_not_pending",
-      "phone_verification_send_limited", "service_unavailable", "too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists",
+      "phone_verification_send_limited", "referral_already_applied", "referral_code_own", "referral_window_closed",
+      "service_unavailable", "too_many_duplicate_objects", "too_many_login_attempts", "user_already_exists",
+      "voucher_already_redeemed", "voucher_expired", "voucher_locked", "voucher_not_applicable", "voucher_not_claimed", "voucher_not_redeemable_here",
     ]);
     for (const [name, def] of ours) expect(def.code, name).toBeGreaterThanOrEqual(OUR_CODES_FROM);
     expect(new Set(ours.map(([, def]) => def.code)).size).toBe(ours.length);
@@ -44,6 +47,15 @@ describe("the error catalogue", () => {
   it("gives service_unavailable 904 with HTTP 503", () => {
     expect(errorBody("service_unavailable").error).toMatchObject({ code: 904, name: "service_unavailable" });
     expect(ERRORS.service_unavailable.status).toBe(503);
+  });
+
+  it("gives the basket and referral refusals 909-919", () => {
+    const codes = Object.fromEntries(entries.filter(([, d]) => d.code >= 909 && d.code <= 919).map(([n, d]) => [n, [d.code, d.status]]));
+    expect(codes).toEqual({
+      voucher_not_claimed: [909, 409], voucher_already_redeemed: [910, 409], voucher_expired: [911, 409], voucher_locked: [912, 423],
+      voucher_not_redeemable_here: [913, 403], basket_already_exists: [914, 409], basket_price_changed: [915, 409], voucher_not_applicable: [916, 409],
+      referral_code_own: [917, 400], referral_window_closed: [918, 409], referral_already_applied: [919, 409],
+    });
   });
 
   it("gives the phone verification refusals 905-908 and 920", () => {

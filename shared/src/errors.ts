@@ -89,6 +89,18 @@ export const ERRORS = {
   phone_verification_code_expired: e(906, 400, "The phone verification code has expired; change or re-submit the phone number for a new one."),
   phone_verification_attempts_exceeded: e(907, 429, "Too many wrong phone verification codes: for the code (change or re-submit the phone number for a new one), or for the user or the number in the chain's window (sent with Retry-After)."),
   phone_verification_not_pending: e(908, 409, "No phone verification code is pending for the user's phone number."),
+  /** Not spec names (the spec names the basket calls only), so 909-919 are ours: basket vouchers and referrals. */
+  voucher_not_claimed: e(909, 409, "The voucher has not been claimed, so it cannot be redeemed."),
+  voucher_already_redeemed: e(910, 409, "The voucher has already been redeemed."),
+  voucher_expired: e(911, 409, "The voucher has expired."),
+  voucher_locked: e(912, 423, "The voucher is locked, and neither its exclusive basket code nor its locking code matches."),
+  voucher_not_redeemable_here: e(913, 403, "The voucher cannot be redeemed in this basket: another business, or a negative basket that refuses it."),
+  basket_already_exists: e(914, 409, "A basket with this retailer_basket_code already exists with different content."),
+  basket_price_changed: e(915, 409, "The voucher's discount differs from the expected_discount the shop gave."),
+  voucher_not_applicable: e(916, 409, "The voucher has nothing to discount in this basket, or double discounting is not allowed."),
+  referral_code_own: e(917, 400, "A user cannot apply their own referral code."),
+  referral_window_closed: e(918, 409, "The chain's referral code submission window is not configured or has passed for this user."),
+  referral_already_applied: e(919, 409, "The user already has a referrer."),
   /** Ours (909-919 are the baskets'): no code was sent to the number because the chain's send limits held it back (sent with Retry-After). */
   phone_verification_send_limited: e(920, 429, "No phone verification code was sent: the chain's limits on codes sent hold it back; re-submit the phone number after Retry-After seconds."),
 } as const satisfies Record<string, ErrorDefinition>;

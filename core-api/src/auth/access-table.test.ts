@@ -52,9 +52,9 @@ describe("verdictOf: what the caller holds on the chain", () => {
     const rows = Object.entries(RESOURCE_ACCESS).flatMap(([name, ops]) => Object.entries(ops).map(([op, rule]) => ({ name, op, rule: rule! })));
     const allowed = rows.filter((r) => verdictOf(r.rule, SHOPPER) === "allowed").map((r) => `${r.name} ${r.op}`);
     expect(allowed.sort()).toEqual(["business get", "business list", "content-page get", "content-page list", "voucher get", "voucher list"]);
-    // get-user, alter-user and verify-phone-number let a shopper in; their handlers confine the shopper to their own profile
+    // get-user, alter-user, verify-phone-number, get-basket-price and apply-referral-code let a shopper in; their handlers confine the shopper to themselves
     const calls = Object.entries(CALL_ACCESS).filter(([, rule]) => verdictOf(rule, SHOPPER) === "allowed").map(([name]) => name);
-    expect(calls.sort()).toEqual(["alter-user", "get-user", "verify-phone-number"]);
+    expect(calls.sort()).toEqual(["alter-user", "apply-referral-code", "get-basket-price", "get-user", "verify-phone-number"]);
   });
 
   it("nothing is granted to a caller holding nothing on the chain", () => {

@@ -60,7 +60,8 @@ export type ResourceName =
 /** The internal calls whose access the table decides. */
 export type CallName = "add-business" | "alter-business" | "get-businesses" | "add-campaign" | "alter-campaign" | "get-campaign"
   | "delete-campaign" | "add-campaign-group" | "get-campaign-groups" | "delete-campaign-group" | "add-tag" | "get-tags" | "delete-tag"
-  | "add-user" | typeof ADD_ADMIN_USER | "get-user" | "alter-user" | "add-basket" | "verify-phone-number";
+  | "add-user" | typeof ADD_ADMIN_USER | "get-user" | "alter-user" | "add-basket" | "verify-phone-number"
+  | "get-basket-price" | "apply-referral-code" | "alter-chain";
 
 /** The row of add-user when it creates an admin user (permission_* parameters). */
 export const ADD_ADMIN_USER = "add-user (admin user)";
@@ -158,6 +159,13 @@ export const CALL_ACCESS: Readonly<Record<CallName, CallRule>> = {
   "get-user": call(SHOPPER_READERS, "read"),
   "alter-user": call(SHOPPER_READERS, "assign"),
   "add-basket": call(PRIVILEGED, "write"),
+  // get-basket-price (handbook, "Baskets"): as add-basket, and a shopper pricing their own basket
+  // (the handler confines a shopper to themselves); it writes nothing.
+  "get-basket-price": call(SHOPPER_READERS, "write"),
+  // apply-referral-code: admins with assign access (it changes the user), tokens, a shopper for themselves.
+  "apply-referral-code": call(SHOPPER_READERS, "assign"),
+  // alter-chain: "as PUT/PATCH on the Chain resource", super-user admins only (the handler applies the resource's rule).
+  "alter-chain": call(ADMIN, "super_user"),
   // verify-phone-number (handbook, "Events"): "the shopper or an admin", as alter-user (it changes the user).
   "verify-phone-number": call(SHOPPER_READERS, "assign"),
 };

@@ -16,10 +16,10 @@ import { APP_A, startTwoChains, type TwoChains } from "./two-chains.test-support
 let w: TwoChains;
 const CALLS = Object.keys(CALL_ACCESS) as CallName[];
 const READS: CallName[] = ["get-businesses", "get-campaign", "get-campaign-groups", "get-tags", "get-user"];
-/** The tag calls: "user and privileged authentication not permitted" (spec, delete-tag). */
-const ADMIN_ONLY: CallName[] = ["add-tag", "get-tags", "delete-tag", ADD_ADMIN_USER];
+/** The tag calls: "user and privileged authentication not permitted" (spec, delete-tag); alter-chain: super-user admins, as PUT on Chain. */
+const ADMIN_ONLY: CallName[] = ["add-tag", "get-tags", "delete-tag", ADD_ADMIN_USER, "alter-chain"];
 /** The calls a shopper may attempt at all (their handlers confine the shopper to their own profile). */
-const SHOPPER_CALLS: CallName[] = ["get-user", "alter-user", "verify-phone-number"];
+const SHOPPER_CALLS: CallName[] = ["get-user", "alter-user", "verify-phone-number", "get-basket-price", "apply-referral-code"];
 
 beforeAll(async () => {
   w = await startTwoChains();

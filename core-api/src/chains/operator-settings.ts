@@ -86,6 +86,48 @@ export const OPERATOR_CHAIN_SETTINGS = {
     schema: count(60, 30 * 86_400),
     description: `the window of the phone verification counts, in seconds (60-2592000; default ${PHONE_LIMIT_DEFAULTS.windowSeconds})`,
   },
+  // The basket pricing and return settings (baskets/pricing.ts, baskets/sale.ts): read-only on
+  // the Chain resource, so the operator sets them here.
+  basket_voucher_always_redeem_full_value_in_store: {
+    column: "basketVoucherAlwaysRedeemFullValueInStore",
+    schema: flag,
+    description: "an in-store basket voucher is recorded as used in full, even when the basket was smaller (true / false; default false)",
+  },
+  basket_voucher_always_redeem_full_value_online: {
+    column: "basketVoucherAlwaysRedeemFullValueOnline",
+    schema: flag,
+    description: "an online basket voucher is recorded as used in full, even when the basket was smaller (true / false; default false)",
+  },
+  calculate_basket_on_total_value_in_store: {
+    column: "calculateBasketOnTotalValueInStore",
+    schema: flag,
+    description: "in-store vouchers discount basket_total_price, not the lines (true / false; default false)",
+  },
+  calculate_basket_on_total_value_online: {
+    column: "calculateBasketOnTotalValueOnline",
+    schema: flag,
+    description: "online vouchers discount basket_total_price, not the lines (true / false; default false)",
+  },
+  redeem_basket_voucher_on_negative_value_basket: {
+    column: "redeemBasketVoucherOnNegativeValueBasket",
+    schema: flag,
+    description: "basket vouchers still apply to the positive lines of a basket whose total is negative (true / false; default false)",
+  },
+  expired_vouchers_regenerate_on_return: {
+    column: "expiredVouchersRegenerateOnReturn",
+    schema: flag,
+    description: "a return issues a replacement even for an expired original voucher (true / false; default false)",
+  },
+  regenerated_rewards_redeem_immediately: {
+    column: "regeneratedRewardsRedeemImmediately",
+    schema: flag,
+    description: "a return's replacement voucher applies at once to the new lines of an exchange (true / false; default false)",
+  },
+  return_redeem_voucher_before_cash: {
+    column: "returnRedeemVoucherBeforeCash",
+    schema: flag,
+    description: "a return takes back voucher value before cash (true / false; default false)",
+  },
 } as const satisfies Record<string, OperatorSetting>;
 
 /** The name of a setting the API does not write. */

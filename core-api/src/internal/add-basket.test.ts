@@ -32,7 +32,13 @@ describe("add-basket", () => {
       const { status, body } = await basket({ user_id: user.id, branch_business_owner_code: w.stores[0]!.ownerCode, basket_total_price: "10.00", items: encoding === "json" ? items : JSON.stringify(items) }, w.adminHeaders, encoding);
       expect(status, JSON.stringify(body)).toBe(200);
       expect(addBasketResponseSchema.parse(body).results).toEqual({
-        basket: { id: expect.any(Number), chain_id: w.core.chainId, user_id: user.id, branch_business_id: w.stores[0]!.id, basket_total_price: 10, items, created_date: "2026-11-21T10:00:00Z" },
+        basket: {
+          id: expect.any(Number), chain_id: w.core.chainId, user_id: user.id, branch_business_id: w.stores[0]!.id, basket_total_price: 10, items,
+          retailer_basket_code: null, basket_platform_type: "in_store", basket_discount: "0.00", created_date: "2026-11-21T10:00:00Z",
+        },
+        pricing: expect.objectContaining({ basket_total_price: "10.00", basket_discount: "0.00", basket_final_price: "10.00", vouchers_applied: [] }),
+        duplicate: false,
+        issued_vouchers: [],
         result_type: "add-basket",
       });
     });

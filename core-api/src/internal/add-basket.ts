@@ -1,27 +1,39 @@
 /**
- * `POST /internal/add-basket` (handbook, "first transaction"): records a basket of a user at a
- * branch business; with the chain's first_transaction_sets_home_and_signup_store the user's first
- * basket fills an empty signup store and home store (baskets/basket-repository.ts). Contract:
- * `@service/shared/internal/add-basket`. Response `results`: `{basket, result_type: "add-basket"}`.
+ * `POST /internal/add-basket` (handbook, "Baskets": add-basket; "first transaction"): confirms a
+ * sale: stores the member's basket priced as get-basket-price prices it and redeems exactly the
+ * vouchers its basket_vouchers name, in one transaction, exactly once (baskets/sale.ts).
+ * Contract: `@service/shared/internal/add-basket`. Response `results`:
+ * `{basket, pricing, duplicate, result_type: "add-basket"}`.
  *
- * Checks, in order (nothing is written unless all pass): credentials (6 / 266); chain_id, user_id
- * and basket_total_price present (3 / 441 / 441); chain_id an integer (76); write access to the
- * chain (admin or chain-scope token), else 68; the other parameters (419, 482); the branch
- * business (branch_business_id, else branch_business_owner_code) a live business of the chain
- * (419); the user a user of the chain, else 68 (as any object that does not exist).
+ * Checks, in order (nothing is written unless all pass): credentials (6 / 266); chain_id and
+ * basket_total_price present (3 / 441); chain_id an integer (76); write access to the chain
+ * (admin or chain-scope token), else 68; the other parameters (419, 482); no member identifier
+ * (441) or several (419); the branch business a live business of the chain (419); the member a
+ * user of the chain, else 68; a voucher key that is no voucher of the member (68); then, in the
+ * transaction, a reused retailer_basket_code (replay, or 914) and every named voucher (909-913,
+ * 915, 916, 910).
  */
 import { okBody } from "@service/shared";
-import { addBasketCall, type AddBasketResults, type BasketItem } from "@service/shared/internal/add-basket";
+import { addBasketCall, type AddBasketResults, type BasketRecord } from "@service/shared/internal/add-basket";
+import type { BasketPricing } from "@service/shared/internal/basket-params";
 import type { Context } from "hono";
+import { createHash } from "node:crypto";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import { CALL_ACCESS } from "../auth/access-table.ts";
-import { recordBasket } from "../baskets/basket-repository.ts";
-import { findBusinessById, findBusinessByOwnerCode } from "../businesses/business-repository.ts";
+import { findMember, linesOf, memberKeyOf, readBasket, type BasketValues } from "../baskets/basket-request.ts";
+import { pricingResults } from "../baskets/pricing-results.ts";
+import { confirmSale, type BasketRow, type SaleOutcome } from "../baskets/sale.ts";
+import { baskets, vouchers } from "../db/schema.ts";
+import type { CoreDb } from "../db/client.ts";
+import { isDuplicateKey } from "../db/duplicate-key.ts";
+import { formatCents, toCents } from "../baskets/money.ts";
 import { formatDateTime } from "../http/api-version.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { and, asc, eq, isNull, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/mysql-core";
 
 /** Handles add-basket; see the module comment. */
 export async function addBasket(c: Context<AppEnv>): Promise<Response> {
@@ -31,36 +43,74 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
   requireParams(addBasketCall, params);
   const { chain_id: chainId } = readCallParams(addBasketCall, params, ["chain_id"]);
   const { chain } = await requireAccess(auth, CALL_ACCESS["add-basket"], chainId, "permission_denied_or_non_existent");
-  const v = readCallParams(addBasketCall, params, ["user_id", "branch_business_id", "branch_business_owner_code", "basket_total_price", "items"]);
-
-  let branchBusinessId: number | null = null;
-  if (v.branch_business_id !== undefined) {
-    if (!(await findBusinessById(db, chainId, v.branch_business_id))) throw new ServiceError("parameter_invalid", `branch_business_id ${v.branch_business_id} is no live business of the chain.`);
-    branchBusinessId = v.branch_business_id;
-  } else if (v.branch_business_owner_code) {
-    const business = await findBusinessByOwnerCode(db, chainId, v.branch_business_owner_code);
-    if (!business) throw new ServiceError("parameter_invalid", `branch_business_owner_code ${v.branch_business_owner_code} names no live business of the chain.`);
-    branchBusinessId = business.id;
+  const v = readCallParams(addBasketCall, params) as BasketValues & { chain_id: number };
+  if (memberKeyOf(v) === null) throw new ServiceError("parameter_missing", "Name the member by one of user_id, member_number, username, authentication_point_identifier.");
+  const basket = await readBasket(db, chainId, v);
+  const user = (await findMember(db, chainId, v))!;
+  const lines = linesOf(v);
+  const sale = {
+    chainId, user, basket, now,
+    itemsJson: lines === null ? null : JSON.stringify(v.items ?? lines),
+    requestHash: canonicalHash(v),
+    firstTransactionSetsStores: chain.firstTransactionSetsHomeAndSignupStore,
+    answer: (priced: Parameters<typeof pricingResults>[2], warnings: string[]) => pricingResults(user, basket, priced, warnings),
+  };
+  let outcome: SaleOutcome;
+  try {
+    outcome = await confirmSale(db, sale);
+  } catch (err) {
+    // Another member's basket took the same retailer_basket_code meanwhile: the unique index decides.
+    if (!isDuplicateKey(err, "baskets_by_retailer_code")) throw err;
+    const [stored] = await db.select().from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, basket.retailerBasketCode!)));
+    if (!stored || stored.requestHash !== sale.requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${basket.retailerBasketCode} is a basket with other content.`);
+    outcome = { basket: stored, duplicate: true, issuedVouchers: true };
   }
-  const items = (v.items ?? null) as BasketItem[] | null;
-  const row = await recordBasket(
-    db,
-    { chainId, userId: v.user_id, branchBusinessId, basketTotalPrice: v.basket_total_price, items },
-    chain.firstTransactionSetsHomeAndSignupStore,
-    now,
-  );
-  if (!row) throw new ServiceError("permission_denied_or_non_existent", `user_id ${v.user_id} is no user of the chain.`);
   const results: AddBasketResults = {
-    basket: {
-      id: row.id,
-      chain_id: row.chainId,
-      user_id: row.userId,
-      branch_business_id: row.branchBusinessId,
-      basket_total_price: row.basketTotalPrice,
-      items: row.items === null ? null : (JSON.parse(row.items) as BasketItem[]),
-      created_date: formatDateTime(row.createdDate, version)!,
-    },
+    basket: basketRecordOf(outcome.basket, version),
+    pricing: outcome.basket.pricing === null ? null : (JSON.parse(outcome.basket.pricing) as BasketPricing),
+    duplicate: outcome.duplicate,
+    issued_vouchers: outcome.issuedVouchers ? await issuedVouchers(db, chainId, outcome.basket.id, version) : [],
     result_type: "add-basket",
   };
   return c.json(okBody(results));
+}
+
+/** The vouchers basket `basketId` issued: a return's replacements, and the rest of partly used vouchers. */
+async function issuedVouchers(db: CoreDb, chainId: number, basketId: number, version: Parameters<typeof formatDateTime>[1]): Promise<AddBasketResults["issued_vouchers"]> {
+  const parent = alias(vouchers, "parent");
+  const rows = await db.select({ key: vouchers.key, amount: vouchers.amount, parentKey: parent.key, expiryDate: vouchers.expiryDate, ret: vouchers.generatingReturnTransactionId })
+    .from(vouchers).innerJoin(parent, eq(parent.id, vouchers.parentVoucherId))
+    .where(and(eq(vouchers.chainId, chainId), or(eq(vouchers.generatingReturnTransactionId, basketId), and(isNull(vouchers.generatingReturnTransactionId), eq(parent.basketId, basketId)))))
+    .orderBy(asc(vouchers.id));
+  return rows.map((r) => ({
+    key: r.key,
+    amount: formatCents(toCents(r.amount ?? 0) ?? 0),
+    parent_voucher_key: r.parentKey,
+    reason: r.ret === null ? "partial_redemption" : "return",
+    expiry_date: formatDateTime(r.expiryDate, version),
+  }));
+}
+
+/** SHA-256 (hex) of the request's values as JSON with sorted keys: equal requests, equal hashes. */
+export function canonicalHash(values: unknown): string {
+  const sorted = (x: unknown): unknown =>
+    Array.isArray(x) ? x.map(sorted)
+      : x !== null && typeof x === "object" ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted((x as Record<string, unknown>)[k])]))
+      : x;
+  return createHash("sha256").update(JSON.stringify(sorted(values))).digest("hex");
+}
+
+function basketRecordOf(row: BasketRow, version: Parameters<typeof formatDateTime>[1]): BasketRecord {
+  return {
+    id: row.id,
+    chain_id: row.chainId,
+    user_id: row.userId,
+    branch_business_id: row.branchBusinessId,
+    basket_total_price: row.basketTotalPrice,
+    items: row.items === null ? null : (JSON.parse(row.items) as BasketRecord["items"]),
+    retailer_basket_code: row.retailerBasketCode,
+    basket_platform_type: row.basketPlatformType as BasketRecord["basket_platform_type"],
+    basket_discount: formatCents(toCents(row.basketDiscount) ?? 0),
+    created_date: formatDateTime(row.createdDate, version)!,
+  };
 }

@@ -15,6 +15,9 @@ import { addUserCall } from "@service/shared/internal/add-user";
 import { getUserCall } from "@service/shared/internal/get-user";
 import { alterUserCall } from "@service/shared/internal/alter-user";
 import { addBasketCall } from "@service/shared/internal/add-basket";
+import { getBasketPriceCall } from "@service/shared/internal/get-basket-price";
+import { applyReferralCodeCall } from "@service/shared/internal/apply-referral-code";
+import { alterChainCall } from "@service/shared/internal/alter-chain";
 import { verifyPhoneNumberCall } from "@service/shared/internal/verify-phone-number";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../http/request-context.ts";
@@ -42,6 +45,9 @@ import { addUser } from "./add-user.ts";
 import { getUser } from "./get-user.ts";
 import { alterUser } from "./alter-user.ts";
 import { addBasket } from "./add-basket.ts";
+import { getBasketPrice } from "./get-basket-price.ts";
+import { applyReferralCode } from "./apply-referral-code.ts";
+import { alterChain } from "./alter-chain.ts";
 import { verifyPhoneNumber } from "./verify-phone-number.ts";
 
 type Handler = (c: Context<AppEnv>) => Promise<Response>;
@@ -69,6 +75,9 @@ export const CALLS: Array<[path: string, method: CallMethod, handler: Handler, d
     [getUserCall, getUser],
     [alterUserCall, alterUser],
     [addBasketCall, addBasket],
+    [getBasketPriceCall, getBasketPrice],
+    [applyReferralCodeCall, applyReferralCode],
+    [alterChainCall, alterChain],
     [verifyPhoneNumberCall, verifyPhoneNumber],
   ] as Array<[CallDeclaration, Handler]>
 ).map(([call, handler]) => [call.path, call.method, handler, call]);

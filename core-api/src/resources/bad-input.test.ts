@@ -169,6 +169,12 @@ async function refuseAll(method: SpecWriteMethod, path: string, cases: RefusedCa
   return problems;
 }
 
+/** Fields that are set only together with another (the chain's referral window): the other's valid value. */
+const COMPANIONS: Record<string, Record<string, unknown>> = {
+  referral_code_submission_window_quantity: { referral_code_submission_window_unit: "day" },
+  referral_code_submission_window_unit: { referral_code_submission_window_quantity: 1 },
+};
+
 /** Sends each case to a fresh target; returns one line per case not accepted, or stored otherwise than sent. */
 async function acceptAll(resource: string, method: SpecWriteMethod, cases: AcceptedCase[]): Promise<string[]> {
   const spec = SPEC_FIELDS[resource]!;
@@ -177,7 +183,7 @@ async function acceptAll(resource: string, method: SpecWriteMethod, cases: Accep
   for (const c of cases) {
     const target = method === "post" ? undefined : await makeTarget(resource, c.field);
     const base = method === "post" ? POST_BASES[resource]!(seq(), c.field) : method === "put" ? putBody(resource, target!.body) : {};
-    const res = await w.call(method.toUpperCase(), target?.path ?? spec.path, { ...base, [c.field]: c.value }, LEVEL_4);
+    const res = await w.call(method.toUpperCase(), target?.path ?? spec.path, { ...base, ...COMPANIONS[c.field], [c.field]: c.value }, LEVEL_4);
     const label = `${method.toUpperCase()} ${resource} ${c.kind} ${c.field}=${JSON.stringify(c.value).slice(0, 80)}`;
     const row = fields[c.field]!;
     // Plain values come back as sent; formatted ones (datetimes, CIDRs, references) are normalised.

@@ -13,6 +13,8 @@
  * ranges (ip-ranges/self-lockout.ts).
  */
 import { chainResource } from "@service/shared/resources/chain";
+import { eq } from "drizzle-orm";
+import { chains } from "../db/schema.ts";
 import { readChainRecord } from "../chains/nested-record.ts";
 import { chainColumns } from "../chains/chain-columns.ts";
 import { findCurrency, updateChain, type ChainChanges } from "../chains/chain-repository.ts";
@@ -59,7 +61,25 @@ async function toChanges(scope: ResourceScope, values: WriteValues): Promise<Cha
   if (changes.currencyId !== undefined && changes.currencyId !== null && !(await findCurrency(scope.db, changes.currencyId))) {
     throw new ServiceError("parameter_invalid", `currency: no currency with id ${changes.currencyId}.`);
   }
+  await requireWholeReferralWindow(scope, changes);
   // core-api fetches this URL when a shopper token arrives (auth/jwt.ts): public addresses only.
   if (typeof changes.jwtJwksUrl === "string") await requirePublicTarget(changes.jwtJwksUrl, scope.targets, "jwt_jwks_url");
   return changes;
+}
+
+/**
+ * The referral code submission window is set or cleared whole: after the change, its quantity and
+ * unit are both set or both null.
+ * @throws ServiceError parameter_invalid (419) for half a window
+ */
+async function requireWholeReferralWindow(scope: ResourceScope, changes: ChainChanges): Promise<void> {
+  const q = changes.referralCodeSubmissionWindowQuantity;
+  const u = changes.referralCodeSubmissionWindowUnit;
+  if (q === undefined && u === undefined) return;
+  const [stored] = await scope.db.select({ q: chains.referralCodeSubmissionWindowQuantity, u: chains.referralCodeSubmissionWindowUnit }).from(chains).where(eq(chains.id, scope.chainId));
+  const quantity = q === undefined ? stored?.q ?? null : q;
+  const unit = u === undefined ? stored?.u ?? null : u;
+  if ((quantity === null) !== (unit === null)) {
+    throw new ServiceError("parameter_invalid", "referral_code_submission_window_quantity and referral_code_submission_window_unit go together: set both, or clear both.");
+  }
 }

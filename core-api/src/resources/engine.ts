@@ -259,8 +259,11 @@ function requireScopeChain(decl: ResourceDeclaration, scope: ResourceScope, valu
   values.chain = { id: scope.chainId };
 }
 
-/** `record` for the request's caller: the view decides what of it and of what it nests they see (resources/read-view.ts). */
-function render(adapter: ResourceAdapter, scope: ResourceScope, record: ResourceRecord): Record<string, unknown> {
+/**
+ * `record` for the request's caller, at the scope's recursion level: the view decides what of it
+ * and of what it nests they see (resources/read-view.ts). alter-chain answers its chain so too.
+ */
+export function render(adapter: ResourceAdapter, scope: ResourceScope, record: ResourceRecord): Record<string, unknown> {
   return renderResource(adapter.declaration, record, scope.recursionLevel, {
     version: scope.version,
     resources: RESOURCES,

@@ -82,11 +82,18 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
       operation.requestBody = {
         required: ((params.required as string[] | undefined) ?? []).length > 0,
         description: "JSON, or form fields (a nested value as `name[key]`).",
-        content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema }, "multipart/form-data": { schema } },
+        content: {
+          "application/json": { schema, ...(call.examples ? { example: call.examples.request } : {}) },
+          "application/x-www-form-urlencoded": { schema },
+          "multipart/form-data": { schema },
+        },
       };
     }
     operation.responses = {
-      "200": { description: "Success.", content: { "application/json": { schema: successSchema(ref(callNames.results(call))) } } },
+      "200": {
+        description: "Success.",
+        content: { "application/json": { schema: successSchema(ref(callNames.results(call))), ...(call.examples?.results ? { example: { result: { code: 1, status: "ok" }, results: call.examples.results } } : {}) } },
+      },
       ...errorResponses(callErrors(call)),
       ...(hasParams && call.method !== "GET" ? TOO_LARGE : {}),
     };

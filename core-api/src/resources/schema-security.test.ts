@@ -46,6 +46,9 @@ const CALL_PATHS: Record<string, CallName> = {
   "/internal/get-user": "get-user",
   "/internal/alter-user": "alter-user",
   "/internal/add-basket": "add-basket",
+  "/internal/get-basket-price": "get-basket-price",
+  "/internal/apply-referral-code": "apply-referral-code",
+  "/internal/alter-chain": "alter-chain",
   "/internal/verify-phone-number": "verify-phone-number",
 };
 

@@ -81,7 +81,7 @@ async function storeByOwnerCode(db: CoreDb, chainId: number, ownerCode: string |
  * Crockford's reading of I, L, O, hyphens; canonicalReferralCode), else the code as given (codes
  * imported from older systems keep their own shape). Null when no user has it.
  */
-async function findReferrer(db: CoreDb, chainId: number, given: string): Promise<UserRow | null> {
+export async function findReferrer(db: CoreDb, chainId: number, given: string): Promise<UserRow | null> {
   const canonical = canonicalReferralCode(given);
   const found = canonical === null ? null : await findUserByReferralCode(db, chainId, canonical);
   if (found || canonical === given) return found;

@@ -22,6 +22,9 @@ import { addUserCall } from "./add-user.ts";
 import { getUserCall } from "./get-user.ts";
 import { alterUserCall } from "./alter-user.ts";
 import { addBasketCall } from "./add-basket.ts";
+import { getBasketPriceCall } from "./get-basket-price.ts";
+import { applyReferralCodeCall } from "./apply-referral-code.ts";
+import { alterChainCall } from "./alter-chain.ts";
 import { verifyPhoneNumberCall } from "./verify-phone-number.ts";
 
 export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
@@ -44,5 +47,8 @@ export const CALL_DECLARATIONS: readonly CallDeclaration[] = [
   getUserCall,
   alterUserCall,
   addBasketCall,
+  getBasketPriceCall,
+  applyReferralCodeCall,
+  alterChainCall,
   verifyPhoneNumberCall,
 ];

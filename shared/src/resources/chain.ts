@@ -24,6 +24,9 @@ const W: Operation[] = ["put", "patch"];
 const NO: Operation[] = [];
 const httpUrl = (max: number) => z.url({ protocol: /^https?$/ }).max(max);
 
+/** The units of the referral code submission window. */
+export const REFERRAL_WINDOW_UNITS = ["year", "month", "week", "day", "hour", "minute", "second"] as const;
+
 export const chainResource = defineResource({
   name: "chain",
   plural: "chains",
@@ -74,6 +77,8 @@ export const chainResource = defineResource({
     receipt_logo_url: field(httpUrl(1024).nullable(), { level: 2, ops: W }),
     receipts_service_active: field(z.boolean(), { level: 3, ops: NO }),
     redeem_basket_voucher_on_negative_value_basket: field(z.boolean(), { level: 3, ops: NO }),
+    referral_code_submission_window_quantity: field(z.int().min(1).max(1_000_000).nullable(), { level: 3, ops: W, description: "with referral_code_submission_window_unit (both set or both null): how long after signing up a user may apply a referral code" }),
+    referral_code_submission_window_unit: field(z.enum(REFERRAL_WINDOW_UNITS).nullable(), { level: 3, ops: W, description: "year, month, week, day, hour, minute or second; with referral_code_submission_window_quantity" }),
     regenerate_vouchers_on_partial_redemption: field(z.boolean(), { level: 3, ops: W, description: "non-return partial redemptions regenerate the remaining value" }),
     regenerated_rewards_redeem_immediately: field(z.boolean(), { level: 3, ops: NO }),
     require_unique_phone_number: field(z.boolean(), { level: 3, ops: W }),

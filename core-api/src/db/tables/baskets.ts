@@ -1,8 +1,10 @@
 /**
- * Baskets (transactions) of users (`POST /internal/add-basket`; baskets/).
+ * Baskets (transactions) of users (`POST /internal/add-basket`; baskets/). A basket is never
+ * edited once stored; a return is a new basket whose lines name the original's
+ * retailer_basket_code.
  */
 import { sql } from "drizzle-orm";
-import { datetime, decimal, index, int, mysqlTable, text } from "drizzle-orm/mysql-core";
+import { char, datetime, decimal, double, index, int, mysqlTable, text, uniqueIndex, varchar } from "drizzle-orm/mysql-core";
 
 /** One recorded basket of a user at a branch business (or none, online). */
 export const baskets = mysqlTable(
@@ -16,7 +18,39 @@ export const baskets = mysqlTable(
     basketTotalPrice: decimal("basket_total_price", { precision: 12, scale: 2, mode: "number" }).notNull(),
     /** JSON array of items as sent; null without items */
     items: text("items"),
+    /** the shop's code of the basket: unique per chain, the key of add-basket's idempotency; null: none */
+    retailerBasketCode: varchar("retailer_basket_code", { length: 255 }),
+    /** in_store | online; null for baskets stored before pricing */
+    basketPlatformType: varchar("basket_platform_type", { length: 16 }),
+    /** the sum of the vouchers' discounts */
+    basketDiscount: decimal("basket_discount", { precision: 12, scale: 2, mode: "number" }).notNull().default(0),
+    /** JSON of the basket's pricing (add-basket's `pricing`), answered again to a replay */
+    pricing: text("pricing"),
+    /** SHA-256 (hex) of the canonical request: a replay with the same code and other content is refused */
+    requestHash: char("request_hash", { length: 64 }),
     createdDate: datetime("created_date", { mode: "date" }).notNull().default(sql`CURRENT_TIMESTAMP`),
   },
-  (t) => [index("baskets_by_user").on(t.chainId, t.userId, t.id)],
+  (t) => [
+    index("baskets_by_user").on(t.chainId, t.userId, t.id),
+    uniqueIndex("baskets_by_retailer_code").on(t.chainId, t.retailerBasketCode),
+  ],
+);
+
+/**
+ * Quantities returned of a line of a stored basket: one row per return basket and returned
+ * line, so a line is never returned beyond its original quantity. The original basket itself is
+ * never edited.
+ */
+export const basketReturns = mysqlTable(
+  "basket_returns",
+  {
+    id: int("id").autoincrement().primaryKey(),
+    chainId: int("chain_id").notNull(),
+    originalBasketId: int("original_basket_id").notNull(),
+    retailerItemCode: varchar("retailer_item_code", { length: 64 }).notNull(),
+    returnBasketId: int("return_basket_id").notNull(),
+    /** the quantity returned (positive) */
+    quantity: double("quantity").notNull(),
+  },
+  (t) => [index("basket_returns_of_line").on(t.originalBasketId, t.retailerItemCode)],
 );

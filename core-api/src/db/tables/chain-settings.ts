@@ -53,6 +53,9 @@ export const chainSettings = {
   receiptLogoUrl: varchar("receipt_logo_url", { length: 1024 }),
   receiptsServiceActive: flag("receipts_service_active"),
   redeemBasketVoucherOnNegativeValueBasket: flag("redeem_basket_voucher_on_negative_value_basket"),
+  /** apply-referral-code's window after signup: both set or both null (users/referral-window.ts) */
+  referralCodeSubmissionWindowQuantity: int("referral_code_submission_window_quantity"),
+  referralCodeSubmissionWindowUnit: varchar("referral_code_submission_window_unit", { length: 16 }),
   regenerateVouchersOnPartialRedemption: flag("regenerate_vouchers_on_partial_redemption"),
   regeneratedRewardsRedeemImmediately: flag("regenerated_rewards_redeem_immediately"),
   requireUniquePhoneNumber: flag("require_unique_phone_number"),
