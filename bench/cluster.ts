@@ -54,15 +54,18 @@ const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1)
 const fmtRatio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : "-");
 const loadAverage = () => Math.round(os.loadavg()[0]! * 100) / 100;
 
+/** Requests sent per target so far. */
+const sent = new WeakMap<Target, number>();
+
 /**
  * Loads every server of `t` at once for `seconds`, the connections split equally between them.
  * @returns the sums of the completed and failed requests and of the rates; p50 / p99: the highest
  *   of the servers'
  */
 async function runSplit(t: Target, seconds: number): Promise<LoadResult> {
-  let n = 0;
   const per = Math.floor(CONNECTIONS / t.servers.length);
-  const parts = await Promise.all(t.servers.map((svc) => httpLoad(svc.url, per, seconds, () => t.next(n++))));
+  // one numbering per target over the warm-up and every round: add-business needs a new store each time
+  const parts = await Promise.all(t.servers.map((svc) => httpLoad(svc.url, per, seconds, () => t.next(sent.set(t, (sent.get(t) ?? 0) + 1).get(t)!))));
   return {
     ok: parts.reduce((a, r) => a + r.ok, 0),
     failed: parts.reduce((a, r) => a + r.failed, 0),
