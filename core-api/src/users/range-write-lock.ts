@@ -13,8 +13,11 @@
  * other's range.
  */
 import { eq, sql } from "drizzle-orm";
+import type { CoreDb } from "../db/client.ts";
 import { chains } from "../db/schema.ts";
-import type { CoreTx } from "./member-numbers.ts";
+
+/** A transaction of the core database. */
+type CoreTx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
 
 /**
  * Takes the range-write lock of chain `chainId` inside transaction `tx` (module comment); held
