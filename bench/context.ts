@@ -14,7 +14,7 @@ import type { Flags } from "../scripts/lib/options.ts";
 import { countStores, ensureBenchAdmin, ensureChain, grantBenchAdmin, loadStores, wipeStores } from "./load.ts";
 import { describeMachine } from "./machine.ts";
 import type { BenchChain, BenchContext, BenchSettings, ServiceHandle } from "./section.ts";
-import { CACHE_DIR, freePort, ProcessFleet } from "./services.ts";
+import { CACHE_DIR, freePort, ProcessFleet, type ServiceVariant } from "./services.ts";
 
 const SECRETS_PATH = `${CACHE_DIR}bench-secrets.json`;
 const LOAD_RECORDS_PATH = `${CACHE_DIR}load.json`;
@@ -60,13 +60,15 @@ export interface RunContext extends BenchContext {
 /**
  * Creates the context of one run.
  * @param settings the run's settings (run.ts reads them from the command line)
+ * @param processPrefix put before the names (and log files) of the processes this context starts,
+ *   so a second context (another database server) does not share their logs
  */
-export async function createRunContext(settings: BenchSettings, flags: Flags): Promise<RunContext> {
+export async function createRunContext(settings: BenchSettings, flags: Flags, processPrefix = ""): Promise<RunContext> {
   // Bulk loads of up to a million stores: no statement timeout.
   const database: CoreDatabase = openCoreDatabase(settings.databaseUrl, settings.coreDb, { connectionLimit: 4, timeouts: { queryTimeoutMs: 0 } });
   const db = database.db;
   const secrets = benchSecrets();
-  const fleet = new ProcessFleet(settings, secrets);
+  const fleet = new ProcessFleet(settings, secrets, processPrefix);
   const memos = new Map<string, Promise<unknown>>();
   const memo = <T>(key: string, make: () => Promise<T>): Promise<T> => {
     let p = memos.get(key) as Promise<T> | undefined;
@@ -77,7 +79,7 @@ export async function createRunContext(settings: BenchSettings, flags: Flags): P
     return p;
   };
   const defaultWorkers = os.availableParallelism();
-  const core = (workers = defaultWorkers): Promise<ServiceHandle> => fleet.service("core-api", workers);
+  const core = (workers = defaultWorkers, variant?: ServiceVariant): Promise<ServiceHandle> => fleet.service("core-api", workers, variant);
   const connector = (workers = defaultWorkers): Promise<ServiceHandle> => fleet.service("connector", workers);
 
   /** The bench admin (once per run) and its session on the core-api child, logged in over HTTP. */

@@ -15,6 +15,7 @@ import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { exitOnHelp } from "../scripts/lib/command-line.ts";
 import { booleanOption, numberOption, parseFlags, stringOption, type Flags } from "../scripts/lib/options.ts";
 import { createRunContext, type RunContext } from "./context.ts";
+import { clusterSection } from "./cluster.ts";
 import { eventLatencySection } from "./event-latency.ts";
 import { latencySection } from "./latency.ts";
 import { writeResultBlocks, type ResultBlock } from "./results-file.ts";
@@ -24,7 +25,7 @@ import { syncReconcileSection } from "./sync-reconcile.ts";
 import { throughputSection } from "./throughput.ts";
 
 /** Every section, in the order they run and appear in bench/RESULTS.md. */
-const SECTIONS: BenchSection[] = [latencySection, scalingSection, throughputSection, eventLatencySection, syncReconcileSection];
+const SECTIONS: BenchSection[] = [latencySection, scalingSection, throughputSection, clusterSection, eventLatencySection, syncReconcileSection];
 
 const RESULTS_PATH = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
 const QUICK_RESULTS_PATH = fileURLToPath(new URL("./.cache/RESULTS.quick.md", import.meta.url));

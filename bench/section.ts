@@ -20,6 +20,7 @@
 import type { CoreDb } from "../core-api/src/db/client.ts";
 import type { Flags } from "../scripts/lib/options.ts";
 import type { Machine } from "./machine.ts";
+import type { ServiceVariant } from "./services.ts";
 
 /** The settings every section shares, read once from the command line by run.ts. */
 export interface BenchSettings {
@@ -103,8 +104,10 @@ export interface BenchContext {
    * core-api as a child process on the bench core database (`npm start --service core-api`),
    * started on first use and stopped at the end of the run.
    * @param workers WEB_CONCURRENCY to pass (default: the machine's core count, the service's default)
+   * @param variant a differently configured core-api next to the default one (e.g. GROUP_COMMIT=off,
+   *   another DATABASE_URL), started once per name and worker count
    */
-  core(workers?: number): Promise<ServiceHandle>;
+  core(workers?: number, variant?: ServiceVariant): Promise<ServiceHandle>;
   /** the connector as a child process on the bench webshop database; see `core` */
   connector(workers?: number): Promise<ServiceHandle>;
   /**

@@ -47,6 +47,22 @@ function tail(path: string, lines = 15): string {
   }
 }
 
+/**
+ * REQUEST_DEADLINE_MS of the services the bench starts: autocannon's own time-out (30 s). The
+ * bench measures throughput, not the deadline: under 32 connections on a shared 2-core machine (and
+ * a Galera cluster's certification retries) a request may wait for a pool connection longer than
+ * the production default of 5 s, and a 503 there would count as a failure no patient client sees.
+ */
+export const BENCH_REQUEST_DEADLINE_MS = 30_000;
+
+/** A differently configured process of a service (ProcessFleet.service). */
+export interface ServiceVariant {
+  /** tells the process apart from the default one: its key and log name, lower-case with dashes */
+  name: string;
+  /** added to and overriding the bench's environment of the service (null removes a variable) */
+  env: Record<string, string | null>;
+}
+
 interface Started {
   name: string;
   child: ChildProcess;
@@ -65,9 +81,13 @@ export class ProcessFleet {
   private readonly settings: BenchSettings;
   private readonly secrets: { serviceSecretKey: string; integrationToken: string };
 
-  constructor(settings: BenchSettings, secrets: { serviceSecretKey: string; integrationToken: string }) {
+  /** put before every process name and log file of this fleet (a second fleet on another server) */
+  private readonly prefix: string;
+
+  constructor(settings: BenchSettings, secrets: { serviceSecretKey: string; integrationToken: string }, prefix = "") {
     this.settings = settings;
     this.secrets = secrets;
+    this.prefix = prefix;
   }
 
   /**
@@ -85,7 +105,7 @@ export class ProcessFleet {
     readyPath: string,
   ): Promise<{ url: string; pid: number; logPath: string }> {
     mkdirSync(CACHE_DIR, { recursive: true });
-    const logPath = `${CACHE_DIR}${name}.log`;
+    const logPath = `${CACHE_DIR}${this.prefix}${name}.log`;
     const fd = openSync(logPath, "w");
     const childEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== null && v !== undefined) childEnv[k] = v;
@@ -113,9 +133,12 @@ export class ProcessFleet {
    * core-api or the connector through `npm start --service <service>` (migrates, seeds the demo on
    * an empty database, serves), once per service and worker count.
    * @param workers WEB_CONCURRENCY for the service
+   * @param variant a differently configured process of the same service: `name` tells it apart
+   *   (its log, its key), `env` is added to (and overrides) the bench's environment of it, e.g.
+   *   GROUP_COMMIT=off or another DATABASE_URL
    */
-  service(service: "core-api" | "connector", workers: number): Promise<ServiceHandle> {
-    const key = `${service}-w${workers}`;
+  service(service: "core-api" | "connector", workers: number, variant?: ServiceVariant): Promise<ServiceHandle> {
+    const key = `${service}-w${workers}${variant ? `-${variant.name}` : ""}`;
     let handle = this.services.get(key);
     if (!handle) {
       handle = (async () => {
@@ -138,8 +161,11 @@ export class ProcessFleet {
           WEBHOOK_ALLOW_PRIVATE: service === "core-api" ? "true" : null,
           // the bench speaks as many shoppers through X-Forwarded-For (bench/webshop-customers.ts)
           ...(service === "connector" ? { TRUSTED_PROXIES: "127.0.0.1" } : {}),
+          // see BENCH_REQUEST_DEADLINE_MS
+          REQUEST_DEADLINE_MS: String(BENCH_REQUEST_DEADLINE_MS),
+          ...variant?.env,
         }, port, "/ready");
-        console.log(`started ${service} with WEB_CONCURRENCY=${workers} at ${url} (pid ${pid}, log ${logPath.slice(ROOT.length)})`);
+        console.log(`started ${service}${variant ? ` (${variant.name})` : ""} with WEB_CONCURRENCY=${workers} at ${url} (pid ${pid}, log ${logPath.slice(ROOT.length)})`);
         return { service, workers, url, pid, logPath };
       })();
       this.services.set(key, handle);

@@ -6,7 +6,9 @@
  * --service ...`, WEB_CONCURRENCY = the core count, the services' default), driven over HTTP by
  * autocannon:
  * - `GET /resources/business/{id}` as the bench admin, ids from a fixed sample, 32 connections;
- * - add-business (`POST /internal/add-business`, JSON, a new store each), 32 in flight;
+ * - add-business (`POST /internal/add-business`, JSON, a new store each), 32 in flight, with group
+ *   commit (the default: concurrent calls share a transaction) and from a second core-api started
+ *   with GROUP_COMMIT=off (a transaction per call);
  * - location search (25 km, page of 25) and prefix search ("bak") on the big data set, 32 connections;
  * - connector authenticate (bench customers, the current Magento argon2id hash), 8 concurrent;
  * - get-basket-price for a member with 5 claimed vouchers and a 20-line basket, and add-basket
@@ -42,7 +44,7 @@ import { addBusinessRequest, addBusinessRow, byIdRequest, sampleIds, searchReque
 import { markdownTable, textTable } from "./report.ts";
 import { barePool } from "./request-statements.ts";
 import type { BenchChain, BenchSection, ServiceHandle, TargetCheck } from "./section.ts";
-import { TYPESCRIPT_LOADER } from "./services.ts";
+import { BENCH_REQUEST_DEADLINE_MS, TYPESCRIPT_LOADER } from "./services.ts";
 import { replay } from "./sql-capture.ts";
 import { wipeStores } from "./load.ts";
 import { BENCH_CUSTOMER_PASSWORD, benchClientAddress, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
@@ -142,10 +144,11 @@ export const throughputSection: BenchSection = {
   flags: [
     "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
     "--targets <a,b>        measure only these targets, by key (default: all): hello, hono-pk, mysql2-pk, by-id,",
-    "                       by-id-w1, by-id-w2, mysql2-insert, add-business, mysql2-location, location, mysql2-prefix,",
-    "                       prefix, argon2, authenticate, authenticate-w1, authenticate-w2, get-basket-price,",
-    "                       add-basket, mysql2-sale-tx; what no chosen target needs is not started or written",
-    "                       (without add-business, mysql2-insert and the basket targets nothing is written)",
+    "                       by-id-w1, by-id-w2, mysql2-insert, add-business, add-business-solo (GROUP_COMMIT=off),",
+    "                       mysql2-location, location, mysql2-prefix, prefix, argon2, authenticate, authenticate-w1,",
+    "                       authenticate-w2, get-basket-price, add-basket, mysql2-sale-tx; what no chosen target needs",
+    "                       is not started or written (without add-business, add-business-solo, mysql2-insert and the",
+    "                       basket targets nothing is written)",
   ],
   async run(ctx) {
     const s = ctx.settings;
@@ -155,7 +158,7 @@ export const throughputSection: BenchSection = {
     const cores = os.availableParallelism();
     const only = chosenTargets(ctx.flags.get("targets"));
     const want = (...keys: string[]) => only === null || keys.some((k) => only.has(k));
-    const writing = want("add-business", "mysql2-insert");
+    const writing = want("add-business", "add-business-solo", "mysql2-insert");
     const chain = await ctx.benchChain(s.count);
     // Unused (never read) when no write target is measured: nothing is written then.
     const writes = writing ? await writesChain(ctx) : (undefined as unknown as BenchChain);
@@ -170,6 +173,7 @@ export const throughputSection: BenchSection = {
     const startIf = async (keys: string[], make: () => Promise<ServiceHandle>, service: ServiceHandle["service"]) =>
       want(...keys) ? make() : { service, workers: 0, url: "http://not-started", pid: 0, logPath: "" };
     services.core = await startIf(["by-id", "add-business", "location", "prefix", "get-basket-price", "add-basket", ...(cores === 2 ? ["by-id-w2"] : [])], () => ctx.core(cores), "core-api");
+    services.coreSolo = await startIf(["add-business-solo"], () => ctx.core(cores, { name: "group-commit-off", env: { GROUP_COMMIT: "off" } }), "core-api");
     services.core1 = await startIf(["by-id-w1"], () => ctx.core(1), "core-api");
     services.core2 = cores === 2 ? services.core : await startIf(["by-id-w2"], () => ctx.core(2), "core-api");
     services.connector = await startIf(["authenticate", ...(cores === 2 ? ["authenticate-w2"] : [])], () => ctx.connector(cores), "connector");
@@ -232,6 +236,7 @@ export const throughputSection: BenchSection = {
         return pool.execute(insertSql, [r.chainId, r.name, r.ownerCode, r.towncity, r.countryCode, r.latitude, r.longitude]);
       }),
       httpTarget("add-business", `add-business over HTTP (${workersNote(cores)})`, "product", services.core, CONNECTIONS, (n) => addBusinessRequest(writes, runTag, n)),
+      httpTarget("add-business-solo", `add-business over HTTP, GROUP_COMMIT=off (${workersNote(cores)})`, "product", services.coreSolo, CONNECTIONS, (n) => addBusinessRequest(writes, `${runTag}s`, n)),
       bare("mysql2-location", "bare mysql2 pool: the location search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("location"))),
       httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, locationCase)),
       bare("mysql2-prefix", "bare mysql2 pool: the prefix search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("text"))),
@@ -251,6 +256,8 @@ export const throughputSection: BenchSection = {
     const allRatios: Ratio[] = [
       { label: "by-id read / Hono + mysql2 primary-key select", product: "by-id", floor: "hono-pk", min: 0.5 },
       { label: "add-business / bare mysql2 INSERT (32 in flight)", product: "add-business", floor: "mysql2-insert", min: 0.25 },
+      { label: "add-business with GROUP_COMMIT=off / bare mysql2 INSERT (32 in flight)", product: "add-business-solo", floor: "mysql2-insert" },
+      { label: "add-business: group commit on / off", product: "add-business", floor: "add-business-solo" },
       { label: "location search / its own SQL on a bare mysql2 pool", product: "location", floor: "mysql2-location", min: 0.8 },
       { label: "prefix search / its own SQL on a bare mysql2 pool", product: "prefix", floor: "mysql2-prefix" },
       { label: "authenticate / native argon2id verifications (8 concurrent)", product: "authenticate", floor: "argon2", min: 0.9 },
@@ -271,6 +278,7 @@ export const throughputSection: BenchSection = {
     if (want("add-business")) await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
     if (want("get-basket-price")) await probe(services.core.url, basketPriceRequest(baskets!), (b) => b?.results?.vouchers_applied?.length > 0);
     if (want("add-basket")) await probe(services.core.url, basketSaleRequest(baskets!, 0), (b) => b?.results?.pricing?.vouchers_applied?.length === 2);
+    if (want("add-business-solo")) await probe(services.coreSolo.url, addBusinessRequest(writes, `${runTag}q`, 0));
     if (want("location")) await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
     if (want("prefix")) await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
     for (const [key, svc] of [["authenticate", services.connector], ["authenticate-w1", services.connector1], [w2("authenticate"), services.connector2]] as const) {
@@ -279,7 +287,7 @@ export const throughputSection: BenchSection = {
     if (!(await argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD))) throw new Error("native argon2id does not verify its own hash");
 
     const serviceRoots = new Map<string, number>();
-    for (const [label, svc] of Object.entries({ "core-api": services.core, "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1 })) {
+    for (const [label, svc] of Object.entries({ "core-api": services.core, "core-api (GROUP_COMMIT=off)": services.coreSolo, "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1 })) {
       if (svc.pid) serviceRoots.set(`${label} pid ${svc.pid}`, svc.pid);
     }
     if (floor.pid) serviceRoots.set(`${FLOOR_MEMORY_LABEL} pid ${floor.pid}`, floor.pid);
@@ -393,7 +401,10 @@ runs in the bench process (it shares the ${cores} cores with the services, the f
 products and floors). Services: \`node ${TYPESCRIPT_LOADER.join(" ")} scripts/start.ts --service core-api|connector\` (the entry of \`npm start\`${TYPESCRIPT_LOADER.includes("tsx") ? "; this Node has no type stripping, so the tsx loader is in every process's RSS, which the production images' native type stripping does without" : ", run as the production images run it"}) as child processes on the bench
 databases (\`${s.coreDb}\`, \`${s.webshopDb}\`), LOG_LEVEL=${s.serviceLogLevel}, WEB_CONCURRENCY=${cores} (the core count) unless the
 target says otherwise. by-id reads rotate over ${ids.length} stores of the big chain as the bench admin (session headers);
-add-business creates a new store per request in the chain "${writing ? writes.name : "(not measured)"}" (emptied after the run);
+add-business creates a new store per request in the chain "${writing ? writes.name : "(not measured)"}" (emptied after the run), once with group commit (the
+default: the calls that arrive while a transaction commits share the next one) and once from a second core-api started with
+GROUP_COMMIT=off (a transaction, with its marker row, per call); every started service runs with REQUEST_DEADLINE_MS=${BENCH_REQUEST_DEADLINE_MS} (autocannon's
+time-out; the production default of 5 s would turn a request queued behind the load into a 503);
 authenticate rotates over ${BENCH_CUSTOMERS} customers whose hash is the current Magento format
 (\`${storedHash.split(":").at(-1)}\`), each from a client address of its own (X-Forwarded-For in 198.18.0.0/15; the connector trusts 127.0.0.1). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2
 prepared statement, pool of 10); the bare mysql2 pool (10 connections, the services' pool size per process)

@@ -24,6 +24,7 @@
  * Counters live in MySQL (handbook, "Scale beyond one machine"), keyed by a SHA-256 of the address.
  */
 import { createHash } from "node:crypto";
+import { runStatement } from "@service/shared/node";
 import { eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
@@ -61,13 +62,13 @@ export async function beginAddressAttempt(db: ConnectorQueryable, address: strin
   // A locked counter is left alone (refused attempts do not prolong the lock); an expired window
   // starts again with nothing failed and this attempt pending. Each assignment reads only
   // columns not assigned before it (MySQL assigns left to right).
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     INSERT INTO service_authenticate_throttle (address_hash, failures, pending, window_started_at, locked_until)
     VALUES (${addressHash}, 0, 1, ${now}, NULL)
     ON DUPLICATE KEY UPDATE
       failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 0 ELSE failures END,
       pending = CASE WHEN locked_until > ${now} THEN pending WHEN window_started_at <= ${windowStart} THEN 1 ELSE pending + 1 END,
-      window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`);
+      window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`));
   const [row] = await preparedFor(db, "address-counter", () =>
     db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, sql.placeholder("addressHash"))).prepare(),
   ).execute({ addressHash });
@@ -103,10 +104,10 @@ export async function addressAttemptSucceeded(db: ConnectorQueryable, attempt: A
   if (now.getTime() < nextPruneAt) return;
   nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
   const windowStart = new Date(now.getTime() - WINDOW_MS);
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     DELETE FROM service_authenticate_throttle
     WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
-    LIMIT 100`);
+    LIMIT 100`));
 }
 
 /**
@@ -137,16 +138,16 @@ async function settle(db: ConnectorQueryable, attempt: AddressAttempt, failed: b
   const pending = sql`pending = GREATEST(CAST(pending AS SIGNED) - 1, 0)`;
   const same = sql`address_hash = ${attempt.addressHash} AND window_started_at = ${attempt.windowStartedAt}`;
   if (!failed) {
-    await db.execute(sql`UPDATE service_authenticate_throttle SET ${pending} WHERE ${same}`);
+    await runStatement(() => db.execute(sql`UPDATE service_authenticate_throttle SET ${pending} WHERE ${same}`));
     return;
   }
   // Written out rather than through drizzle's update, which orders SET by the table's columns:
   // locked_until must read failures before they change.
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     UPDATE service_authenticate_throttle SET
       locked_until = CASE WHEN failures + 1 >= ${ADDRESS_LIMIT} AND (locked_until IS NULL OR locked_until <= ${now!})
         THEN ${new Date(now!.getTime() + LOCK_MS)} ELSE locked_until END,
       failures = failures + 1,
       ${pending}
-    WHERE ${same}`);
+    WHERE ${same}`));
 }

@@ -17,6 +17,7 @@
  */
 import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/connector";
 import { eq, sql } from "drizzle-orm";
+import { runStatement } from "@service/shared/node";
 import type { ConnectorDb } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import { tooManyAttempts } from "../http/errors.ts";
@@ -150,7 +151,7 @@ async function authenticated(db: ConnectorDb, request: AuthenticateRequest, cust
   const changes: Partial<typeof customerEntity.$inferInsert> = needsReset(lockState(customer)) ? { ...UNLOCKED } : {};
   if (!isCurrentHashFormat(customer.passwordHash)) changes.passwordHash = await hashMagentoPassword(request.password);
   if (Object.keys(changes).length > 0) {
-    await db.update(customerEntity).set({ ...changes, ...KEEP_UPDATED_AT }).where(eq(customerEntity.entityId, customer.entityId));
+    await runStatement(() => db.update(customerEntity).set({ ...changes, ...KEEP_UPDATED_AT }).where(eq(customerEntity.entityId, customer.entityId)));
   }
   return {
     authenticated: true,

@@ -15,6 +15,7 @@
  * the address (no address in clear).
  */
 import { createHash } from "node:crypto";
+import { runStatement } from "@service/shared/node";
 import { and, eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { serviceAuthenticateLockout as pairs } from "../db/schema.ts";
@@ -50,12 +51,12 @@ export async function beginCustomerAttempt(
   const windowStart = new Date(now.getTime() - policy.lockoutThresholdMinutes * 60_000);
   // A locked pair is left alone (refused attempts do not prolong the lock); an expired window
   // starts again at 1. Each assignment reads only columns not assigned before it.
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     INSERT INTO service_authenticate_lockout (customer_id, address_hash, failures, window_started_at, locked_until)
     VALUES (${customerId}, ${attempt.addressHash}, 1, ${now}, NULL)
     ON DUPLICATE KEY UPDATE
       failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 1 ELSE failures + 1 END,
-      window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`);
+      window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`));
   const [row] = await db.select().from(pairs).where(and(eq(pairs.customerId, customerId), eq(pairs.addressHash, attempt.addressHash)));
   if (row?.lockedUntil && row.lockedUntil > now) return { locked: true, attempt: null };
   if (row && row.failures > policy.lockoutFailures) {
@@ -69,10 +70,10 @@ export async function beginCustomerAttempt(
 export async function customerAttemptFailed(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
   if (attempt === null) return;
   const until = new Date(now.getTime() + attempt.policy.lockoutThresholdMinutes * 60_000);
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     UPDATE service_authenticate_lockout SET locked_until = ${until}
     WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}
-      AND failures >= ${attempt.policy.lockoutFailures} AND (locked_until IS NULL OR locked_until <= ${now})`);
+      AND failures >= ${attempt.policy.lockoutFailures} AND (locked_until IS NULL OR locked_until <= ${now})`));
 }
 
 /** How often a process prunes pairs that are over (housekeeping, not a statement per login). */
@@ -87,22 +88,22 @@ let nextPruneAt = 0;
  */
 export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
   if (attempt === null) return;
-  await db.delete(pairs).where(and(eq(pairs.customerId, attempt.customerId), eq(pairs.addressHash, attempt.addressHash)));
+  await runStatement(() => db.delete(pairs).where(and(eq(pairs.customerId, attempt.customerId), eq(pairs.addressHash, attempt.addressHash))));
   if (now.getTime() < nextPruneAt) return;
   nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
   const windowStart = new Date(now.getTime() - attempt.policy.lockoutThresholdMinutes * 60_000);
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     DELETE FROM service_authenticate_lockout
     WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
-    LIMIT 100`);
+    LIMIT 100`));
 }
 
 /** Takes a counted attempt back: it got no answer, or its password was right (an inactive account). */
 export async function customerAttemptAbandoned(db: ConnectorQueryable, attempt: CustomerAttempt): Promise<void> {
   if (attempt === null) return;
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     UPDATE service_authenticate_lockout SET failures = GREATEST(CAST(failures AS SIGNED) - 1, 0)
-    WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}`);
+    WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}`));
 }
 
 function hashAddress(address: string | null): string {

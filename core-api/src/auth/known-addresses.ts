@@ -7,6 +7,7 @@
  * hashed: the account key may hold a typed username, which is sometimes a mistyped password.
  */
 import { and, eq, gt, lt } from "drizzle-orm";
+import { runStatement } from "@service/shared/node";
 import type { CoreDb } from "../db/client.ts";
 import { loginKnownAddress } from "../db/schema.ts";
 import { sha256Hex } from "./secrets.ts";
@@ -41,6 +42,6 @@ export async function isKnownAddress(db: CoreDb, keyHash: string | null, now: Da
 export async function rememberAddress(db: CoreDb, keyHash: string | null, now: Date): Promise<void> {
   if (keyHash === null) return;
   const knownUntil = new Date(now.getTime() + KNOWN_ADDRESS_MS);
-  await db.insert(loginKnownAddress).values({ keyHash, knownUntil }).onDuplicateKeyUpdate({ set: { knownUntil } });
-  await db.delete(loginKnownAddress).where(lt(loginKnownAddress.knownUntil, now)).limit(100);
+  await runStatement(() => db.insert(loginKnownAddress).values({ keyHash, knownUntil }).onDuplicateKeyUpdate({ set: { knownUntil } }));
+  await runStatement(() => db.delete(loginKnownAddress).where(lt(loginKnownAddress.knownUntil, now)).limit(100));
 }

@@ -29,6 +29,7 @@
  * one conditional UPDATE, so of simultaneous attempts from new addresses only one goes through.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { runStatement } from "@service/shared/node";
 import type { CoreDb } from "../db/client.ts";
 import { loginThrottle } from "../db/schema.ts";
 import { isKnownAddress, knownAddressKey, rememberAddress } from "./known-addresses.ts";
@@ -109,11 +110,11 @@ export async function beginLoginAttempt(db: CoreDb, keys: ThrottleKeys, now: Dat
  */
 export async function loginFailed(db: CoreDb, attempt: LoginAttempt, now: Date): Promise<number> {
   const hashes = attempt.pairHash === null ? [attempt.addressHash] : [attempt.addressHash, attempt.pairHash];
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     UPDATE login_throttle SET locked_until = ${new Date(now.getTime() + LOCK_MS)}
     WHERE key_hash IN (${sql.join(hashes.map((h) => sql`${h}`), sql`, `)})
       AND failures >= CASE scope WHEN 'pair' THEN ${PAIR_LIMIT} ELSE ${ADDRESS_LIMIT} END
-      AND (locked_until IS NULL OR locked_until <= ${now})`);
+      AND (locked_until IS NULL OR locked_until <= ${now})`));
   return failureDelayMs(attempt.failures);
 }
 
@@ -125,15 +126,15 @@ export async function loginFailed(db: CoreDb, attempt: LoginAttempt, now: Date):
  */
 export async function loginSucceeded(db: CoreDb, attempt: LoginAttempt, now: Date, rememberAs?: string): Promise<void> {
   const fresh = [attempt.pairHash, attempt.accountHash].filter((h): h is string => h !== null);
-  if (fresh.length > 0) await db.delete(loginThrottle).where(inArray(loginThrottle.keyHash, fresh));
+  if (fresh.length > 0) await runStatement(() => db.delete(loginThrottle).where(inArray(loginThrottle.keyHash, fresh)));
   await takeBack(db, [attempt.addressHash], now);
   await rememberAddress(db, rememberAs === undefined ? attempt.knownHash : knownAddressKey(rememberAs, attempt.address), now);
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     DELETE FROM login_throttle
     WHERE window_started_at < ${new Date(now.getTime() - WINDOW_MS)}
       AND (scope <> 'account' OR window_started_at < ${new Date(now.getTime() - ACCOUNT_WINDOW_MS)})
       AND (locked_until IS NULL OR locked_until < ${now})
-    LIMIT 100`);
+    LIMIT 100`));
 }
 
 /**
@@ -193,11 +194,11 @@ async function countAttempt(db: CoreDb, counters: Array<[string, "pair" | "addre
   const values = sql.join(counters.map(([hash, scope]) => sql`(${hash}, ${scope}, 1, ${now}, NULL)`), sql`, `);
   const windowStart = sql`CASE WHEN scope = 'account' THEN ${new Date(now.getTime() - ACCOUNT_WINDOW_MS)} ELSE ${new Date(now.getTime() - WINDOW_MS)} END`;
   const locked = sql`scope <> 'account' AND locked_until > ${now}`;
-  await db.execute(sql`
+  await runStatement(() => db.execute(sql`
     INSERT INTO login_throttle (key_hash, scope, failures, window_started_at, locked_until) VALUES ${values}
     ON DUPLICATE KEY UPDATE
       failures = CASE WHEN ${locked} THEN failures WHEN window_started_at <= ${windowStart} THEN 1 ELSE failures + 1 END,
-      window_started_at = CASE WHEN ${locked} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`);
+      window_started_at = CASE WHEN ${locked} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`));
 }
 
 /**
@@ -206,9 +207,9 @@ async function countAttempt(db: CoreDb, counters: Array<[string, "pair" | "addre
  * @returns 0 when this attempt got the turn; else the time until the turn is free (ms)
  */
 async function claimAccountTurn(db: CoreDb, accountHash: string, failures: number, now: Date): Promise<number> {
-  const [res] = await db.execute(sql`
+  const [res] = await runStatement(() => db.execute(sql`
     UPDATE login_throttle SET locked_until = ${new Date(now.getTime() + accountDelayMs(failures))}
-    WHERE key_hash = ${accountHash} AND (locked_until IS NULL OR locked_until <= ${now})`);
+    WHERE key_hash = ${accountHash} AND (locked_until IS NULL OR locked_until <= ${now})`));
   if ((res as { affectedRows: number }).affectedRows > 0) return 0;
   const [row] = await db.select({ lockedUntil: loginThrottle.lockedUntil }).from(loginThrottle).where(eq(loginThrottle.keyHash, accountHash));
   const left = (row?.lockedUntil?.getTime() ?? 0) - now.getTime();
@@ -217,8 +218,8 @@ async function claimAccountTurn(db: CoreDb, accountHash: string, failures: numbe
 
 /** Un-counts an attempt: on the account, and on the pair and address unless locked (a locked one was not counted). */
 async function takeBack(db: CoreDb, hashes: string[], now: Date): Promise<void> {
-  await db
+  await runStatement(() => db
     .update(loginThrottle)
     .set({ failures: sql`GREATEST(${loginThrottle.failures} - 1, 0)` })
-    .where(and(inArray(loginThrottle.keyHash, hashes), sql`(scope = 'account' OR locked_until IS NULL OR locked_until <= ${now})`));
+    .where(and(inArray(loginThrottle.keyHash, hashes), sql`(scope = 'account' OR locked_until IS NULL OR locked_until <= ${now})`)));
 }

@@ -6,7 +6,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memberNumberRanges, users } from "../db/schema.ts";
+import { chains, memberNumberRanges, users } from "../db/schema.ts";
 import { addUserAsAdmin, call, seedRange, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
 
 let w: UsersWorld;
@@ -71,5 +71,9 @@ describe("first users of a chain without a generated range, at once", () => {
     expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => String(10_000_000 + i)));
     const ranges = await w.core.db.select().from(memberNumberRanges).where(eq(memberNumberRanges.chainId, chainId));
     expect(ranges.map((r) => [r.kind, r.first, r.nextNumber])).toEqual([["generated", 10_000_000n, 10_000_020n]]);
+    // The creation wrote the chain's row (users/range-write-lock.ts): on a Galera cluster two
+    // creations through different nodes conflict at certification, as a row lock alone would not.
+    const [chain] = await w.core.db.select({ version: chains.memberNumberRangesVersion }).from(chains).where(eq(chains.id, chainId));
+    expect(chain!.version).toBeGreaterThanOrEqual(1);
   }, 60_000);
 });

@@ -7,10 +7,11 @@
 import { and, asc, eq, gte, lte, ne, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
-import { chains, memberNumberRanges } from "../db/schema.ts";
+import { memberNumberRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { memberNumberRangeColumns, type MemberNumberRangeRow } from "./member-number-range-columns.ts";
 import { runStatement, runTransaction } from "@service/shared/node";
+import { lockChainRanges } from "./range-write-lock.ts";
 
 export type { MemberNumberRangeRow };
 
@@ -36,7 +37,7 @@ export interface MemberNumberRangeChanges {
  */
 export async function insertMemberNumberRange(db: CoreDb, values: NewMemberNumberRange, now: Date): Promise<MemberNumberRangeRow> {
   const id = await runTransaction(db, async (tx) => {
-    await lockChain(tx, values.chainId);
+    await lockChainRanges(tx, values.chainId);
     await checkBounds(tx, values.chainId, values.first, values.last, null);
     const [res] = await tx.insert(memberNumberRanges).values({ ...values, nextNumber: values.first, createdDate: now, lastModifiedDate: now });
     return Number(res.insertId);
@@ -58,7 +59,7 @@ export async function updateMemberNumberRange(
   now: Date,
 ): Promise<MemberNumberRangeRow | null> {
   const found = await runTransaction(db, async (tx) => {
-    await lockChain(tx, chainId);
+    await lockChainRanges(tx, chainId);
     const [row] = await tx.select().from(memberNumberRanges)
       .where(and(eq(memberNumberRanges.id, id), eq(memberNumberRanges.chainId, chainId), eq(memberNumberRanges.deleted, false)));
     if (!row) return false;
@@ -110,11 +111,6 @@ export async function liveMemberNumberRanges(db: CoreDb, chainId: number): Promi
 }
 
 type Tx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
-
-/** Serialises range writes of one chain (the overlap check reads, then writes). */
-async function lockChain(tx: Tx, chainId: number): Promise<void> {
-  await tx.select({ id: chains.id }).from(chains).where(eq(chains.id, chainId)).for("update");
-}
 
 async function checkBounds(tx: Tx, chainId: number, first: bigint, last: bigint, exceptId: number | null): Promise<void> {
   if (first > last) throw new ServiceError("parameter_invalid", `first (${first}) lies above last (${last}).`);

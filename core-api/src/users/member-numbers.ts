@@ -5,15 +5,17 @@
  * taken in the transaction that stores the user, under the range's row lock, so no two users ever
  * get one and a refused request leaves the counter as it was (the transaction rolls back).
  * A chain with no live generated range first gets the default one (DEFAULT_GENERATED_RANGE,
- * 10000000-99999999), created in that same transaction under the chain's row lock, so two racing
- * first users create it once and still get different numbers.
+ * 10000000-99999999), created in that same transaction under the chain's range-write lock
+ * (users/range-write-lock.ts), so two racing first users create it once and still get different
+ * numbers, on one server and across the nodes of a Galera cluster.
  */
 import { DEFAULT_GENERATED_RANGE, RANGE_BOUND } from "@service/shared/resources/member-number-range";
 import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { chains, memberNumberRanges, users } from "../db/schema.ts";
+import { memberNumberRanges, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import type { MemberNumberRangeRow } from "./member-number-range-columns.ts";
+import { lockChainRanges } from "./range-write-lock.ts";
 
 /** A transaction of the core database. */
 export type CoreTx = Parameters<Parameters<CoreDb["transaction"]>[0]>[0];
@@ -90,12 +92,12 @@ async function hasGeneratedRange(tx: CoreTx, chainId: number, locking: boolean):
 
 /**
  * Gives chain `chainId` the default generated range unless it has a generated range by now,
- * under the chain's row lock (the lock every range write of the chain takes first), so racing
- * callers create it once.
+ * under the chain's range-write lock (users/range-write-lock.ts: a write of the chain's row, which
+ * also makes racing creations on two Galera nodes conflict), so racing callers create it once.
  * @throws ServiceError parameter_invalid (419) when the default range overlaps a live range of the chain
  */
 async function ensureDefaultRange(tx: CoreTx, chainId: number, now: Date): Promise<void> {
-  await tx.select({ id: chains.id }).from(chains).where(eq(chains.id, chainId)).for("update");
+  await lockChainRanges(tx, chainId);
   if (await hasGeneratedRange(tx, chainId, true)) return;
   const { first, last } = DEFAULT_GENERATED_RANGE;
   const [clash] = await tx.select({ id: memberNumberRanges.id }).from(memberNumberRanges)

@@ -25,6 +25,7 @@
  * interval are over count nothing any more and are pruned after phone writes (pruneCounters).
  */
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { runStatement } from "@service/shared/node";
 import type { CoreDb } from "../db/client.ts";
 import { PHONE_LIMIT_DEFAULTS } from "../chains/operator-settings.ts";
 import { chains, phoneVerificationCounters } from "../db/schema.ts";
@@ -187,8 +188,8 @@ export async function pruneCounters(db: CoreDb, chainId: number, now: Date): Pro
   const windowOver = new Date(now.getTime() - limits.windowSeconds * 1000);
   const intervalOver = new Date(now.getTime() - limits.sendIntervalSeconds * 1000);
   const t = phoneVerificationCounters;
-  const [res] = await db.delete(t)
+  const [res] = await runStatement(() => db.delete(t)
     .where(and(eq(t.chainId, chainId), lt(t.windowStartedAt, windowOver), or(isNull(t.lastCountedAt), lt(t.lastCountedAt, intervalOver))))
-    .limit(PRUNE_BATCH);
+    .limit(PRUNE_BATCH));
   return res.affectedRows;
 }

@@ -13,6 +13,12 @@ export const chains = mysqlTable("chains", {
   deleted: boolean("deleted").notNull().default(false),
   ...chainSettings,
   lastUpdatedBy: int("last_updated_by"),
+  /**
+   * Counts the writes of the chain's member-number ranges (users/range-write-lock.ts): every such
+   * write bumps it first, so two writes on different Galera nodes touch this row and the later
+   * one fails certification and is run again, as a row lock alone would not make them.
+   */
+  memberNumberRangesVersion: int("member_number_ranges_version").notNull().default(0),
   ...timestamps,
 });
 

@@ -1,0 +1,94 @@
+/**
+ * The connector's authenticate under the conflicts a Galera cluster raises on single statements:
+ * each of 1213 (deadlock / certification conflict), 1205 and 1047 put at each statement the call
+ * writes on its own (test/helpers/fault-injection.ts, autocommit writes): the per-address counter
+ * (customers/address-throttle.ts), the per-customer lockout (customers/customer-throttle.ts),
+ * their prunes and the success's reset of Magento's lockout columns (customers/authenticate.ts).
+ * Each statement is run again by the transaction runner's runStatement, so the answer is the one
+ * without the fault and every counter counts the attempt exactly once.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { injectFaults, type FaultInjector } from "../../../test/helpers/fault-injection.ts";
+import { PRUNE_INTERVAL_MS } from "../customers/address-throttle.ts";
+import { AUTH_MESSAGES } from "../customers/authenticate.ts";
+import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
+
+const AUTH = "/rest/V1/service/customer/authenticate";
+const UPDATE = "/rest/V1/service/customer/update";
+const CONFLICTS = ["deadlock", "lock_wait", "not_ready"] as const;
+let h: Harness;
+let faults: FaultInjector;
+
+beforeAll(async () => {
+  h = await startHarness("webshop_auth_faults");
+  await setConfig(h, "customer/password/lockout_failures", "3");
+  await setConfig(h, "customer/password/lockout_threshold", "5");
+  faults = injectFaults(h.database.pool);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+let seq = 0;
+async function authenticate(from: string, email: string, password: string) {
+  const headers = { "content-type": "application/json", "x-forwarded-for": from, authorization: `Bearer ${TEST_TOKEN}` };
+  const res = await fetch(`${h.url}${AUTH}`, { method: "POST", headers, body: JSON.stringify({ email, password }) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** A new customer whose Magento lockout columns hold a failure (a success must clear them). */
+async function newCustomer(): Promise<{ id: number; email: string }> {
+  const email = `faulty-${++seq}@example.com`;
+  const res = await h.call("POST", UPDATE, { user_info: { username: email, password: "Right-pass1" }, create_if_not_exists: true });
+  expect(res.status).toBe(200);
+  await h.exec("UPDATE customer_entity SET failures_num = 1, first_failure = ? WHERE entity_id = ?", [h.now(), res.body.id]);
+  return { id: res.body.id, email };
+}
+
+const hashOf = (from: string) => createHash("sha256").update(`address:${from}`).digest("hex");
+const pairOf = async (customerId: number, from: string) =>
+  (await h.rows("service_authenticate_lockout", `customer_id = ${customerId} AND address_hash = '${hashOf(from)}'`))[0];
+const addressOf = async (from: string) => (await h.rows("service_authenticate_throttle", `address_hash = '${hashOf(from)}'`))[0];
+
+/** One authenticate under `arm`, each time with the prunes due (the clock a prune interval on). */
+async function attempt(password: string, arm: () => void) {
+  const customer = await newCustomer();
+  const from = `198.51.100.${++seq % 250}`;
+  h.advance(PRUNE_INTERVAL_MS + 1);
+  arm();
+  const res = await authenticate(from, customer.email, password).finally(() => faults.disarm());
+  return { customer, from, res, seen: faults.seen, injected: faults.injected };
+}
+
+describe("authenticate's single statements under conflicts", () => {
+  for (const right of [false, true]) {
+    it(`${right ? "the right password: authenticated, the counters afresh, Magento's lockout columns cleared" : "a wrong password: refused, counted once per counter"}, whichever statement met the conflict`, async () => {
+      const password = right ? "Right-pass1" : "wrong-pass";
+      const clean = await attempt(password, () => faults.arm({ fault: "deadlock", at: Number.MAX_SAFE_INTEGER, autocommitWrites: true }));
+      expect(clean.res.status).toBe(200);
+      const writes = clean.seen;
+      expect(writes).toBeGreaterThanOrEqual(right ? 5 : 3);
+      for (const fault of CONFLICTS) {
+        for (let at = 1; at <= writes; at++) {
+          const { customer, from, res, injected } = await attempt(password, () => faults.arm({ fault, at, autocommitWrites: true }));
+          const label = `${fault} at ${at} (${injected} injected): ${res.status} ${JSON.stringify(res.body)}`;
+          expect(injected, label).toBe(1);
+          expect(res.status, label).toBe(200);
+          const [row] = await h.rows("customer_entity", `entity_id = ${customer.id}`);
+          if (right) {
+            expect(res.body, label).toMatchObject({ authenticated: true, customer_id: customer.id });
+            expect(await pairOf(customer.id, from), label).toBeUndefined();
+            expect(await addressOf(from), label).toMatchObject({ failures: 0, pending: 0 });
+            expect(row, label).toMatchObject({ failures_num: 0, first_failure: null });
+          } else {
+            expect(res.body, label).toMatchObject({ authenticated: false, message: AUTH_MESSAGES.invalid });
+            expect(await pairOf(customer.id, from), label).toMatchObject({ failures: 1 });
+            expect(await addressOf(from), label).toMatchObject({ failures: 1, pending: 0 });
+            expect(row, label).toMatchObject({ failures_num: 1 });
+          }
+        }
+      }
+    }, 60_000);
+  }
+});

@@ -1,0 +1,1 @@
+ALTER TABLE `chains` ADD `member_number_ranges_version` int DEFAULT 0 NOT NULL;
