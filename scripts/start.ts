@@ -204,7 +204,7 @@ async function prepareConnector(config: ConnectorConfig, wiring: DemoWiring, cha
  * Starts the services this run serves, in this process (a worker, or the one process with
  * WEB_CONCURRENCY=1); when the second cannot start, the first is closed again. Each service's
  * server modules are loaded here, only when it is served: a connector worker does not carry the
- * core API's (about 30 MB of its RSS, issue 12) and the other way round.
+ * core API's (about 30 MB of its RSS) and the other way round.
  */
 async function startServices(core: CoreConfig | undefined, connector: ConnectorConfig | undefined): Promise<WorkerService[]> {
   const services: WorkerService[] = [];

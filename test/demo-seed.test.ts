@@ -1,6 +1,7 @@
 /**
- * What `npm start` prints when it seeds (issue "Found under attack", secrets in the start log):
- * a secret appears only when it was generated, once; one from a SEED_* variable is never printed.
+ * What `npm start` prints when it seeds (a secret printed to the start log is readable by anyone
+ * with the log): a secret appears only when it was generated, once; one from a SEED_* variable is
+ * never printed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../core-api/src/auth/passwords.ts";

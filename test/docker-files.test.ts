@@ -1,7 +1,7 @@
 /**
  * The Docker files, read as text (there is no Docker engine to build them here): production images
  * without dev dependencies on a maintained Node LTS, run under an init, starting the service the
- * file is named after; compose passes only variables the code reads (issue "Operate", images).
+ * file is named after; compose passes only variables the code reads.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,11 +1,11 @@
 /**
- * The outbox survives a crash (handbook, "Events"; issue 9, "Tests"): real core-api processes
+ * The outbox survives a crash (handbook, "Events"): real core-api processes
  * (core-api/src/main.node.ts) on a throwaway database and a real HTTP receiver on 127.0.0.1
  * (WEBHOOK_ALLOW_PRIVATE). Three signups enqueue SMS deliveries; the receiver holds the first
- * request open, so the worker is mid-delivery when its process is killed (SIGKILL: no shutdown
- * at all). A new process takes the deliveries once the dead worker's lease ends and delivers
- * every one: the receiver processes each idempotency key exactly once, every signature verifies,
- * and the codes still verify the numbers.
+ * request open, so the worker is mid-delivery when its process is killed (SIGKILL: no shutdown at
+ * all). A new process takes the deliveries once the dead worker's lease ends and delivers every
+ * one: the receiver processes each idempotency key exactly once, every signature verifies, and the
+ * codes still verify the numbers.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

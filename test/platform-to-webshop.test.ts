@@ -4,9 +4,9 @@
  * real connector write an outbox row in their transaction; the outbox worker (driven by tick())
  * sends the user info to the connector's `update` over HTTP; the connector stores it and its
  * last_hash. Changes made by the webshop itself (its identity-source client) are not sent back.
- * One member's deliveries go one at a time in the order the changes committed (issue 10): many
- * quick changes while the connector's database is away (database-proxy.ts) end with the shop
- * holding the last one, its password included.
+ * One member's deliveries go one at a time in the order the changes committed: many quick changes
+ * while the connector's database is away (database-proxy.ts) end with the shop holding the last
+ * one, its password included.
  */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
 import { userInfoHash } from "@service/shared/user-info-hash";

@@ -1,6 +1,6 @@
 /**
- * The core API passes the same smoke requests on Node and on Deno (issue: "Deno"), each against
- * its own throwaway database, over real HTTP.
+ * The core API passes the same smoke requests on Node and on Deno, each against its own throwaway
+ * database, over real HTTP.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";

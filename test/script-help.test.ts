@@ -1,7 +1,7 @@
 /**
- * `--help` on every operator script prints its usage and exits 0 without acting (issue "Operate",
- * CLIs). Each runs against a database and services that do not exist, with no time to wait for
- * them: a script that tried to act would fail with status 1 instead.
+ * `--help` on every operator script prints its usage and exits 0 without acting. Each runs against
+ * a database and services that do not exist, with no time to wait for them: a script that tried to
+ * act would fail with status 1 instead.
  */
 import { describe, expect, it } from "vitest";
 import { closedPort, runScript, scriptEnv } from "./helpers/processes.ts";

@@ -1,6 +1,6 @@
 /**
- * `npm start` as a process manager runs it (issue "Operate": shutdown and start-up), with real
- * processes on throwaway databases and free ports:
+ * `npm start` as a process manager runs it (shutdown and start-up), with real processes on
+ * throwaway databases and free ports:
  * - SIGTERM to npm's own process lets a request in flight finish, closes both ports and exits 0
  *   within 10 s;
  * - every bad variable is one line, nothing starts; a port in use is one line; an unreachable

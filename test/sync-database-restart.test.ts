@@ -1,8 +1,8 @@
 /**
- * The database restarted in the middle of a sync (issue 10, item 7: "either service, or the
- * database, restarted in the middle of a sync loses no acknowledged change and creates no
- * duplicate member"), both services for real, as processes of their own, reaching MariaDB
- * through proxies (helpers/database-proxy.ts), one for the core API, one for the shop's side
+ * The database restarted in the middle of a sync loses no acknowledged change and creates no
+ * duplicate member (as does either service restarted then: sync-restart.test.ts), both services
+ * for real, as processes of their own, reaching MariaDB through proxies
+ * (helpers/database-proxy.ts), one for the core API, one for the shop's side
  * (connector, `npm run sync`): restarting the shared server would break every other test file,
  * so "the database restarts" is both proxies cutting every connection at once (the server rolls
  * back their open transactions, as a restart does) and refusing new ones until the test brings

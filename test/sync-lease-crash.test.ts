@@ -1,8 +1,8 @@
 /**
- * The reconcile across connector instances and crashes (issue 10, item 4), both services for
- * real: two runs at once never both work (the MySQL lease), a run killed mid-way is resumed by the
- * next one without sending again what the platform acknowledged, and the schedule starts and stops
- * with the connector.
+ * The reconcile across connector instances and crashes, both services for real: two runs at once
+ * never both work (the MySQL lease), a run killed mid-way is resumed by the next one without
+ * sending again what the platform acknowledged, and the schedule starts and stops with the
+ * connector.
  */
 import cron from "node-cron";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,6 @@
 /**
- * A service restarted in the middle of a sync (issue 10, item 7: "either service ... restarted in
- * the middle of a sync loses no acknowledged change and creates no duplicate member"), both
- * services for real:
+ * A service restarted in the middle of a sync loses no acknowledged change and creates no duplicate
+ * member, both services for real:
  * - webshop -> platform: the core API runs as its own process (core-api/src/main.node.ts) and is
  *   killed with SIGKILL (no shutdown at all) while a reconcile pass is sending many shop
  *   registrations to add-user; calls in flight die with it, some after their member was

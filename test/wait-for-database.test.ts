@@ -1,7 +1,7 @@
 /**
- * The start-up wait for the database (issue "Operate", start-up): an unreachable server is retried
- * with doubling pauses up to the limit, then reported in one line without the password; a
- * refusal that waiting cannot cure is reported at once.
+ * The start-up wait for the database: an unreachable server is retried with doubling pauses up to
+ * the limit, then reported in one line without the password; a refusal that waiting cannot cure is
+ * reported at once.
  */
 import { describe, expect, it } from "vitest";
 import { safeUrl, waitForDatabase } from "../scripts/lib/wait-for-database.ts";

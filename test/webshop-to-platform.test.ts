@@ -1,8 +1,8 @@
 /**
- * Webshop -> platform (issue 10, items 3 and 4) with both services for real: the core API over
- * HTTP on its own database, the connector's store linked to it. Customers are written into the
- * Magento tables with SQL, as Magento does on registration and account edit (not through the
- * connector's `update`), and the reconcile finds them by their user info hash.
+ * Webshop -> platform with both services for real: the core API over HTTP on its own database, the
+ * connector's store linked to it. Customers are written into the Magento tables with SQL, as
+ * Magento does on registration and account edit (not through the connector's `update`), and the
+ * reconcile finds them by their user info hash.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateCustomerRequestSchema } from "@service/shared/connector";

@@ -3,12 +3,12 @@
  * shape, so tests pass a fake (AppDeps.logger) and only this module knows pino. JSON lines on
  * stdout; the Node entry asks for pino-pretty when stdout is a terminal (pretty-log.node.ts).
  *
- * Lines to stdout are buffered (issue 12: one write per request line was a system call and a
- * thread-pool hand-off per request): written once STDOUT_BUFFER_BYTES have gathered, and at the
- * latest STDOUT_FLUSH_MS after a line, so a quiet service still shows its lines at once; what is
- * buffered when the process exits (process.exit, a signal handler's exit, an uncaught error) is
- * written synchronously first (pino's exit hook). Every logger of a process shares the one
- * buffer, so lines keep their order.
+ * Lines to stdout are buffered (one write per request line was a system call and a thread-pool
+ * hand-off per request): written once STDOUT_BUFFER_BYTES have gathered, and at the latest
+ * STDOUT_FLUSH_MS after a line, so a quiet service still shows its lines at once; what is buffered
+ * when the process exits (process.exit, a signal handler's exit, an uncaught error) is written
+ * synchronously first (pino's exit hook). Every logger of a process shares the one buffer, so lines
+ * keep their order.
  */
 import { pino, type DestinationStream, type LoggerOptions as PinoOptions } from "pino";
 

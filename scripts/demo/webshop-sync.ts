@@ -1,6 +1,6 @@
 /**
  * Demo step 6: the webshop and the platform in sync (handbook, "Sync between the webshop and the
- * platform"; issue 10, item 8), against the RUNNING services of `npm start`:
+ * platform"), against the RUNNING services of `npm start`:
  *   a. a few shop customers registered the way Magento registers them: a `customer_entity` row
  *      (password hashed in Magento's format), then its `customer_address_entity` row made the
  *      default billing and shipping address, written straight into the webshop's own tables (the

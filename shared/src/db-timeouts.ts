@@ -1,9 +1,9 @@
 /**
- * Database timeouts for both services (issue 11: with the database frozen, requests hung as long
- * as it was; with it down they failed as 500 with a stack trace each). mysql2 has a per-query
- * `timeout` but no default for it and no wait limit on the pool's queue, so `guardPool` adds both
- * to a mysql2 promise pool, and `isDatabaseUnavailable` tells the services' error handlers that a
- * failure means "no database" (503 with Retry-After) rather than a bug.
+ * Database timeouts for both services (with the database frozen, requests hung as long as it was;
+ * with it down they failed as 500 with a stack trace each). mysql2 has a per-query `timeout` but no
+ * default for it and no wait limit on the pool's queue, so `guardPool` adds both to a mysql2
+ * promise pool, and `isDatabaseUnavailable` tells the services' error handlers that a failure means
+ * "no database" (503 with Retry-After) rather than a bug.
  *
  * A query that times out leaves its connection waiting for a reply that may never come (mysql2
  * keeps the command active and queues the next one, `rollback` included, behind it without a
@@ -84,7 +84,7 @@ export interface GuardablePool {
   /**
    * mysql2's callback pool under the promise one: when present, the pool's own query / execute
    * run on it directly (no promise wrapper per connection and statement, no captured stack: a
-   * statement of every request pays them otherwise, issue 12)
+   * statement of every request pays them otherwise)
    */
   pool?: { getConnection(callback: (err: unknown, conn?: CallbackConnection) => void): void };
 }

@@ -1,7 +1,7 @@
 /**
- * What both services' logs have in common (issue 11, "Logs"): the calls a service makes on its
- * logger (pino's `(fields, message)` shape), the levels LOG_LEVEL accepts, and the request id
- * they carry. Driver-free: each service builds its own pino logger on these.
+ * What both services' logs have in common: the calls a service makes on its logger (pino's
+ * `(fields, message)` shape), the levels LOG_LEVEL accepts, and the request id they carry.
+ * Driver-free: each service builds its own pino logger on these.
  */
 
 /** The log calls the services make. */

@@ -1,5 +1,5 @@
 /**
- * WEB_CONCURRENCY for the Node entries (issue 12: one process used one core): the entry's primary
+ * WEB_CONCURRENCY for the Node entries (one process uses only one core): the entry's primary
  * process does what must happen once (check the configuration, migrate, seed), then forks that
  * many workers (node:cluster) which run the same script and only serve. The workers share the
  * listening ports (the primary hands them the connections); each has its own database pool.

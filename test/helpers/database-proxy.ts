@@ -1,16 +1,15 @@
 /**
  * A TCP proxy in front of the test database server, for tests of a database that misbehaves
  * without touching the server every other test file shares:
- * - `freeze()` / `thaw()`: a hung server (issue 11, "No database timeouts"): from `freeze()` on,
- *   connections are accepted and every byte is swallowed without an answer; `thaw()` lets new
- *   connections through again;
- * - `down()` / `up()`: a restarted server (issue 10, the database restarted in the middle of a
- *   sync): `down()` cuts every open connection at once, both ways (the server sees its clients go
- *   and rolls back their open transactions, as a restart does; the clients see the connection
- *   lost, possibly after a statement was sent and before its answer came back) and refuses every
- *   new connection until `up()`: accepted and reset at once (the client sees ECONNRESET), and
- *   counted (`refused()`), so a test can wait until a service has tried to reach the database
- *   while it was away.
+ * - `freeze()` / `thaw()`: a hung server: from `freeze()` on, connections are accepted and every
+ *   byte is swallowed without an answer; `thaw()` lets new connections through again;
+ * - `down()` / `up()`: a restarted server (the database restarted in the middle of a sync):
+ *   `down()` cuts every open connection at once, both ways (the server sees its clients go and
+ *   rolls back their open transactions, as a restart does; the clients see the connection lost,
+ *   possibly after a statement was sent and before its answer came back) and refuses every new
+ *   connection until `up()`: accepted and reset at once (the client sees ECONNRESET), and counted
+ *   (`refused()`), so a test can wait until a service has tried to reach the database while it was
+ *   away.
  * Services reach the database through `url` (pass it as their DATABASE_URL, child processes
  * included); the test itself keeps its own connections on TEST_DATABASE_URL for its checks. A
  * proxy per service tells the services' attempts apart; a restart then takes them all down.

@@ -1,5 +1,5 @@
 /**
- * The smoke requests a core API must pass on every runtime (issue: "Deno"): health, readiness and
+ * The smoke requests a core API must pass on every runtime (Node and Deno): health, readiness and
  * the root document, admin login, add-business, get-businesses and a Resources list, the /docs
  * page with its own copy of Scalar (no outside host), a body over 1 MiB that does not break the
  * client's next request, and /metrics, over real HTTP against `baseUrl`.

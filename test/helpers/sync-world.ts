@@ -1,11 +1,11 @@
 /**
- * Both services for real, for the sync tests (issue 10): a core API on a throwaway migrated
- * database (a copy of the run's template, database-templates.ts) served over HTTP (startCoreApi
- * on port 0) with a chain, its webshop app, a generated member-number range and the chain's
- * identity-source service client with a privileged token; and a connector store (throwaway,
- * migrated the same way, seeded) linked to that core API (linkPlatform). Shop customers are
- * written straight into the Magento tables with SQL, as Magento does on registration or account
- * edit; members are read back through get-user over HTTP.
+ * Both services for real, for the sync tests: a core API on a throwaway migrated database (a copy
+ * of the run's template, database-templates.ts) served over HTTP (startCoreApi on port 0) with a
+ * chain, its webshop app, a generated member-number range and the chain's identity-source service
+ * client with a privileged token; and a connector store (throwaway, migrated the same way, seeded)
+ * linked to that core API (linkPlatform). Shop customers are written straight into the Magento
+ * tables with SQL, as Magento does on registration or account edit; members are read back through
+ * get-user over HTTP.
  *
  * The services can also run as processes of their own (startCoreProcess, startConnectorProcess),
  * to be killed or to reach the database through a proxy (database-proxy.ts); close() kills those

@@ -1,6 +1,6 @@
 /**
- * The hash slots (issue 12): at most `size` argon2id hashes at once per process, the rest queued
- * first come first served, a slot given back whatever the hash did, and no answer changed.
+ * The hash slots: at most `size` argon2id hashes at once per process, the rest queued first come
+ * first served, a slot given back whatever the hash did, and no answer changed.
  */
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";

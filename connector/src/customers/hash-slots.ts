@@ -1,5 +1,5 @@
 /**
- * How many argon2id hashes of customer passwords this process computes at once (issue 12).
+ * How many argon2id hashes of customer passwords this process computes at once.
  *
  * Each Magento hash (3_32_2_67108864) takes 64 MiB for as long as it runs, and @node-rs/argon2
  * starts one per free libuv thread: with 8 logins in flight a process ran 4 at once (256 MiB on

@@ -14,7 +14,7 @@
  *
  * Argon2 runs in @node-rs/argon2 (the reference implementation, native with prebuilt binaries,
  * same result as libsodium): on libuv's thread pool, so a hash never blocks the event loop and
- * several run on several cores at once (issue 12: hash-wasm ran them one at a time on the event loop);
+ * several run on several cores at once (hash-wasm ran them one at a time on the event loop);
  * no more at once than the process's cores can run (hash-slots.ts: each takes 64 MiB while it runs).
  */
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";

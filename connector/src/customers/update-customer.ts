@@ -2,11 +2,10 @@
  * `POST /rest/V1/service/customer/update` (spec, "Webshop connector endpoints", update rules):
  * finds the customer a user_info describes, creates it when asked, writes the user_info onto it
  * and returns the webshop customer object. All writes run in one transaction: a failed request
- * changes nothing. Concurrent calls for one customer succeed one after another (issue 11). A
- * platform user_info older than the platform state the shop already holds for that member
- * (olderThanStored: a delivery that arrives after a later one, issue 10), or older than an
- * unsynced change made in the shop (keepNewerShopChange: the newer change wins), leaves the
- * customer as it is.
+ * changes nothing. Concurrent calls for one customer succeed one after another. A platform
+ * user_info older than the platform state the shop already holds for that member (olderThanStored:
+ * a delivery that arrives after a later one), or older than an unsynced change made in the shop
+ * (keepNewerShopChange: the newer change wins), leaves the customer as it is.
  */
 import type { Customer, UpdateCustomerRequest, UserInfoInput } from "@service/shared/connector";
 import { userInfoHash } from "@service/shared/user-info-hash";
@@ -86,11 +85,11 @@ export async function updateCustomerFromUserInfo(
   const passwordHash = info.password ? await hashMagentoPassword(info.password) : undefined;
   const now = deps.clock();
 
-  // "Update or create" under concurrency (issue 11): two requests that both found no customer
-  // both insert; the unique (email, website_id) index refuses the loser, which then runs again
-  // and finds the winner's customer. Updates of one customer queue on its row lock (lockCustomer),
-  // and READ COMMITTED lets each see what the one before it committed (REPEATABLE READ would keep
-  // the snapshot of its first read and add a second address or subscription).
+  // "Update or create" under concurrency: two requests that both found no customer both insert; the
+  // unique (email, website_id) index refuses the loser, which then runs again and finds the
+  // winner's customer. Updates of one customer queue on its row lock (lockCustomer), and READ
+  // COMMITTED lets each see what the one before it committed (REPEATABLE READ would keep the
+  // snapshot of its first read and add a second address or subscription).
   for (let attempt = 1; ; attempt++) {
     let creating = false;
     try {
@@ -159,14 +158,14 @@ export async function updateCustomerFromUserInfo(
 }
 
 /**
- * A stale delivery (issue 10): a platform user_info whose `last_modified_date` is strictly older
- * than the `platform_modified_at` the shop already stored for the same member (the customer is
- * linked to the user_info's user_id) describes a state the platform has since changed again, so
- * a later one was applied first (a delivery retried, or two sent at once). The customer is left
- * as it is and nothing is written; the caller is answered the customer object (200), as for
- * keepNewerShopChange. Equal times still apply: the platform keeps whole seconds, so two changes
- * within one second carry the same time and the later delivery must win (the core API's outbox
- * sends one member's deliveries in commit order).
+ * A stale delivery: a platform user_info whose `last_modified_date` is strictly older than the
+ * `platform_modified_at` the shop already stored for the same member (the customer is linked to the
+ * user_info's user_id) describes a state the platform has since changed again, so a later one was
+ * applied first (a delivery retried, or two sent at once). The customer is left as it is and
+ * nothing is written; the caller is answered the customer object (200), as for keepNewerShopChange.
+ * Equal times still apply: the platform keeps whole seconds, so two changes within one second carry
+ * the same time and the later delivery must win (the core API's outbox sends one member's
+ * deliveries in commit order).
  * @param platformAt the user_info's last_modified_date
  * @returns the customer object as it stays, or null when the user_info is to be written
  */

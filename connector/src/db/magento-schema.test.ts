@@ -1,10 +1,10 @@
 /**
- * customer_entity and customer_address_entity are Magento 2.4's, column for column (issue 10,
- * item 6): the live table definitions (information_schema of a freshly migrated store) have
- * exactly the columns of `app/code/Magento/Customer/etc/db_schema.xml`, with its types, lengths,
- * signedness, NOT NULL rules, defaults, identity and on-update behaviour. The lists below are
- * copied from that file (2.4-develop), attribute for attribute, so a difference shows up here
- * rather than when the connector is pointed at a real Magento database.
+ * customer_entity and customer_address_entity are Magento 2.4's, column for column: the live table
+ * definitions (information_schema of a freshly migrated store) have exactly the columns of
+ * `app/code/Magento/Customer/etc/db_schema.xml`, with its types, lengths, signedness, NOT NULL
+ * rules, defaults, identity and on-update behaviour. The lists below are copied from that file
+ * (2.4-develop), attribute for attribute, so a difference shows up here rather than when the
+ * connector is pointed at a real Magento database.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,8 +1,8 @@
 /**
- * Statements built once per database (issue 12): drizzle builds a statement's SQL text from its
- * query builder on every call, which on the hot paths (every authenticate) cost more than
- * mysql2's own work. A prepared drizzle query keeps the text and takes its values as
- * placeholders (sql.placeholder), sent as before (mysql2 query, values escaped by the driver).
+ * Statements built once per database: drizzle builds a statement's SQL text from its query builder
+ * on every call, which on the hot paths (every authenticate) cost more than mysql2's own work. A
+ * prepared drizzle query keeps the text and takes its values as placeholders (sql.placeholder),
+ * sent as before (mysql2 query, values escaped by the driver).
  */
 import type { ConnectorQueryable } from "./client.ts";
 

@@ -1,11 +1,11 @@
 /**
- * The connector's request log (issue 11, "Logs"): pino-http, configured for one line per request
- * in the core API's shape (core-api/src/http/request-log.ts), so one query reads both services'
- * logs: message `request` with requestId, method, route, status and durationMs, written when the
- * response has been sent or the client went away. pino-http's default line (the whole request
- * and response, headers included) is replaced by these fields (`customSuccessObject` /
- * `customErrorObject`), and its request id is bound as `requestId` (`quietReqLogger`,
- * `customAttributeKeys.reqId`): `req.log` lines of handlers carry it too.
+ * The connector's request log: pino-http, configured for one line per request in the core API's
+ * shape (core-api/src/http/request-log.ts), so one query reads both services' logs: message
+ * `request` with requestId, method, route, status and durationMs, written when the response has
+ * been sent or the client went away. pino-http's default line (the whole request and response,
+ * headers included) is replaced by these fields (`customSuccessObject` / `customErrorObject`), and
+ * its request id is bound as `requestId` (`quietReqLogger`, `customAttributeKeys.reqId`): `req.log`
+ * lines of handlers carry it too.
  *
  * The request id (`genReqId`) is the `X-Request-Id` a trusted proxy sent (TRUSTED_PROXIES,
  * http/trusted-proxies.ts), when it is a plain token of at most 128 characters; otherwise a new

@@ -1,10 +1,10 @@
 /**
- * Request paths as the connector's logs may show them (issue 11, "Logs"): customer emails travel
- * in paths (`GET /rest/V1/service/customer/user_info_by_email/<chain id>/<email>`, and the form
- * without the chain id), and a log line must not carry them. Used wherever a line names a path: the
- * request line of a request no route took (http-log.ts), the database-unavailable line
- * (unavailable.ts), the unexpected-error line (app.ts), and the request object a handler logs
- * through `req.log` (its `url` and `params`).
+ * Request paths as the connector's logs may show them: customer emails travel in paths
+ * (`GET /rest/V1/service/customer/user_info_by_email/<chain id>/<email>`, and the form without the
+ * chain id), and a log line must not carry them. Used wherever a line names a path: the request line of a
+ * request no route took (http-log.ts), the database-unavailable line (unavailable.ts), the
+ * unexpected-error line (app.ts), and the request object a handler logs through `req.log` (its
+ * `url` and `params`).
  */
 
 /** What stands in for a redacted part. */

@@ -1,7 +1,7 @@
 /**
- * The connector on a frozen or unreachable database (issue 11, "No database timeouts"): every
- * endpoint answers 503 with Retry-After within the timeouts, each failure logged once without a
- * stack trace, and the connector recovers when the database comes back.
+ * The connector on a frozen or unreachable database: every endpoint answers 503 with Retry-After
+ * within the timeouts, each failure logged once without a stack trace, and the connector recovers
+ * when the database comes back.
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";

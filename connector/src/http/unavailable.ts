@@ -1,7 +1,7 @@
 /**
- * The connector's answer when its database is unavailable (issue 11): 503 with `Retry-After` in
- * Magento's error shape, and one log line without a stack trace per failed request (a frozen or
- * unreachable database is an operating condition, not a bug). The line's path has emails redacted
+ * The connector's answer when its database is unavailable: 503 with `Retry-After` in Magento's
+ * error shape, and one log line without a stack trace per failed request (a frozen or unreachable
+ * database is an operating condition, not a bug). The line's path has emails redacted
  * (http/loggable-path.ts).
  */
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@service/shared/db-timeouts";

@@ -1,7 +1,7 @@
 /**
- * POST /rest/V1/service/customer/update with create_if_not_exists under concurrency (issue 11,
- * "Found under attack" 2): simultaneous updates of one username all succeed and leave one
- * customer with one address, one subscription and one service data row.
+ * POST /rest/V1/service/customer/update with create_if_not_exists under concurrency: simultaneous
+ * updates of one username all succeed and leave one customer with one address, one subscription and
+ * one service data row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../test-support/harness.ts";

@@ -1,7 +1,7 @@
 /**
- * The per-address limit of POST /rest/V1/service/customer/authenticate (issue 11, "Found under
- * attack" 5; customers/address-throttle.ts): one address cannot lock any number of accounts.
- * The harness trusts 127.0.0.1 as a proxy, so each test speaks from its own X-Forwarded-For address.
+ * The per-address limit of POST /rest/V1/service/customer/authenticate
+ * (customers/address-throttle.ts): one address cannot lock any number of accounts. The harness
+ * trusts 127.0.0.1 as a proxy, so each test speaks from its own X-Forwarded-For address.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

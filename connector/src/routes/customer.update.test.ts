@@ -1,7 +1,7 @@
 /**
  * POST /rest/V1/service/customer/update over HTTP against a real database: responses and the
  * rows written (spec, "Webshop connector endpoints", update rules), and a platform user_info
- * older than the one already stored left unapplied (issue 10).
+ * older than the one already stored left unapplied.
  */
 import { customerSchema } from "@service/shared/connector";
 import { userInfoHash } from "@service/shared/user-info-hash";
@@ -261,7 +261,7 @@ describe("update: errors change nothing", () => {
   });
 });
 
-describe("update: a platform user_info older than the one stored (issue 10)", () => {
+describe("update: a platform user_info older than the one stored is left unapplied", () => {
   const member = { user_id: 7007, member_number: "M7007", username: "stale@example.com" };
   const send = (user_info: Record<string, unknown>) => h.call("POST", UPDATE, { user_info: { ...member, ...user_info }, service_chain_id: TEST_CHAIN_ID });
   const stored = async (id: number) => {

@@ -1,9 +1,9 @@
 /**
  * The connector's side of the wiring between a chain's webshop and the platform (handbook, "Sync
- * between the webshop and the platform"; issue 10, item 1): per chain, the core API's base URL,
- * a privileged access token of the chain's identity-source service client (sealed with the secret
- * box under SERVICE_SECRET_KEY) and the hostname of the chain's webshop app. The reconcile
- * (reconcile.ts) sends the chain's webshop changes there; a chain without a link is not synced.
+ * between the webshop and the platform"): per chain, the core API's base URL, a privileged access
+ * token of the chain's identity-source service client (sealed with the secret box under
+ * SERVICE_SECRET_KEY) and the hostname of the chain's webshop app. The reconcile (reconcile.ts)
+ * sends the chain's webshop changes there; a chain without a link is not synced.
  */
 import { asc, eq, inArray } from "drizzle-orm";
 import type { SecretBox } from "@service/shared/secret-box";

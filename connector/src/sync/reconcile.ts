@@ -1,7 +1,7 @@
 /**
  * The reconcile: webshop changes to the platform (handbook, "Sync between the webshop and the
- * platform"; issue 10, items 3 and 4). Run by the cron of the connector (sync-cron.ts) and by
- * `npm run sync` (scripts/sync.ts).
+ * platform"). Run by the cron of the connector (sync-cron.ts) and by `npm run sync`
+ * (scripts/sync.ts).
  *
  * For every linked chain (platform-link.ts), the customers of its websites are read in
  * keyset-paged batches (customer-pages.ts) and each one's user info hash (the user info object,

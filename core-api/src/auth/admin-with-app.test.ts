@@ -1,8 +1,8 @@
 /**
- * Admins may send the app hostname (issue "Users", item 7): an admin session that also carries
- * `X-Service-App-Hostname` is served as that admin, whichever app it names; the stored session
- * decides who is calling (auth/session-grant.ts), still in one authentication query. Shopper
- * sessions keep their rule: good only through an app of their own chain.
+ * Admins may send the app hostname: an admin session that also carries `X-Service-App-Hostname` is
+ * served as that admin, whichever app it names; the stored session decides who is calling
+ * (auth/session-grant.ts), still in one authentication query. Shopper sessions keep their rule:
+ * good only through an app of their own chain.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
- * Concurrent requests with the same credentials share one authentication query (issue 12: an
- * importer sending 32 add-business calls at once on one session paid 32 identical checks, half of
- * the database's work per call and a round trip each).
+ * Concurrent requests with the same credentials share one authentication query (an importer sending
+ * 32 add-business calls at once on one session paid 32 identical checks, half of the database's
+ * work per call and a round trip each).
  *
  * Per key (the credentials, the chain asked for and everything else the query reads: see
  * RequestAuth), at most one check is being answered at a time. A request whose key is idle runs

@@ -64,8 +64,8 @@ function expectAddressRefused(res: { status: number; body: any }, address: strin
 }
 
 /**
- * A login refused for its address: the same 401 a wrong password gets (issue 11: a distinct
- * answer for the right password made login a password oracle outside the ranges).
+ * A login refused for its address: the same 401 a wrong password gets (a distinct answer for the
+ * right password made login a password oracle outside the ranges).
  */
 function expectLoginRefused(res: { status: number; body: any }) {
   expect(res.status).toBe(401);

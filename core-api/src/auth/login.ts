@@ -6,7 +6,7 @@
  * - without `X-Service-App-Hostname`: an admin (admin_users) session; refused when none of the
  *   admin's chains accepts the client address (auth/ip-allowlist.ts), with the very answer a
  *   wrong password gets, so that from outside the ranges the answer says nothing about the
- *   password (issue 11: a 403 for the right password made login a password oracle there);
+ *   password (a 403 for the right password made login a password oracle there);
  * - with `X-Service-App-Hostname`: a session for a shopper (users) of that app's chain, usable only
  *   through an app of that chain. When the chain's authentication point is a webshop, the webshop
  *   checks the credentials and the member is found or created from it (auth/webshop-login.ts).

@@ -60,10 +60,10 @@ const FLAG_COLUMNS = [
 ];
 
 /**
- * The access levels of a LEFT JOINed admin_chain_permissions row in one column (issue 12: the
- * authentication query read its twelve columns per request): bit i set when the i-th level of
- * ACCESS_LEVELS is stored as true (1, as the boolean columns read: `= 1`), NULL without a row;
- * read back by levelsOfBits.
+ * The access levels of a LEFT JOINed admin_chain_permissions row in one column (the authentication
+ * query read its twelve columns per request): bit i set when the i-th level of ACCESS_LEVELS is
+ * stored as true (1, as the boolean columns read: `= 1`), NULL without a row; read back by
+ * levelsOfBits.
  */
 export const permissionBitsSql: SQL<number | null> = sql<number | null>`(CASE WHEN ${adminChainPermissions.adminUserId} IS NULL THEN NULL ELSE ${sql.join(
   FLAG_COLUMNS.map((column, i) => sql`((${column} = 1) << ${sql.raw(String(i))})`),

@@ -1,7 +1,7 @@
 /**
  * Credentials are checked once per request, with the chain (auth/request-auth.ts), yet read as if
  * checked first: bad credentials answer 6 / 266 whatever else is wrong with the request, on every
- * path; and a deactivated account's sessions fail their next request (issue 11, item 1).
+ * path; and a deactivated account's sessions fail their next request.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,7 +56,7 @@ describe("bad credentials are refused first, on every path", () => {
   });
 });
 
-describe("a deactivated account's sessions fail their next request (issue 11, item 1)", () => {
+describe("a deactivated account's sessions fail their next request", () => {
   it("an admin's: 6 on the Resources API and on internal calls; nothing written", async () => {
     const admin = await w.core.admin({ super_user: true });
     expect(code(await w.core.json("/resources/businesses", { headers: admin.headers }))).toEqual([200, 1]);

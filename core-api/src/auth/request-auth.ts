@@ -1,6 +1,6 @@
 /**
- * The caller of one request, checked lazily (issue: "Authentication, chain access levels and the
- * allowlist check in one query per request"). The middleware reads the credential headers only
+ * The caller of one request, checked lazily: authentication, chain access levels and the
+ * allowlist check in one query per request. The middleware reads the credential headers only
  * (auth/credentials.ts); the first handler that needs the caller names the chain it needs
  * (X-Service-Chain-ID on the Resources API, chain_id or the target's chain on internal calls), and
  * one query then checks the credentials and reads what they hold on that chain: a session (the

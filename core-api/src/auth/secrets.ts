@@ -2,7 +2,7 @@
  * Secrets handed to clients (session keys, token secrets): random, stored only as SHA-256 hex,
  * compared in constant time (handbook, "secrets at rest"). Web Crypto for randomness; the hash is
  * node:crypto's createHash, which Deno provides too: synchronous, where Web Crypto's digest is a
- * promise settled from a worker thread, a hop every authenticated request paid (issue 12).
+ * promise settled from a worker thread, a hop every authenticated request paid.
  */
 import * as nodeCrypto from "node:crypto";
 

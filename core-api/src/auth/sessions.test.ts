@@ -1,6 +1,6 @@
 /**
- * Expired sessions are deleted (issue 11, "Found under attack" 8): each login deletes a bounded
- * batch of sessions that expired, never a live one.
+ * Expired sessions are deleted: each login deletes a bounded batch of sessions that expired, never
+ * a live one.
  */
 import { gt, lte } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

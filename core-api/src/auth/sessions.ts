@@ -48,10 +48,10 @@ export async function deleteSession(db: CoreDb, key: string): Promise<boolean> {
 export const EXPIRED_SESSIONS_BATCH = 100;
 
 /**
- * Deletes up to EXPIRED_SESSIONS_BATCH sessions that expired at or before `now` (issue 11: they
- * were never deleted). Login calls it: sessions are only created by logins, so deleting a batch
- * per login keeps the table at the live sessions plus a backlog that only shrinks, with no job
- * to schedule, and one login never does unbounded work.
+ * Deletes up to EXPIRED_SESSIONS_BATCH sessions that expired at or before `now` (nothing else ever
+ * deleted them). Login calls it: sessions are only created by logins, so deleting a batch per login
+ * keeps the table at the live sessions plus a backlog that only shrinks, with no job to schedule,
+ * and one login never does unbounded work.
  * @returns how many were deleted
  */
 export async function deleteExpiredSessions(db: CoreDb, now: Date): Promise<number> {

@@ -1,10 +1,10 @@
 /**
- * The row a request reads, read with its caller's check (issue 12: a GET by id was the
- * authentication query and then the row, two round trips where a bare PK select is one): the
- * authentication query LEFT JOINs the target's table on the chain it grants, so the row comes
- * back in the same statement, or NULLs when there is none. Nothing is read that the separate
- * lookup would not read: the join names the target in the granted chain only (another chain's id
- * finds nothing, as before), and a handler uses the row only after the grant passed its checks.
+ * The row a request reads, read with its caller's check (a GET by id was the authentication query
+ * and then the row, two round trips where a bare PK select is one): the authentication query LEFT
+ * JOINs the target's table on the chain it grants, so the row comes back in the same statement, or
+ * NULLs when there is none. Nothing is read that the separate lookup would not read: the join names
+ * the target in the granted chain only (another chain's id finds nothing, as before), and a handler
+ * uses the row only after the grant passed its checks.
  *
  * Only cheap lookups by a unique key join (a PK, a unique index): the query runs before the
  * credentials are known to be good, so it must cost a bad request no more than a good one.

@@ -13,16 +13,16 @@
  *
  * Delivery: the row names the user (`target_id`); the payload, sealed by the outbox, carries only
  * the password when the change set one (the platform keeps only its hash, the webshop checks the
- * shopper's logins). The rows of one user share the ordering key `userOrderingKey` (issue 10): the
- * outbox sends them one at a time in the order the changes committed, the next only once the one
- * before was delivered or failed for good, so a first change whose attempts fail is never applied
- * after a later one, and the password of the last change set is the one the shop keeps. The
- * request is built when it is sent, from the user as stored then (a row sent again after a lost
- * answer carries the latest state too), with the user's `last_modified_date`, by which the
- * connector ignores a user_info older than the one it holds. `POST {base_url}/rest/V1/service/customer/update` with the integration
- * token as bearer, body `{user_info, create_if_not_exists: true, service_chain_id}`; every
- * attempt carries the delivery's Idempotency-Key. The connector stores it and sets `last_hash` to
- * the hash of what it now holds.
+ * shopper's logins). The rows of one user share the ordering key `userOrderingKey`: the outbox
+ * sends them one at a time in the order the changes committed, the next only once the one before
+ * was delivered or failed for good, so a first change whose attempts fail is never applied after a
+ * later one, and the password of the last change set is the one the shop keeps. The request is
+ * built when it is sent, from the user as stored then (a row sent again after a lost answer carries
+ * the latest state too), with the user's `last_modified_date`, by which the connector ignores a
+ * user_info older than the one it holds. `POST {base_url}/rest/V1/service/customer/update` with the
+ * integration token as bearer, body `{user_info, create_if_not_exists: true, service_chain_id}`;
+ * every attempt carries the delivery's Idempotency-Key. The connector stores it and sets
+ * `last_hash` to the hash of what it now holds.
  */
 import type { SecretBox } from "@service/shared/secret-box";
 import { SecretBoxError } from "@service/shared/secret-box";

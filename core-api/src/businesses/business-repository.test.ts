@@ -76,7 +76,7 @@ describe("the counts a write keeps", () => {
   });
 });
 
-describe("concurrent insertBusiness calls (group commit, issue 12)", () => {
+describe("concurrent insertBusiness calls (group commit)", () => {
   const PARALLEL = 12;
   const place = (i: number) => ({ latitude: 52.09 + i * 1e-3, longitude: 5.12 });
   const total = async (chainId: number, q: { word?: string; near?: boolean }) =>

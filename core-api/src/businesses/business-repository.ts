@@ -34,9 +34,8 @@ const GROUP_COMMIT_MAX_BATCH = 64;
  * Group-commit transactions of one process written at once: one. Its batch grows while the one
  * before commits, and the database's cost per business falls with the batch (a transaction of
  * one business took about 0.8 ms of database CPU, of eight 0.18 ms each); with two in flight the
- * batches halved and the cost per business rose by a tenth (issue 12). The processes of
- * WEB_CONCURRENCY write side by side; the count rows they share are locked in one order
- * (word-index.ts).
+ * batches halved and the cost per business rose by a tenth. The processes of WEB_CONCURRENCY write
+ * side by side; the count rows they share are locked in one order (word-index.ts).
  */
 const GROUP_COMMIT_IN_FLIGHT = 1;
 
@@ -232,7 +231,7 @@ const LIVE_BY_OWNER_CODE = compileSelect(
 /**
  * What a target join reads of a business: every column a record is rendered from, which is all
  * but the two the store keeps for its indexes (`active_owner_code`, `geo_cell`): every column is
- * a column definition more the server sends and the driver reads per request (issue 12).
+ * a column definition more the server sends and the driver reads per request.
  */
 const { activeOwnerCode: _activeOwnerCode, geoCell: _geoCell, ...BUSINESS_TARGET_COLUMNS } = getTableColumns(businesses);
 

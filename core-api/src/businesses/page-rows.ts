@@ -1,8 +1,7 @@
 /**
  * A search page's statement with the page's business rows joined to it (businesses/search.ts;
- * issue 12: the ids and then their rows were two round trips): the page's ids joined to
- * `businesses`, in the page's order, read as the compiled reads read a row
- * (db/compiled-select.ts tableRows).
+ * the ids and then their rows were two round trips): the page's ids joined to `businesses`, in the
+ * page's order, read as the compiled reads read a row (db/compiled-select.ts tableRows).
  */
 import type { CoreDb } from "../db/client.ts";
 import { tableRows } from "../db/compiled-select.ts";

@@ -1,8 +1,8 @@
 /**
  * The usual text search, one word prefix in one field with no location (spec, "List parameters":
  * word-prefix match), answered from the narrow word index (chain_id, field, token, lcp_prev)
- * plus the business id every index entry carries, in at most three statements (issue 12: it took
- * one index dive per distinct word, one after the other).
+ * plus the business id every index entry carries, in at most three statements (instead of one index
+ * dive per distinct word, one after the other).
  *
  * - one range read of the kept per-word counts (business_search_word_counts) under the prefix
  *   names its runs: the (word, lcp_prev) pairs with lcp_prev < the prefix's length that hold

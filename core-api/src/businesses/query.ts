@@ -1,9 +1,8 @@
 /**
- * The search's hand-written statements, run on the pool directly as text (issue 12): built as
- * SQL text from values the search computed or checked itself, with every value written as a
- * literal here, so nothing is built twice (no drizzle `sql` template turned into text per request,
- * no client-side interpolation pass of mysql2), and with the literal types the server computes
- * fastest with:
+ * The search's hand-written statements, run on the pool directly as text: built as SQL text from
+ * values the search computed or checked itself, with every value written as a literal here, so
+ * nothing is built twice (no drizzle `sql` template turned into text per request, no client-side
+ * interpolation pass of mysql2), and with the literal types the server computes fastest with:
  * - whole numbers (ids, grid cells, limits) as integers;
  * - coordinates, radii and the Earth's diameter as DOUBLE literals (`5.23791e+1`): a decimal
  *   literal (`52.3791`) in a distance is converted to a double again for every row (about a

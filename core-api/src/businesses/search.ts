@@ -15,10 +15,10 @@
  * Anything else (equality filters, sorting by a date) joins the rows: the row plan.
  * Deleted businesses have no grid cell and no words, so the index plans skip them for free.
  *
- * Round trips (issue 12): the page's statement returns the page's business rows themselves (its
- * ids joined to `businesses`, in the page's order), not ids to read in another statement; a
- * one-word text + location search counts its total in that same statement (a window count over
- * the matches it groups anyway). Statements are SQL text built here (query.ts).
+ * Round trips: the page's statement returns the page's business rows themselves (its ids joined to
+ * `businesses`, in the page's order), not ids to read in another statement; a one-word text +
+ * location search counts its total in that same statement (a window count over the matches it
+ * groups anyway). Statements are SQL text built here (query.ts).
  */
 import { getTableColumns } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";

@@ -62,7 +62,7 @@ const HEAD_SETTINGS = [
 const HEAD_KEYS = ["id", "name", "deleted", "appId", ...HEAD_SETTINGS] as const;
 
 /**
- * The chain as every authentication reads it (issue 12: the whole row and its currency were read
+ * The chain as every authentication reads it (not the whole row and its currency, which were read
  * with every request): its properties up to HEAD_LEVEL and HEAD_SETTINGS. A nested chain at a
  * deeper level, or the chain resource itself, is read in full (chains/nested-record.ts).
  */
@@ -81,8 +81,8 @@ const HEAD_FLAGS = ["deleted", "ipWhitelistSuperUserExemption", "restrictCampaig
  * A ChainHead in five columns instead of ten: its yes / no columns as the bits of one (bit i set
  * when HEAD_FLAGS[i] holds 1, as a boolean column reads; NULL when no chain was joined, like
  * every other column). For the authentication query, which reads a head with every request
- * (issue 12: each column is a column definition more the server sends and the driver reads);
- * chainHeadOf turns it back into the head.
+ * (each column is a column definition more the server sends and the driver reads); chainHeadOf
+ * turns it back into the head.
  */
 export const packedChainHeadSelection = {
   id: chains.id,

@@ -31,7 +31,7 @@ export function statementText(statement: BuiltStatement): string {
  * An INSERT of `rows` into `table` as drizzle's insert writes it: the columns any row gives, in
  * the table's order (DEFAULT where a row gives none), each value through its column's encoder, an
  * `sql` expression rendered in place. Built directly rather than through drizzle's query builder,
- * whose generic walk cost add-business a fifth of its time (issue 12).
+ * whose generic walk cost add-business a fifth of its time.
  * @param options.addOnDuplicateKey an upsert: on a duplicate key this column adds the new value
  *   to the stored one (`n = n + VALUES(n)`)
  * @throws Error when a row gives a key that is no column of `table`

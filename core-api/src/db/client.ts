@@ -24,8 +24,8 @@ export interface CoreDatabase {
 /**
  * mysql2's own interpolation of `?` values into a text statement (`format`, with the
  * connection's stringifyObjects and time zone, as mysql2 calls it), skipped for a statement
- * without values: mysql2 scans the whole text for placeholders even then (issue 12: the search's
- * statements, a few kilobytes each, carry their values as literals, businesses/query.ts).
+ * without values: mysql2 scans the whole text for placeholders even then (the search's statements,
+ * a few kilobytes each, carry their values as literals, businesses/query.ts).
  */
 function formatQuery(this: { config: { stringifyObjects?: boolean } }, sql: string, values: unknown, timezone: string): string {
   if (values === undefined || values === null || (Array.isArray(values) && values.length === 0)) return sql;
@@ -64,8 +64,8 @@ export function openCoreDatabase(
     charset: "utf8mb4_unicode_ci",
     connectTimeout: timeouts.connectTimeoutMs || undefined,
     // No call-site stack captured per statement (mysql2's "long stack traces": an
-    // Error.captureStackTrace for every query, issue 12); a failed statement's error keeps its
-    // code, message and SQL, which is what the service reads (http/database-unavailable.ts).
+    // Error.captureStackTrace for every query); a failed statement's error keeps its code, message
+    // and SQL, which is what the service reads (http/database-unavailable.ts).
     trace: false,
     // typed by mysql2 as returning nothing and without its `this` (the connection)
     queryFormat: formatQuery as unknown as (query: string, values: unknown) => void,

@@ -1,11 +1,10 @@
 /**
- * SELECTs of the hot paths (issue 12: a by-id read spent a third of its time in drizzle building
- * the same SQL text again and reading every row through `is()` checks): written with drizzle's
- * query builder as everywhere else, so the tables, the resource column maps and their selections
- * stay the one declaration of what is read, but turned into SQL text ONCE, when the module
- * declaring them loads, and run as a server-side prepared statement (mysql2 `execute`: the
- * server parses it once per connection) with rows read by position through decoders chosen once
- * per column.
+ * SELECTs of the hot paths (a by-id read spent a third of its time in drizzle building the same SQL
+ * text again and reading every row through `is()` checks): written with drizzle's query builder as
+ * everywhere else, so the tables, the resource column maps and their selections stay the one
+ * declaration of what is read, but turned into SQL text ONCE, when the module declaring them loads,
+ * and run as a server-side prepared statement (mysql2 `execute`: the server parses it once per
+ * connection) with rows read by position through decoders chosen once per column.
  *
  * Values are read as drizzle reads them: a column's own `mapFromDriverValue` (booleans from 0/1,
  * JSON text as text ...), except that DATETIME / TIMESTAMP / DATE columns arrive as the Date the
@@ -188,10 +187,10 @@ function rowPlan(readers: readonly FieldReader[]): RowPlan {
 type RowReader = (row: readonly unknown[]) => Record<string, unknown>;
 
 /**
- * The reader of rows of `plan`, generated once as straight-line code (issue 12: a page of 25
- * wide rows was read through generic keyed stores, one per value): an object literal with the
- * plan's keys in its order, each value decoded by its column's decoder, `null` for NULL, and a
- * nested object (a LEFT JOIN's table) null when every value in it is NULL.
+ * The reader of rows of `plan`, generated once as straight-line code (a page of 25 wide rows was
+ * read through generic keyed stores, one per value): an object literal with the plan's keys in its
+ * order, each value decoded by its column's decoder, `null` for NULL, and a nested object (a LEFT
+ * JOIN's table) null when every value in it is NULL.
  */
 function rowReader(plan: RowPlan): RowReader {
   const decoders: Array<(value: unknown) => unknown> = [];

@@ -1,10 +1,10 @@
 /**
- * Group commit in the application (issue 12: 32 concurrent add-business calls each paid a
- * transaction of their own, and queued on the shared count rows and the commit): writes that
- * arrive while a batch is being written wait and go together into the next batch, one
- * transaction for all of them. Every caller still gets its own answer: its promise settles only
- * after the transaction holding its write has committed (or failed), so a read after it sees the
- * write, as after a transaction of its own.
+ * Group commit in the application (32 concurrent add-business calls each paid a transaction of
+ * their own, and queued on the shared count rows and the commit): writes that arrive while a batch
+ * is being written wait and go together into the next batch, one transaction for all of them. Every
+ * caller still gets its own answer: its promise settles only after the transaction holding its
+ * write has committed (or failed), so a read after it sees the write, as after a transaction of its
+ * own.
  *
  * A failed batch wrote nothing (one transaction of the transaction runner, which has already
  * written the whole batch again while it met conflicts: a deadlock or lock wait timeout belongs to

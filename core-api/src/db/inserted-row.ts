@@ -1,9 +1,9 @@
 /**
- * The row an INSERT stores, known without reading it back (issue 12: add-business read back the
- * row it had just written): every column's value as given, else its declared default, else
- * NULL; what the database computes (the auto-increment id, generated columns, SQL defaults) the
- * caller supplies. Refuses what it cannot know rather than guessing, so an answer built from it
- * always equals a later read.
+ * The row an INSERT stores, known without reading it back (add-business read back the row it had
+ * just written): every column's value as given, else its declared default, else NULL; what the
+ * database computes (the auto-increment id, generated columns, SQL defaults) the caller supplies.
+ * Refuses what it cannot know rather than guessing, so an answer built from it always equals a
+ * later read.
  */
 import { getTableColumns, is, SQL } from "drizzle-orm";
 import type { MySqlColumn, MySqlTable } from "drizzle-orm/mysql-core";
@@ -54,7 +54,7 @@ export function rowAsInserted<T extends MySqlTable>(
   return row as T["$inferSelect"];
 }
 
-/** What rowAsInserted needs to know of a column, worked out once per table (issue 12: it ran per business written). */
+/** What rowAsInserted needs to know of a column, worked out once per table (not per business written). */
 interface ColumnPlan {
   key: string;
   name: string;

@@ -233,10 +233,10 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
 const ruleReads = new WeakMap<object, { key: string; as: "value" | "reference" }>();
 
 /**
- * A row's record reader, generated once (issue 12: a page of 25 rows read each property through a
- * keyed store and a read function): an object literal of the properties in `readers`' order;
- * a rule's plain read reads its row key in place, a reference's builds `{id}` (null without an
- * id), any other read is called.
+ * A row's record reader, generated once (a page of 25 rows read each property through a keyed store
+ * and a read function): an object literal of the properties in `readers`' order; a rule's plain
+ * read reads its row key in place, a reference's builds `{id}` (null without an id), any other read
+ * is called.
  */
 function recordReader<Row>(readers: ReadonlyArray<{ name: string; read: (row: Row) => unknown }>): (row: Row) => ResourceRecord {
   const calls: Array<(row: Row) => unknown> = [];

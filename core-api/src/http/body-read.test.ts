@@ -1,9 +1,8 @@
 /**
- * A client that aborts its upload (issue 11, "Found under attack" 8) is answered 419 like any bad
- * body and is not logged as an unhandled error: with and without Content-Length (hono's bodyLimit
- * reads the latter itself), through app.request and over a real socket that is cut mid-body.
- * Over Node a body with Content-Length is read from the socket directly (issue 12): the same
- * parameters, the same limit.
+ * A client that aborts its upload is answered 419 like any bad body and is not logged as an
+ * unhandled error: with and without Content-Length (hono's bodyLimit reads the latter itself),
+ * through app.request and over a real socket that is cut mid-body. Over Node a body with
+ * Content-Length is read from the socket directly: the same parameters, the same limit.
  */
 import net, { type AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";

@@ -1,13 +1,13 @@
 /**
- * Reading a request body that may never fully arrive (issue 11: a client aborting an upload was
- * logged as an unhandled error with its stack). A body whose stream fails (the client hung up,
- * the connection reset) is the client's failure: it becomes parameter_invalid (419, HTTP 400), a
- * spec error the app answers like any other (nobody may be listening) and does not log as a fault.
+ * Reading a request body that may never fully arrive (a client aborting an upload was logged as an
+ * unhandled error with its stack). A body whose stream fails (the client hung up, the connection
+ * reset) is the client's failure: it becomes parameter_invalid (419, HTTP 400), a spec error the
+ * app answers like any other (nobody may be listening) and does not log as a fault.
  *
  * On Node (@hono/node-server, which hands the app `{incoming, outgoing}` as its env) a body with
  * Content-Length is read from the IncomingMessage directly: asking hono for it builds a fetch
- * Request and a web stream over the socket first, a tenth of the CPU of an add-business call
- * (issue 12). Elsewhere (Deno, app.request in tests, a chunked body the body limit has read) the
+ * Request and a web stream over the socket first, a tenth of the CPU of an add-business call.
+ * Elsewhere (Deno, app.request in tests, a chunked body the body limit has read) the
  * body is read through hono as before.
  */
 import type { Context, MiddlewareHandler } from "hono";

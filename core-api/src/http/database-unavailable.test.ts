@@ -1,7 +1,7 @@
 /**
- * A frozen or unreachable database (issue 11, "No database timeouts"): requests answer 503
- * service_unavailable with Retry-After within the timeouts, each logged once without a stack
- * trace, and the service recovers when the database comes back.
+ * A frozen or unreachable database: requests answer 503 service_unavailable with Retry-After within
+ * the timeouts, each logged once without a stack trace, and the service recovers when the database
+ * comes back.
  */
 import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
 import { sql } from "drizzle-orm";

@@ -1,8 +1,8 @@
 /**
- * The answer when the database is unavailable (issue 11): 503 `service_unavailable` (904) with
- * `Retry-After` and the usual error body, and one log line without a stack trace. A frozen or
- * unreachable database is an operating condition, not a bug: each failed request is logged once,
- * briefly, so the log stays readable while it lasts.
+ * The answer when the database is unavailable: 503 `service_unavailable` (904) with `Retry-After`
+ * and the usual error body, and one log line without a stack trace. A frozen or unreachable
+ * database is an operating condition, not a bug: each failed request is logged once, briefly, so
+ * the log stays readable while it lasts.
  */
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@service/shared/db-timeouts";
 import { errorBody } from "@service/shared";

@@ -1,10 +1,10 @@
 /**
- * A JSON response that carries the request's id from the start (issue 12): `c.json` builds the
- * response with its content type only, and the request log then adds `X-Request-Id`, which turns
- * the response's headers into a fetch `Headers` object (and @hono/node-server back into a plain
- * one to write them). Built here with both headers in one plain object, the response is written
- * as it is; the request log (http/request-log.ts) sees it carries the id and leaves it alone.
- * The bytes on the wire are the same: the same headers, names in lower case, in the same order.
+ * A JSON response that carries the request's id from the start: `c.json` builds the response with
+ * its content type only, and the request log then adds `X-Request-Id`, which turns the response's
+ * headers into a fetch `Headers` object (and @hono/node-server back into a plain one to write
+ * them). Built here with both headers in one plain object, the response is written as it is; the
+ * request log (http/request-log.ts) sees it carries the id and leaves it alone. The bytes on the
+ * wire are the same: the same headers, names in lower case, in the same order.
  */
 import type { Context } from "hono";
 import { REQUEST_ID_HEADER } from "@service/shared/logging";

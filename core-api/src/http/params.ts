@@ -30,7 +30,7 @@ export function queryParams(c: Context): Params {
 /**
  * The query string of `url` (without `?`), "" when there is none. The request URL is already
  * parsed and serialised (`href`), so this is what `new URL(url).search` holds, without parsing
- * the URL again per read (issue 12).
+ * the URL again per read.
  */
 export function queryOf(url: string): string {
   // A serialised URL has no "#" before its fragment (a "#" in the path or query is %23).
@@ -90,7 +90,7 @@ export async function bodyParams(c: Context): Promise<Params> {
     return json as Params;
   }
   if (type.startsWith("application/x-www-form-urlencoded")) {
-    // The WHATWG urlencoded parser, as FormData's, without building a Response to run it (issue 12).
+    // The WHATWG urlencoded parser, as FormData's, without building a Response to run it.
     return nestBracketKeys(new URLSearchParams(await readBodyText(c)));
   }
   if (type.startsWith("multipart/form-data")) {

@@ -1,8 +1,8 @@
 /**
  * Request headers read as `Headers.get` reads them (`c.req.header`), without building a fetch
- * `Headers` object per request on Node (issue 12: @hono/node-server builds one from every header
- * of the request the first time a handler asks for any, through undici's checks, for the few
- * headers a request reads).
+ * `Headers` object per request on Node (@hono/node-server builds one from every header of the
+ * request the first time a handler asks for any, through undici's checks, for the few headers a
+ * request reads).
  *
  * On Node the runtime hands over the raw header list (`c.env.incoming.rawHeaders` of
  * @hono/node-server, the request's header lines as the HTTP parser read and checked them); they

@@ -1,6 +1,6 @@
 /**
- * add-business with update_if_exists under concurrency (issue 11, "Found under attack" 2): many
- * simultaneous calls naming one owner_code all succeed and leave exactly one business.
+ * add-business with update_if_exists under concurrency: many simultaneous calls naming one
+ * owner_code all succeed and leave exactly one business.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

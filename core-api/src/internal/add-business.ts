@@ -66,8 +66,8 @@ const UPDATE_OR_CREATE_ATTEMPTS = 3;
 /**
  * Updates the business update_if_exists names, else creates one, with the changes `changesFor`
  * reads against it. When the insert loses the race for the owner_code to a concurrent call (311
- * from the unique index, issue 11), the look-up runs again and updates the business that call
- * created: "update or create" succeeds under concurrency and leaves one business.
+ * from the unique index), the look-up runs again and updates the business that call created:
+ * "update or create" succeeds under concurrency and leaves one business.
  * @throws ServiceError business_already_exists (311) without update_if_exists, when an update
  *   moves to a taken owner_code, or when the owner_code stays taken after every attempt; the
  *   field errors of `changesFor`

@@ -1,7 +1,7 @@
 /**
- * Bad input to add-user and alter-user (issue: "Each parameter of add-user and alter-user gets its
- * own refusal with the spec's code where the spec names one and 419 otherwise; wrong JSON types
- * are refused, not coerced; a refused call writes nothing"): one bad value per declared parameter,
+ * Bad input to add-user and alter-user: each parameter gets its own refusal with the spec's code
+ * where the spec names one and 419 otherwise; wrong JSON types are refused, not coerced; a refused
+ * call writes nothing. One bad value per declared parameter,
  * checked against the declaration so a new parameter without a case fails, and the rows of users,
  * referral links, member-number counters, admin users and baskets compared before and after.
  */

@@ -1,8 +1,8 @@
 /**
  * A value of the wrong JSON type is refused with that parameter's own error and nothing is
- * written (issue: add-business took `"latitude":[52.1]` as NULL, `"is_shut_down":["true"]` as
- * false and `owner_code: 1e309` as "Infinity"). Each case is a raw JSON body, so numbers such as
- * 1e309 reach the server as written.
+ * written (add-business took `"latitude":[52.1]` as NULL, `"is_shut_down":["true"]` as false and
+ * `owner_code: 1e309` as "Infinity"). Each case is a raw JSON body, so numbers such as 1e309 reach
+ * the server as written.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";

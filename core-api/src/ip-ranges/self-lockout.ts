@@ -1,5 +1,5 @@
 /**
- * No self-lockout (issue 11): a super user could add an allowed IP range, change or delete one,
+ * No self-lockout: without this check a super user could add an allowed IP range, change or delete one,
  * or clear the chain's `ip_whitelist_super_user_exemption`, so that their own current address is
  * excluded, and then had no way back into the chain but SQL. Such a write is refused with
  * parameter_invalid (419) and an explanation, before anything is written.

@@ -3,8 +3,8 @@
  * one idempotency key per delivery, back-off with jitter, failures kept, nothing sent for a
  * rolled-back change, two workers never sending one row, a stop mid-flight giving rows back, a
  * database restart ridden out (through helpers/database-proxy.ts), and the rows of one ordering
- * key sent one at a time in id order (issue 10), by one worker or two racing.
- * The clock and the randomness are fakes; no test waits for a back-off in real time.
+ * key sent one at a time in id order, by one worker or two racing. The clock and the randomness are
+ * fakes; no test waits for a back-off in real time.
  */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
 import { verifySignature } from "@service/shared/webhook-signature";

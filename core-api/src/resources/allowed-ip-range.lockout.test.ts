@@ -1,9 +1,9 @@
 /**
- * No self-lockout (issue 11, "Found under attack" 6; ip-ranges/self-lockout.ts): a write of the
- * allowed IP ranges or of the chain's super-user exemption that would leave the admin making it
- * outside the chain's ranges is refused with 419 and nothing is written; the same write is
- * allowed when a range still covers the address or the exemption still applies. Over HTTP, with a
- * fake socket address (`x-test-peer` stands for the runtime's getConnInfo).
+ * No self-lockout (ip-ranges/self-lockout.ts): a write of the allowed IP ranges or of the chain's
+ * super-user exemption that would leave the admin making it outside the chain's ranges is refused
+ * with 419 and nothing is written; the same write is allowed when a range still covers the address
+ * or the exemption still applies. Over HTTP, with a fake socket address (`x-test-peer` stands for
+ * the runtime's getConnInfo).
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,8 +1,8 @@
 /**
- * GET /docs makes no request to any outside host (issue "Operate", docs page): the page names
- * none, Scalar's script comes from this service, and the configuration switches off the
- * features that call the vendor (checked against the pinned bundle, so an upgrade that renames
- * an option fails here rather than silently calling out).
+ * GET /docs makes no request to any outside host: the page names none, Scalar's script comes from
+ * this service, and the configuration switches off the features that call the vendor (checked
+ * against the pinned bundle, so an upgrade that renames an option fails here rather than silently
+ * calling out).
  */
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
