@@ -53,6 +53,9 @@ function callParams(b: ChainBObjects): Record<string, { other: Record<string, st
     "/internal/get-user": { other: { chain_id: `${b.chainId}`, user_id: `${b.userId}` }, missing: { chain_id: `${MISSING_INT}`, user_id: `${MISSING_INT}` } },
     "/internal/alter-user": { other: { user_id: `${b.userId}`, first_name: "Intruder" }, missing: { user_id: `${MISSING_INT}`, first_name: "Intruder" } },
     "/internal/add-basket": chain({ user_id: `${b.userId}`, basket_total_price: "10" }),
+    "/internal/get-basket-price": chain({ user_id: `${b.userId}`, basket_total_price: "10" }),
+    "/internal/apply-referral-code": chain({ user_id: `${b.userId}`, referral_code: "ABCD2345" }),
+    "/internal/alter-chain": chain({ name: "Intruder" }),
     "/internal/verify-phone-number": { other: { user_id: `${b.userId}`, code: "123456" }, missing: { user_id: `${MISSING_INT}`, code: "123456" } },
   };
 }

@@ -83,7 +83,7 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
         required: ((params.required as string[] | undefined) ?? []).length > 0,
         description: "JSON, or form fields (a nested value as `name[key]`).",
         content: {
-          "application/json": { schema, ...(call.examples ? { example: call.examples.request } : {}) },
+          "application/json": { schema, ...(call.examples?.request ? { example: call.examples.request } : {}) },
           "application/x-www-form-urlencoded": { schema },
           "multipart/form-data": { schema },
         },

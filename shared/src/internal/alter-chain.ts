@@ -38,7 +38,8 @@ export const alterChainCall = defineCall({
   ],
   results: alterChainResultsSchema,
   examples: {
-    request: { chain_id: 1, allows_double_discounting: true, referral_code_submission_window_unit: "month", referral_code_submission_window_quantity: 3 },
+    // No request example: its properties are the Chain resource's, not parameters of this call,
+    // and an example may hold only what the call's own schema lists.
     results: { chain: { id: 1, name: "Demo chain", allows_double_discounting: true, referral_code_submission_window_quantity: 3, referral_code_submission_window_unit: "month" }, result_type: "alter-chain" },
   },
 });

@@ -98,12 +98,20 @@ export const basketPricingSchema = z.strictObject({
   basket_platform_type: z.enum(BASKET_PLATFORM_TYPES),
   retailer_basket_code: z.string().nullable(),
   basket_total_price: moneyText,
-  basket_items: z.array(z.object({
+  // each line as sent (its item_price the number read), with what the vouchers did to it
+  basket_items: z.array(z.strictObject({
+    item_barcode: z.string().optional(),
+    retailer_item_code: z.string().optional(),
+    description: z.string().optional(),
+    item_quantity: z.number(),
     item_price: z.number(),
+    exclude_from_vouchers: z.boolean().optional(),
+    return_item: z.boolean().optional(),
+    original_retailer_basket_code: z.string().optional(),
     discount: moneyText,
     final_price: moneyText,
     adjustments: z.array(z.strictObject({ voucher_key: z.string(), amount: moneyText })),
-  }).loose()).nullable(),
+  })).nullable(),
   vouchers_applied: z.array(z.strictObject({ key: z.string(), type: z.string(), discount: moneyText, amount_redeemed: moneyText.nullable(), honour_code: z.string().nullable() })),
   vouchers_not_applied: z.array(z.strictObject({ key: z.string(), reason: z.string() })),
   basket_discount: moneyText,

@@ -125,8 +125,11 @@ export interface CallDefinition<S extends z.ZodRawShape, R extends z.ZodType> {
   errors: readonly ErrorName[];
   /** the `results` of a success */
   results: R;
-  /** an example request (JSON body or query) and its `results` (optional), shown in the schema document and /docs */
-  examples?: { request: Record<string, unknown>; results?: z.input<R> };
+  /**
+   * an example request (JSON body or query) and its `results`, shown in the schema document and
+   * /docs; a request example holds only declared parameters (linters check it against them)
+   */
+  examples?: { request?: Record<string, unknown>; results?: z.input<R> };
 }
 
 /** An internal call with its parameters' metadata read back once. */

@@ -138,7 +138,8 @@ describe("Business declaration (spec field table)", () => {
 
 describe("Chain declaration", () => {
   it("has the spec's fields, levels and W flags", () => {
-    expect(chainResource.properties.size).toBe(51);
+    // the spec's 51 and the referral code submission window's two (quantity and unit)
+    expect(chainResource.properties.size).toBe(53);
     const c = (n: string) => chainResource.properties.get(n)!;
     expect(c("id")).toMatchObject({ level: 0, readOnly: true, identifier: true });
     expect(c("name")).toMatchObject({ level: 1 });
