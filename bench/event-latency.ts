@@ -1,5 +1,5 @@
 /**
- * Event delivery latency (issue 9, "Done when": p50 / p99 from change to receiver), measured
+ * Event delivery latency (p50 / p99 from change to receiver), measured
  * against the RUNNING core API with a local receiver (scripts/lib/webhook-receiver.ts): a chain
  * of its own ("Event Bench Chain") with verify_phone_numbers and a phone_number_verification
  * webhook pointing at the receiver; each change is an alter-user giving a bench member a new

@@ -24,10 +24,10 @@ import type { BenchChain, BenchContext, BenchSection, TargetCheck } from "./sect
 import { replay, shortSql } from "./sql-capture.ts";
 
 const ENDPOINTS: Endpoint[] = ["resources", "get-businesses"];
-/** Issue 12: the prefix search in at most 4 statements, p50 at most 5 ms over HTTP at 1M stores. */
+/** Target: the prefix search in at most 4 statements, p50 at most 5 ms over HTTP at 1M stores. */
 export const PREFIX_STATEMENTS_TARGET = 4;
 export const PREFIX_P50_TARGET_MS = 5;
-/** Issue 12: ours at least 10x faster than the anchor in the database. */
+/** Target: ours at least 10x faster than the anchor in the database. */
 export const ANCHOR_FACTOR_TARGET = 10;
 
 /** The latency settings (flags; smaller defaults with --quick). */

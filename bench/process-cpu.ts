@@ -1,6 +1,6 @@
 /**
- * Where the CPU of a load goes, per request (issue 12's done-when: a missed target comes with "the
- * profile that explains it"): the CPU time the database server, the service processes (every
+ * Where the CPU of a load goes, per request (a missed target comes with the
+ * profile that explains it): the CPU time the database server, the service processes (every
  * process of their trees) and the bench process itself (the load driver, and the in-process floors)
  * spent while one target ran, read from /proc (Linux) before and after, divided by the operations
  * it completed. Everything runs on the same cores, so these add up to what one operation costs the

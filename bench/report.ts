@@ -7,7 +7,7 @@ import type { LatencyOptions } from "./latency.ts";
 import type { Timing } from "./measure.ts";
 import type { BenchChain } from "./section.ts";
 
-/** Targets of the search issue: p50 at most 20 ms, at least 20x faster than the full scan, same results. */
+/** Targets of the search: p50 at most 20 ms, at least 20x faster than the full scan, same results. */
 export const TARGET_P50_MS = 20;
 export const TARGET_RATIO = 20;
 

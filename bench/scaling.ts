@@ -1,14 +1,14 @@
 /**
  * The scaling section: the latency section's HTTP measurement at each store count of --scaling
  * (default 100,000 and 1,000,000: one chain each in the bench database), and how p50 grows from
- * the smallest count to the largest. Issue 12: below 2x for 10x the data. A count the latency
+ * the smallest count to the largest. Target: below 2x for 10x the data. A count the latency
  * section already measured in this run is not measured again.
  */
 import { measureHttpLatency, type HttpLatency } from "./latency.ts";
 import { markdownTable, textTable } from "./report.ts";
 import type { BenchSection, TargetCheck } from "./section.ts";
 
-/** Issue 12: p50 at the largest count at most this many times p50 at the smallest. */
+/** Target: p50 at the largest count at most this many times p50 at the smallest. */
 export const GROWTH_TARGET = 2;
 
 /** The scaling section (see the module comment); registered in run.ts. */

@@ -1,5 +1,5 @@
 /**
- * The sync's performance (issue 10, "Performance"), with a real core API and a real connector,
+ * The sync's performance, with a real core API and a real connector,
  * each in a process of its own, over HTTP, on throwaway databases of DATABASE_URL (dropped
  * afterwards), wired both ways as `npm start` wires them:
  * - a pass over `linked` (100,000) linked customers of which none changed (target at most 2 s):
@@ -44,7 +44,7 @@ import { numberOption } from "../scripts/lib/options.ts";
 import { summarise, type Timing } from "./measure.ts";
 import type { BenchSection } from "./section.ts";
 
-/** The targets of the issue. */
+/** The sync's targets. */
 export const TARGET_UNCHANGED_PASS_MS = 2_000;
 export const TARGET_SEND_RATIO = 0.8;
 export const TARGET_WEBSHOP_P99_MS = 1_000;

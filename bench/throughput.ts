@@ -1,5 +1,5 @@
 /**
- * The throughput section (issue 12): the running services under load next to floors the bench
+ * The throughput section: the running services under load next to floors the bench
  * starts itself in the same run, in interleaved rounds, as ratios.
  *
  * Product targets, against core-api and the connector started by the bench (`npm start
@@ -49,10 +49,10 @@ import { replay } from "./sql-capture.ts";
 import { wipeStores } from "./load.ts";
 import { BENCH_CUSTOMER_PASSWORD, benchClientAddress, benchCustomerEmail, ensureBenchCustomers } from "./webshop-customers.ts";
 
-/** Issue 12: 32 connections (authenticate: 8 concurrent). */
+/** The load: 32 connections (authenticate: 8 concurrent). */
 export const CONNECTIONS = 32;
 export const AUTH_CONCURRENCY = 8;
-/** Issue 12, target 5: RSS per worker under load. */
+/** Target: RSS per worker under load. */
 export const RSS_LIMIT_BYTES = 300 * 2 ** 20;
 /**
  * What a process may keep above its warm idle RSS after the load even when its rise was small: the
@@ -81,7 +81,7 @@ interface Ratio {
   label: string;
   product: string;
   floor: string;
-  /** the required minimum, if the issue sets one */
+  /** the required minimum, if the target sets one */
   min?: number;
 }
 

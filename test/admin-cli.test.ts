@@ -1,5 +1,5 @@
 /**
- * `npm run admin` sets up a second tenant without SQL (issue "Operate", CLIs): the real script
+ * `npm run admin` sets up a second tenant without SQL: the real script
  * against throwaway databases, then the new admins log in through the core app and the rows are
  * checked; refusals write nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run demo` as a user runs it (issue 10, item 8: "registers a few shop customers through the
+ * `npm run demo` as a user runs it ("registers a few shop customers through the
  * Magento tables, runs the sync, shows them as members in the platform, changes one in the app and
  * shows it in the shop, and logs a shopper in with webshop credentials"): `npm start` on throwaway
  * databases (core-api and the connector in a child process, the demo chain wired both ways as it

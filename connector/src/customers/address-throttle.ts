@@ -1,5 +1,5 @@
 /**
- * Per-address limit of `POST /rest/V1/service/customer/authenticate` (issue 11: one address could
+ * Per-address limit of `POST /rest/V1/service/customer/authenticate` (one address could
  * lock any number of accounts by failing on purpose, Magento's lockout being per account only).
  * The core API's login throttle is the model; the rule here:
  *

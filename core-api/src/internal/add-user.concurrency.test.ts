@@ -1,5 +1,5 @@
 /**
- * add-user under concurrent requests (issue: "20 parallel add-user calls with one username and
+ * add-user under concurrent requests ("20 parallel add-user calls with one username and
  * update_if_exists all succeed with one user; 20 parallel calls without it give one 200 and 19
  * user_already_exists; 1,000 parallel signups never share a member number"). Requests go through
  * app.request() all at once (Promise.all; the pool's connections bound what the database sees).
