@@ -8,9 +8,10 @@
  * first_failure, lock_expires) are no longer written on a failure (customers/authenticate.ts).
  *
  * An attempt is counted *before* its password is checked, in one atomic statement, and refused
- * when the count passes the limit (and takes its count back), so a burst of parallel guesses gets
- * at most lockout_failures checks per pair and window. A failure at the limit locks the pair; a
- * success deletes the pair's row; an attempt that got no answer takes its count back.
+ * when the count passes the limit (and takes its count back, locking the pair), so a burst of
+ * parallel guesses gets at most lockout_failures checks per pair and window. A failure at the
+ * limit locks the pair; a success deletes the pair's row; an attempt that got no answer takes its
+ * count back.
  * Rows live in service_authenticate_lockout, keyed by the customer id and a SHA-256 of
  * the address (no address in clear).
  */
@@ -60,6 +61,10 @@ export async function beginCustomerAttempt(
   const [row] = await db.select().from(pairs).where(and(eq(pairs.customerId, customerId), eq(pairs.addressHash, attempt.addressHash)));
   if (row?.lockedUntil && row.lockedUntil > now) return { locked: true, attempt: null };
   if (row && row.failures > policy.lockoutFailures) {
+    // More attempts than the limit are out at once (a parallel burst): the pair locks now. Counting
+    // alone would not do it: when every attempt of the burst counts before any reads its count,
+    // each is refused and takes its count back, and none is left to fail at the limit and lock.
+    await lockPair(db, attempt, now);
     await customerAttemptAbandoned(db, attempt);
     return { locked: true, attempt: null };
   }
@@ -74,6 +79,15 @@ export async function customerAttemptFailed(db: ConnectorQueryable, attempt: Cus
     UPDATE service_authenticate_lockout SET locked_until = ${until}
     WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}
       AND failures >= ${attempt.policy.lockoutFailures} AND (locked_until IS NULL OR locked_until <= ${now})`));
+}
+
+/** Locks the pair of `attempt` for lockout_threshold minutes from `now`, unless it is locked already. */
+async function lockPair(db: ConnectorQueryable, attempt: NonNullable<CustomerAttempt>, now: Date): Promise<void> {
+  const until = new Date(now.getTime() + attempt.policy.lockoutThresholdMinutes * 60_000);
+  await runStatement(() => db.execute(sql`
+    UPDATE service_authenticate_lockout SET locked_until = ${until}
+    WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}
+      AND (locked_until IS NULL OR locked_until <= ${now})`));
 }
 
 /** How often a process prunes pairs that are over (housekeeping, not a statement per login). */
