@@ -45,7 +45,7 @@ import { demoSms, SMS_MEMBER } from "./demo/sms.ts";
 import { checkLocationSearch, turfKm } from "./demo/location-check.ts";
 import { webshopCustomer } from "./demo/webshop-customer.ts";
 import { demoWebshopSync, SHOP_PASSWORD } from "./demo/webshop-sync.ts";
-import { demoCheckout, type CheckoutDemo } from "./demo/checkout.ts";
+import { demoCheckout, pricedLines, type CheckoutDemo } from "./demo/checkout.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseConnectorConfig } from "../connector/src/config.ts";
@@ -231,7 +231,7 @@ function reportCheckout(c: CheckoutDemo): boolean {
   const p = c.pricing;
   if (p) {
     console.log(`   POST /internal/get-basket-price -> total ${p.basket_total_price}, discount ${p.basket_discount}, to pay ${p.basket_final_price} (nothing stored)`);
-    for (const l of p.basket_items) console.log(`     ${String(l.description).padEnd(20)} ${String(l.item_quantity).padStart(3)} x ${l.item_price.padStart(6)}  -${l.discount.padStart(5)}  = ${l.final_price.padStart(6)}`);
+    for (const line of pricedLines(p.basket_items)) console.log(`     ${line}`);
     for (const v of p.vouchers_applied) console.log(`     applied ${v.type.padEnd(10)} ${v.key.slice(0, 8)}  -${v.discount}${v.honour_code ? `  honour code ${v.honour_code}` : ""}`);
   }
   if (c.sale) console.log(`   POST /internal/add-basket ${c.sale.basket.retailer_basket_code} -> basket ${c.sale.basket.id}, discount ${c.sale.basket.basket_discount}; vouchers ${Object.values(c.statusAfter).join(", ")}`);

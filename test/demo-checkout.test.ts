@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../core-api/src/app.ts";
 import { loadCoreConfig } from "../core-api/src/config.ts";
 import { baskets, vouchers } from "../core-api/src/db/schema.ts";
-import { demoCheckout } from "../scripts/demo/checkout.ts";
+import { demoCheckout, pricedLines } from "../scripts/demo/checkout.ts";
 import { CoreApiClient } from "../scripts/lib/http-client.ts";
 import { startCore, TEST_SECRET_KEY, type TestCore } from "./helpers/core.ts";
 
@@ -40,6 +40,8 @@ describe("npm run demo, step 7: checkout", () => {
       const out = await demoCheckout(client, core.chainId);
       expect(out.problems).toEqual([]);
       expect(out.pricing).toMatchObject({ basket_total_price: "26.14", basket_discount: "2.62", basket_final_price: "23.52" });
+      // what the demo prints of the answer: item_price comes back as a JSON number
+      expect(pricedLines(out.pricing.basket_items)[0]).toMatch(/^Coffee beans 500 g\s+2 x  14\.90  -\s*\d+\.\d\d  =\s+\d+\.\d\d$/);
       const redeemed = await core.db.select().from(vouchers).where(eq(vouchers.basketId, out.sale.basket.id));
       expect(redeemed.map((v) => v.key).sort()).toEqual([...out.voucherKeys].sort());
       expect(redeemed.every((v) => v.status === "redeemed")).toBe(true);

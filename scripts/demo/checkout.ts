@@ -20,6 +20,18 @@ export const CHECKOUT_LINES = [
   { retailer_item_code: "MUG", item_barcode: "8712345000035", description: "Mug", item_quantity: 1, item_price: "9.95" },
 ] as const;
 
+/**
+ * The lines of a priced basket as the demo prints them: description, quantity, the line price,
+ * the line's discount and its final price. get-basket-price answers `item_price` as the number
+ * the shop sent (a JSON number) and `discount` / `final_price` as decimal strings with 2 places,
+ * so the line price is formatted here to match.
+ * @param items get-basket-price's `basket_items`, with the demo basket's `description`s
+ * @returns one text line per basket line, amounts in euros with 2 decimals
+ */
+export function pricedLines(items: ReadonlyArray<{ description?: unknown; item_quantity: number; item_price: number | string; discount: string; final_price: string }>): string[] {
+  return items.map((l) => `${String(l.description).padEnd(20)} ${String(l.item_quantity).padStart(3)} x ${Number(l.item_price).toFixed(2).padStart(6)}  -${l.discount.padStart(5)}  = ${l.final_price.padStart(6)}`);
+}
+
 export interface CheckoutDemo {
   memberId?: number;
   voucherKeys: string[];
