@@ -120,16 +120,21 @@ export async function findMember(db: CoreDb | CoreTx, chainId: number, v: Basket
   return user;
 }
 
+/** The chain's columns pricing reads (pricing.ts ChainPricingColumns). */
+const PRICING_COLUMNS = {
+  basketVoucherAlwaysRedeemFullValueInStore: chains.basketVoucherAlwaysRedeemFullValueInStore,
+  basketVoucherAlwaysRedeemFullValueOnline: chains.basketVoucherAlwaysRedeemFullValueOnline,
+  calculateBasketOnTotalValueInStore: chains.calculateBasketOnTotalValueInStore,
+  calculateBasketOnTotalValueOnline: chains.calculateBasketOnTotalValueOnline,
+  redeemBasketVoucherOnNegativeValueBasket: chains.redeemBasketVoucherOnNegativeValueBasket,
+  allowsDoubleDiscounting: chains.allowsDoubleDiscounting,
+  excludeRewardsOnBasketCampaignDiscountedItems: chains.excludeRewardsOnBasketCampaignDiscountedItems,
+};
+
 /** The chain's pricing settings (both platform variants). */
 export async function chainPricingColumns(db: CoreDb | CoreTx, chainId: number): Promise<ChainPricingColumns & { regenerateVouchersOnPartialRedemption: boolean; expiredVouchersRegenerateOnReturn: boolean }> {
   const [row] = await db.select({
-    basketVoucherAlwaysRedeemFullValueInStore: chains.basketVoucherAlwaysRedeemFullValueInStore,
-    basketVoucherAlwaysRedeemFullValueOnline: chains.basketVoucherAlwaysRedeemFullValueOnline,
-    calculateBasketOnTotalValueInStore: chains.calculateBasketOnTotalValueInStore,
-    calculateBasketOnTotalValueOnline: chains.calculateBasketOnTotalValueOnline,
-    redeemBasketVoucherOnNegativeValueBasket: chains.redeemBasketVoucherOnNegativeValueBasket,
-    allowsDoubleDiscounting: chains.allowsDoubleDiscounting,
-    excludeRewardsOnBasketCampaignDiscountedItems: chains.excludeRewardsOnBasketCampaignDiscountedItems,
+    ...PRICING_COLUMNS,
     regenerateVouchersOnPartialRedemption: chains.regenerateVouchersOnPartialRedemption,
     expiredVouchersRegenerateOnReturn: chains.expiredVouchersRegenerateOnReturn,
   }).from(chains).where(eq(chains.id, chainId));
@@ -218,13 +223,3 @@ export async function pricingInputs(db: CoreDb, chainId: number, member: MemberK
   }
   return { chain: rows[0]!.chain, user, considered };
 }
-
-const PRICING_COLUMNS = {
-  basketVoucherAlwaysRedeemFullValueInStore: chains.basketVoucherAlwaysRedeemFullValueInStore,
-  basketVoucherAlwaysRedeemFullValueOnline: chains.basketVoucherAlwaysRedeemFullValueOnline,
-  calculateBasketOnTotalValueInStore: chains.calculateBasketOnTotalValueInStore,
-  calculateBasketOnTotalValueOnline: chains.calculateBasketOnTotalValueOnline,
-  redeemBasketVoucherOnNegativeValueBasket: chains.redeemBasketVoucherOnNegativeValueBasket,
-  allowsDoubleDiscounting: chains.allowsDoubleDiscounting,
-  excludeRewardsOnBasketCampaignDiscountedItems: chains.excludeRewardsOnBasketCampaignDiscountedItems,
-};
