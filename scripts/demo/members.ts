@@ -25,8 +25,8 @@ export interface DemoRange {
 }
 
 /**
- * The admin's chain's generated member-number range: its first one (the demo chain starts with the
- * default range 10000000-99999999), else a new one (100000-199999, POST
+ * The admin's chain's generated member-number range: the lowest one, which add-user hands numbers
+ * out from first (the demo chain starts with the default range 10000000-99999999), else a new one (100000-199999, POST
  * /resources/member_number_range) rather than the default one add-user would create. Steps 4 and 6
  * both call it, so either runs first.
  * @param core logged in as a super-user admin of the chain
@@ -34,7 +34,9 @@ export interface DemoRange {
  */
 export async function ensureMemberNumberRange(core: CoreApiClient): Promise<DemoRange> {
   const ranges = await core.get("/resources/member_number_ranges", { kind: "generated" });
-  const existing = (ranges.resources as Array<{ id: number; first: string; last: string }>)[0];
+  const lowestFirst = (list: Array<{ id: number; first: string; last: string }>) =>
+    list.reduce<(typeof list)[number] | undefined>((low, r) => (low === undefined || BigInt(r.first) < BigInt(low.first) ? r : low), undefined);
+  const existing = lowestFirst(ranges.resources as Array<{ id: number; first: string; last: string }>);
   return existing
     ? { id: existing.id, first: existing.first, last: existing.last, created: false }
     : await core.sendForm("POST", "/resources/member_number_range", DEMO_RANGE).then((r) => ({ id: r.id, first: r.first, last: r.last, created: true }));
