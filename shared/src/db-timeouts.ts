@@ -15,6 +15,9 @@
  * No I/O of its own and no mysql2 import: it works on the pool it is given (structural types), so
  * this contracts package stays free of drivers while both services share one implementation.
  */
+import { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, marked, rethrowMarked, unavailableError, type DriverError } from "./db-unavailable.ts";
+
+export { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, isDatabaseUnavailable, unavailableError } from "./db-unavailable.ts";
 
 /** The timeouts of a guarded pool, in milliseconds; 0 turns one off. */
 export interface DatabaseTimeouts {
@@ -45,14 +48,6 @@ export const DEFAULT_REQUEST_DEADLINE_MS = 5_000;
 /** Seconds a client is asked to wait (Retry-After) when the database is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** The code of the error a guarded pool raises when no connection became free in time. */
-export const ACQUIRE_TIMEOUT = "POOL_ACQUIRE_TIMEOUT";
-
-/**
- * The code of the error a guarded pool raises when the request's deadline has passed before a
- * statement or a wait for a connection could start (see `budget` of guardPool).
- */
-export const DEADLINE_EXCEEDED = "REQUEST_DEADLINE_EXCEEDED";
 
 /**
  * Milliseconds left of the current request's database budget, or undefined outside a request
@@ -161,16 +156,6 @@ function bounded(timeoutMs: number, leftMs: number | undefined): number {
 }
 
 /**
- * An error that `isDatabaseUnavailable` recognises (so the services answer 503 with
- * Retry-After), for failures found above the driver: a deadline that passed, a transaction
- * whose retries ran out.
- * @param code one of the codes isDatabaseUnavailable knows (DEADLINE_EXCEEDED, TRANSACTION_*)
- * @param cause the driver's error that led to it, if any
- */
-export function unavailableError(message: string, code: string, cause?: unknown): Error {
-  return marked(Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code })) as Error;
-}
-/**
  * One statement on a connection of mysql2's callback pool, with the same guards as a guarded
  * connection: the acquire limit, the statement limit (the connection is destroyed when it is
  * reached), marked errors; resolves as mysql2's promise pool does, to `[rows, fields]`.
@@ -229,69 +214,6 @@ function runOnCallbackPool(
     });
   });
 }
-
-/**
- * Whether `err` (or an error it wraps, as drizzle wraps the driver's) came out of a guarded pool
- * and means the database could not be reached or did not answer in time: refused, reset, lost,
- * timed out, no connection free, too many connections, or a connection that died under the
- * statement; also a conflict the engine rolled back (deadlock, lock wait timeout) or a Galera node
- * not ready, which the transaction runner retries first. Another server error (ER_*: a bad
- * statement, a duplicate key) is not.
- */
-export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
-    if (!(FROM_DATABASE in e)) continue;
-    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
-    // mysql2 marks errors that killed the connection fatal; those without a server error code
-    // ("Can't add new command when connection is in closed state") are the network's.
-    if (e.fatal === true && !(typeof e.code === "string" && e.code.startsWith("ER_"))) return true;
-  }
-  return false;
-}
-
-interface DriverError {
-  code?: unknown;
-  fatal?: unknown;
-  cause?: unknown;
-}
-
-/** Marks an error a guarded pool raised (non-enumerable: logs and bodies do not show it). */
-const FROM_DATABASE = Symbol.for("service.db-timeouts.from-database");
-
-function rethrowMarked(err: unknown): never {
-  throw marked(err);
-}
-
-function marked(err: unknown): unknown {
-  if (err && typeof err === "object" && !(FROM_DATABASE in err)) Object.defineProperty(err, FROM_DATABASE, { value: true });
-  return err;
-}
-
-const UNAVAILABLE_CODES = new Set([
-  ACQUIRE_TIMEOUT,
-  DEADLINE_EXCEEDED,
-  // the transaction runner's (@service/shared/node): conflicts retried until the deadline, a
-  // COMMIT whose outcome could not be confirmed
-  "TRANSACTION_RETRIES_EXHAUSTED",
-  "TRANSACTION_OUTCOME_UNKNOWN",
-  // a Galera node that is not synced ("WSREP has not yet prepared node for application use")
-  "ER_UNKNOWN_COM_ERROR",
-  // a conflict that reached a handler without a runner retrying it (a deadlock or certification
-  // conflict, a lock wait timeout): the engine rolled the statement back; try again later, not a bug
-  "ER_LOCK_DEADLOCK",
-  "ER_LOCK_WAIT_TIMEOUT",
-  "PROTOCOL_SEQUENCE_TIMEOUT",
-  "PROTOCOL_CONNECTION_LOST",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ER_CON_COUNT_ERROR",
-]);
 
 /** Waits for a connection at most `ms`; one that arrives later goes straight back to the pool. */
 function acquire(take: () => Promise<GuardableConnection>, ms: number): Promise<GuardableConnection> {
