@@ -45,7 +45,8 @@ import { demoSms, SMS_MEMBER } from "./demo/sms.ts";
 import { checkLocationSearch, turfKm } from "./demo/location-check.ts";
 import { webshopCustomer } from "./demo/webshop-customer.ts";
 import { demoWebshopSync, SHOP_PASSWORD } from "./demo/webshop-sync.ts";
-import { demoCheckout, pricedLines, type CheckoutDemo } from "./demo/checkout.ts";
+import { demoCheckout, reportCheckout } from "./demo/checkout.ts";
+import { reportChecks } from "./demo/report.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { SECRET_KEY_MISSING } from "@service/shared/service-env";
 import { parseConnectorConfig } from "../connector/src/config.ts";
@@ -210,35 +211,6 @@ async function main(): Promise<number> {
 
   console.log(failed ? "\ndemo finished with problems (see ! lines)" : "\ndemo finished: all checks passed");
   return failed ? 1 : 0;
-}
-
-/**
- * Prints a step's verdict: its `OK: <okLine>` line, or one `! <problem>` line per problem.
- * @returns true when a check failed
- */
-function reportChecks(problems: readonly string[], okLine: string): boolean {
-  if (problems.length === 0) console.log(`   OK: ${okLine}`);
-  for (const p of problems) console.log(`   ! ${p}`);
-  return problems.length > 0;
-}
-
-/**
- * Prints step 7's lines (demo/checkout.ts).
- * @returns true when a check failed
- */
-function reportCheckout(c: CheckoutDemo): boolean {
-  console.log(`   member ${c.memberId}: vouchers ${c.voucherKeys.map((k) => k.slice(0, 8)).join(", ")} claimed (PATCH /resources/voucher/{id} status=claimed, chain-scope token)`);
-  const p = c.pricing;
-  if (p) {
-    console.log(`   POST /internal/get-basket-price -> total ${p.basket_total_price}, discount ${p.basket_discount}, to pay ${p.basket_final_price} (nothing stored)`);
-    for (const line of pricedLines(p.basket_items)) console.log(`     ${line}`);
-    for (const v of p.vouchers_applied) console.log(`     applied ${v.type.padEnd(10)} ${v.key.slice(0, 8)}  -${v.discount}${v.honour_code ? `  honour code ${v.honour_code}` : ""}`);
-  }
-  if (c.sale) console.log(`   POST /internal/add-basket ${c.sale.basket.retailer_basket_code} -> basket ${c.sale.basket.id}, discount ${c.sale.basket.basket_discount}; vouchers ${Object.values(c.statusAfter).join(", ")}`);
-  if (c.replay) console.log(`   POST /internal/add-basket again (same code) -> basket ${c.replay.basket.id}, duplicate ${c.replay.duplicate}`);
-  const r = c.returned?.issued_vouchers?.[0];
-  if (c.returned) console.log(`   POST /internal/add-basket return of the mug -> basket ${c.returned.basket.id}; replacement voucher ${r ? `${r.key.slice(0, 8)} of ${r.amount} (claimed)` : "none"}`);
-  return reportChecks(c.problems, "both vouchers applied and redeemed once, the replay stored nothing, the return gave the mug's discount back");
 }
 
 /**

@@ -9,6 +9,7 @@
  * basket codes and vouchers.
  */
 import { CoreApiClient } from "../lib/http-client.ts";
+import { reportChecks } from "./report.ts";
 
 /** The member the checkout runs for (added with update_if_exists). */
 export const CHECKOUT_MEMBER = { username: "checkout.member@example.com", first_name: "Sam", last_name: "Jansen" } as const;
@@ -92,4 +93,23 @@ export async function demoCheckout(admin: CoreApiClient, chainId: number): Promi
   const replacement = out.returned.issued_vouchers?.[0];
   if (!replacement || replacement.reason !== "return" || replacement.amount !== mugDiscount) out.problems.push(`the return issued ${JSON.stringify(out.returned.issued_vouchers)}, not one replacement of ${mugDiscount}`);
   return out;
+}
+
+/**
+ * Prints step 7's lines (demo/checkout.ts).
+ * @returns true when a check failed
+ */
+export function reportCheckout(c: CheckoutDemo): boolean {
+  console.log(`   member ${c.memberId}: vouchers ${c.voucherKeys.map((k) => k.slice(0, 8)).join(", ")} claimed (PATCH /resources/voucher/{id} status=claimed, chain-scope token)`);
+  const p = c.pricing;
+  if (p) {
+    console.log(`   POST /internal/get-basket-price -> total ${p.basket_total_price}, discount ${p.basket_discount}, to pay ${p.basket_final_price} (nothing stored)`);
+    for (const line of pricedLines(p.basket_items)) console.log(`     ${line}`);
+    for (const v of p.vouchers_applied) console.log(`     applied ${v.type.padEnd(10)} ${v.key.slice(0, 8)}  -${v.discount}${v.honour_code ? `  honour code ${v.honour_code}` : ""}`);
+  }
+  if (c.sale) console.log(`   POST /internal/add-basket ${c.sale.basket.retailer_basket_code} -> basket ${c.sale.basket.id}, discount ${c.sale.basket.basket_discount}; vouchers ${Object.values(c.statusAfter).join(", ")}`);
+  if (c.replay) console.log(`   POST /internal/add-basket again (same code) -> basket ${c.replay.basket.id}, duplicate ${c.replay.duplicate}`);
+  const r = c.returned?.issued_vouchers?.[0];
+  if (c.returned) console.log(`   POST /internal/add-basket return of the mug -> basket ${c.returned.basket.id}; replacement voucher ${r ? `${r.key.slice(0, 8)} of ${r.amount} (claimed)` : "none"}`);
+  return reportChecks(c.problems, "both vouchers applied and redeemed once, the replay stored nothing, the return gave the mug's discount back");
 }
