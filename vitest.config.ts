@@ -13,7 +13,7 @@ const ISOLATED = [
   "core-api/src/auth/jwt.test.ts",
   "core-api/src/auth/jwt.keys.test.ts",
   "core-api/src/internal/verify-phone-number.test.ts",
-  "shared/src/db-timeouts.test.ts",
+  "shared/src/node/db-timeouts.test.ts",
 ];
 
 /**

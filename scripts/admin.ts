@@ -20,7 +20,7 @@ import { mapWebsiteToChain } from "./admin/website-mapping.ts";
 import { CHAIN_SETTING_USAGE, chainSettingCommand } from "./admin/chain-setting.ts";
 import { SET_PASSWORD_USAGE, setPasswordCommand } from "./admin/admin-password.ts";
 import { linkPlatform, PlatformLinkError } from "../connector/src/sync/platform-link.ts";
-import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { SECRET_KEY_MISSING } from "@service/shared/node";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { withSecretKeyFile } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";

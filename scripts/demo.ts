@@ -48,7 +48,7 @@ import { demoWebshopSync, SHOP_PASSWORD } from "./demo/webshop-sync.ts";
 import { demoCheckout, reportCheckout } from "./demo/checkout.ts";
 import { reportChecks } from "./demo/report.ts";
 import { openSecretBox } from "@service/shared/secret-box";
-import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { SECRET_KEY_MISSING } from "@service/shared/node";
 import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { withSecretKeyFile } from "./lib/secret-key-file.ts";

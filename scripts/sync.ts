@@ -8,7 +8,7 @@
  */
 import cliProgress from "cli-progress";
 import { openSecretBox } from "@service/shared/secret-box";
-import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { SECRET_KEY_MISSING } from "@service/shared/node";
 import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { runReconcile, type ReconcileProgress } from "../connector/src/sync/reconcile.ts";

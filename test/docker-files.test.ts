@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BlockList } from "node:net";
 import { CONNECTOR_VARIABLES, parseConnectorConfig } from "../connector/src/config.ts";
-import { isTrustedProxy, parseTrustedProxies } from "../connector/src/http/trusted-proxies.ts";
+import { isTrustedProxy, parseTrustedProxies } from "@service/shared/node";
 import { CORE_VARIABLES } from "../core-api/src/config.ts";
 import { DEMO_SEED_VARIABLES } from "../scripts/lib/demo-seed.ts";
 import { DEMO_WIRING_VARIABLES } from "../scripts/lib/demo-wiring.ts";

@@ -1,6 +1,6 @@
 /**
  * Every entry point finds SERVICE_SECRET_KEY the same way (the environment, else the secret-key
- * file npm start and npm run migrate keep: shared/src/secret-key-file.ts), and the Deno entry
+ * file npm start and npm run migrate keep: shared/src/node/secret-key-file.ts), and the Deno entry
  * behaves as a service: a port in use is one line and a non-zero exit; SIGTERM or SIGINT, also
  * sent to `npx deno run ...`, closes the server and ends the process. Real processes on throwaway
  * databases; the key file is a temporary one named by SERVICE_SECRET_KEY_FILE, so the
@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { SECRET_KEY_MISSING } from "@service/shared/node";
 import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { accepts, ROOT, runScript, scriptEnv, start, type Running } from "./helpers/processes.ts";

@@ -8,7 +8,7 @@ import { CONNECTOR_VARIABLES } from "../connector/src/config.ts";
 import { CORE_VARIABLES } from "../core-api/src/config.ts";
 import { DEMO_SEED_VARIABLES } from "../scripts/lib/demo-seed.ts";
 import { DEMO_WIRING_VARIABLES } from "../scripts/lib/demo-wiring.ts";
-import { SECRET_KEY_FILE_VARIABLES } from "@service/shared/secret-key-file";
+import { SECRET_KEY_FILE_VARIABLES } from "@service/shared/node";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const configuration = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("## Operating"));

@@ -9,7 +9,7 @@
 import { get } from "node:http";
 import { createServer, type Server } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { SECRET_KEY_MISSING } from "@service/shared/service-env";
+import { SECRET_KEY_MISSING } from "@service/shared/node";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { accepts, closedPort, runScript, scriptEnv, start } from "./helpers/processes.ts";
 

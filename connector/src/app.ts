@@ -15,7 +15,7 @@ import type { PasswordVerifier } from "./customers/authenticate.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { httpLog } from "./http/http-log.ts";
 import { loggablePath } from "./http/loggable-path.ts";
-import { parseTrustedProxies } from "./http/trusted-proxies.ts";
+import { parseTrustedProxies } from "@service/shared/node";
 import { isDatabaseUnavailable, sendDatabaseUnavailable } from "./http/unavailable.ts";
 import { healthRoutes } from "./health/health-routes.ts";
 import { defaultLogger, type Logger } from "./logger.ts";
@@ -29,7 +29,7 @@ export interface ConnectorAppDeps {
   clock?: () => Date;
   /** trustedProxies (TRUSTED_PROXIES) default to none: X-Forwarded-For and X-Request-Id are then never believed; `metricsToken` guards GET /metrics when set (http/connector-metrics.ts) */
   config: Pick<ConnectorConfig, "bodyLimitBytes"> & Partial<Pick<ConnectorConfig, "trustedProxies" | "logLevel" | "metricsToken" | "requestDeadlineMs">>;
-  /** the `/metrics` body from the app's registry (main.ts: @service/shared/cluster-metrics); default the registry alone */
+  /** the `/metrics` body from the app's registry (main.ts: cluster-metrics.ts of @service/shared/node); default the registry alone */
   metricsExposition?: MetricsExpositionFactory;
   /** authenticate's password check (default verifyMagentoPassword; tests count its calls) */
   verifyPassword?: PasswordVerifier;

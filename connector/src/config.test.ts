@@ -5,8 +5,8 @@ import { CONNECTOR_VARIABLES, parseConnectorConfig } from "./config.ts";
 describe("parseConnectorConfig", () => {
   it("reads every variable it names", () => {
     expect(CONNECTOR_VARIABLES).toEqual([
-      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "REQUEST_DEADLINE_MS", "WEBSHOP_DB_NAME", "CONNECTOR_PORT", "SEED_CHAIN_ID", "SEED_INTEGRATION_TOKEN",
-      "LOG_LEVEL", "TRUSTED_PROXIES", "SERVICE_SECRET_KEY", "SYNC_CRON",
+      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "REQUEST_DEADLINE_MS", "LOG_LEVEL", "TRUSTED_PROXIES", "SERVICE_SECRET_KEY",
+      "WEBSHOP_DB_NAME", "CONNECTOR_PORT", "SEED_CHAIN_ID", "SEED_INTEGRATION_TOKEN", "SYNC_CRON",
     ]);
     const result = parseConnectorConfig({
       DATABASE_URL: "mysql://shop@db:3306", HOST: "::", METRICS_TOKEN: "t".repeat(20), DATABASE_WAIT_SECONDS: "0",
@@ -48,12 +48,12 @@ describe("parseConnectorConfig", () => {
       problems: [
         "DATABASE_WAIT_SECONDS: must be 0 or more seconds",
         "WEB_CONCURRENCY: must be a number of processes (1-256)",
-        "CONNECTOR_PORT: must be a port number (0-65535)",
-        "SEED_CHAIN_ID: must be a chain id",
-        "SEED_INTEGRATION_TOKEN: must be at least 16 characters",
         "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent",
         "TRUSTED_PROXIES: must be a comma-separated list of CIDR ranges or addresses",
         "SERVICE_SECRET_KEY: must be at least 32 characters (npm start generates one into .secret-key)",
+        "CONNECTOR_PORT: must be a port number (0-65535)",
+        "SEED_CHAIN_ID: must be a chain id",
+        "SEED_INTEGRATION_TOKEN: must be at least 16 characters",
         "SYNC_CRON: must be a cron expression such as */5 * * * *, or off",
       ],
     });

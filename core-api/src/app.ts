@@ -10,9 +10,9 @@
 import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
-import { withDeadline } from "@service/shared/node";
+import { parseTrustedProxies, withDeadline } from "@service/shared/node";
 import { Hono, type Context } from "hono";
-import { clientIpOf, fromTrustedProxy, parseTrustedProxies } from "./auth/client-ip.ts";
+import { clientIpOf, fromTrustedProxy } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { resolvesNothing } from "./net/public-target.ts";

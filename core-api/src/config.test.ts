@@ -32,8 +32,8 @@ describe("parseCoreConfig", () => {
       },
     });
     expect(CORE_VARIABLES).toEqual([
-      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "REQUEST_DEADLINE_MS", "CORE_DB_NAME", "CORE_API_PORT", "TRUSTED_PROXIES", "SESSION_TTL_HOURS", "LOG_LEVEL", "SERVICE_SECRET_KEY",
-      "WEBHOOK_ALLOW_PRIVATE", "OUTBOX_POLL_MS", "OUTBOX_TIMEOUT_MS", "WEBSHOP_TIMEOUT_MS", "GROUP_COMMIT",
+      "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "REQUEST_DEADLINE_MS", "LOG_LEVEL", "TRUSTED_PROXIES", "SERVICE_SECRET_KEY",
+      "CORE_DB_NAME", "CORE_API_PORT", "SESSION_TTL_HOURS", "WEBHOOK_ALLOW_PRIVATE", "OUTBOX_POLL_MS", "OUTBOX_TIMEOUT_MS", "WEBSHOP_TIMEOUT_MS", "GROUP_COMMIT",
     ]);
   });
 
@@ -52,12 +52,12 @@ describe("parseCoreConfig", () => {
         "DATABASE_WAIT_SECONDS: must be a number of seconds",
         "WEB_CONCURRENCY: must be a number of processes (1-256)",
         "REQUEST_DEADLINE_MS: must be a number of milliseconds",
+        "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent",
+        "TRUSTED_PROXIES: must be a comma-separated list of CIDR ranges or addresses",
+        "SERVICE_SECRET_KEY: must be at least 32 characters (npm start generates one into .secret-key)",
         "CORE_DB_NAME: must be letters, digits and underscores",
         "CORE_API_PORT: must be a port number (0-65535)",
-        "TRUSTED_PROXIES: must be a comma-separated list of CIDR ranges or addresses",
         "SESSION_TTL_HOURS: must be a positive number of hours",
-        "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent",
-        "SERVICE_SECRET_KEY: must be at least 32 characters (npm start generates one into .secret-key)",
         "WEBHOOK_ALLOW_PRIVATE: must be true or false",
         "OUTBOX_POLL_MS: must be at least 10 milliseconds",
         "OUTBOX_TIMEOUT_MS: must be a number of milliseconds",

@@ -6,14 +6,14 @@
  * gracefully: the server closes, requests in flight finish, the pool closes, exit 0 (started by
  * `npx deno run`, also when npx goes: npm passes the signal to its shell only). An address
  * it cannot bind is one line naming HOST or CORE_API_PORT, exit 1. SERVICE_SECRET_KEY comes from
- * the environment, else the secret-key file npm start keeps (shared/src/secret-key-file.ts).
+ * the environment, else the secret-key file npm start keeps (shared/src/node/secret-key-file.ts).
  */
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
 import { parseCoreConfig } from "./config.ts";
-import { SECRET_KEY_MISSING } from "@service/shared/service-env";
-import { withSecretKeyFile } from "@service/shared/secret-key-file";
-import { listenError } from "@service/shared/listen-error";
+import { SECRET_KEY_MISSING } from "@service/shared/node";
+import { withSecretKeyFile } from "@service/shared/node";
+import { listenError } from "@service/shared/node";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
 import { OutboxWorker } from "./outbox/outbox-worker.ts";
@@ -39,7 +39,7 @@ const LAUNCHER_CHECK_MS = 500;
 /** The standalone Scalar bundle, resolved like any import (through node_modules). */
 const SCALAR_BUNDLE = "@scalar/api-reference/browser/standalone.js";
 
-// The secret-key file npm start keeps is read as on Node (shared/src/secret-key-file.ts).
+// The secret-key file npm start keeps is read as on Node (shared/src/node/secret-key-file.ts).
 const parsed = parseCoreConfig(withSecretKeyFile(Deno.env.toObject()));
 if (!parsed.ok) {
   for (const line of parsed.problems) console.error(line);
@@ -93,7 +93,7 @@ worker.start();
 
 /**
  * Deno.serve on HOST:CORE_API_PORT. An address it cannot bind (port in use, HOST that does not
- * resolve ...) is one line naming the variable to change (shared/src/listen-error.ts) and exit 1.
+ * resolve ...) is one line naming the variable to change (shared/src/node/listen-error.ts) and exit 1.
  */
 function serve(): { shutdown(): Promise<void> } {
   try {

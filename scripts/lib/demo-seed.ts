@@ -7,7 +7,7 @@
  * and start logs end up in log stores).
  */
 import { randomBytes } from "node:crypto";
-import { parseEnvironment, type ConfigResult } from "@service/shared/service-env";
+import { parseEnvironment, type ConfigResult } from "@service/shared/node";
 import { z } from "zod";
 import type { CoreDb } from "../../core-api/src/db/client.ts";
 import { findDemoChainId, seedDemoChain } from "../../core-api/src/db/seed.ts";

@@ -15,7 +15,7 @@
  * when first stored, as generated ones are; SEED_* ones never.
  */
 import { hkdfSync } from "node:crypto";
-import { parseEnvironment, portVariable, type ConfigResult } from "@service/shared/service-env";
+import { parseEnvironment, portVariable, type ConfigResult } from "@service/shared/node";
 import type { SecretBox } from "@service/shared/secret-box";
 import { z } from "zod";
 import { findAuthenticationPoint } from "../../core-api/src/authentication-points/authentication-point-repository.ts";

@@ -4,7 +4,7 @@
  * is `true`.
  */
 
-import { portVariable } from "@service/shared/service-env";
+import { portVariable } from "@service/shared/node";
 
 export type Flags = Map<string, string | true>;
 

@@ -8,7 +8,7 @@
  * memory is taken: memory per process is bounded by slots x 64 MiB, the cores stay busy, and
  * queueing neither blocks the event loop (waiters are promises) nor changes any answer.
  */
-import { processCpuShare, threadPoolSize } from "@service/shared/worker-processes";
+import { processCpuShare, threadPoolSize } from "@service/shared/node";
 
 /** A counting semaphore with a first-come-first-served queue of waiting callers. */
 export class Slots {

@@ -13,7 +13,8 @@ import { migrate } from "drizzle-orm/mysql2/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "./client.ts";
-import { CONNECTOR_MIGRATIONS_FOLDER, ensureConnectorDatabase, migrateConnectorDatabase } from "./migrate.node.ts";
+import { ensureDatabase } from "@service/shared/node";
+import { CONNECTOR_MIGRATIONS_FOLDER, migrateConnectorDatabase } from "./migrate.node.ts";
 
 /** One `<column>` of db_schema.xml: its attributes as written there (absent ones absent). */
 interface XmlColumn {
@@ -207,7 +208,7 @@ describe("Magento's customer tables, column for column", () => {
       const before = journal.entries.findIndex((e) => e.tag.includes("magento_columns"));
       expect(before).toBeGreaterThan(0);
       writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, before) }));
-      await ensureConnectorDatabase(TEST_DATABASE_URL, name);
+      await ensureDatabase(TEST_DATABASE_URL, name);
       await migrate(old.db, { migrationsFolder: folder });
       await old.pool.query("INSERT INTO customer_entity (entity_id, website_id, email, created_at, updated_at) VALUES (5, 1, 'old@example.com', '2024-02-03 04:05:06', '2024-02-03 04:05:06')");
       await old.pool.query("INSERT INTO customer_address_entity (parent_id, created_at, updated_at, street) VALUES (5, '2024-02-03 04:05:06', '2024-02-03 04:05:06', 'Main')");

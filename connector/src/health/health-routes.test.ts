@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { createApp } from "../app.ts";
 import { openConnectorDatabase } from "../db/client.ts";
-import { ensureConnectorDatabase } from "../db/migrate.node.ts";
+import { ensureDatabase } from "@service/shared/node";
 import { startHarness, type Harness } from "../test-support/harness.ts";
 import { captureLog } from "../test-support/log-capture.ts";
 
@@ -72,7 +72,7 @@ describe("GET /ready", () => {
 
   it("answers 503 with every migration pending on a store never migrated", async () => {
     const dbName = throwawayDatabaseName("health_empty");
-    await ensureConnectorDatabase(TEST_DATABASE_URL, dbName);
+    await ensureDatabase(TEST_DATABASE_URL, dbName);
     const served = await serveOn(TEST_DATABASE_URL, dbName);
     try {
       const res = await served.get("/ready");

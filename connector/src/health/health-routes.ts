@@ -1,24 +1,18 @@
 /**
  * The connector's operations endpoints, answered without an integration token
- * (@service/shared/health):
+ * (@service/shared/health; the readiness check is databaseReadiness of @service/shared/node):
  * - `GET /health`: 200 while the process runs;
  * - `GET /ready`: 200 when the customer store answers and holds every migration shipped in
  *   db/migrations, 503 otherwise;
  * - `GET /`: the service's name and version (package.json) and links to the two above.
  */
-import {
-  checkReadiness,
-  READY_TIMEOUT_MS,
-  type HealthDocument,
-  type MigrationJournal,
-  type ServiceDocument,
-} from "@service/shared/health";
+import type { HealthDocument, MigrationJournal, ServiceDocument } from "@service/shared/health";
+import { databaseReadiness } from "@service/shared/node";
 import { Router } from "express";
 import packageJson from "../../package.json" with { type: "json" };
 import journal from "../db/migrations/meta/_journal.json" with { type: "json" };
 import type { ConnectorDb } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { readAppliedConnectorMigrations } from "./applied-migrations.ts";
 
 /** What the endpoints need. */
 export interface ConnectorHealthOptions {
@@ -39,9 +33,7 @@ export function healthRoutes(options: ConnectorHealthOptions): Router {
     res.json({ status: "ok" } satisfies HealthDocument);
   });
   router.get("/ready", async (_req, res) => {
-    const ready = await checkReadiness(shipped, () => readAppliedConnectorMigrations(options.db), options.readyTimeoutMs ?? READY_TIMEOUT_MS, (err) =>
-      options.logger.warn({ err }, "ready: the database did not answer"),
-    );
+    const ready = await databaseReadiness(options.db, shipped, options.logger, options.readyTimeoutMs);
     res.status(ready.status === "ready" ? 200 : 503).json(ready);
   });
   router.get("/", (_req, res) => {

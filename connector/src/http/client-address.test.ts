@@ -1,7 +1,7 @@
 /** The client address authenticate counts against (http/client-address.ts). */
 import { describe, expect, it } from "vitest";
 import { resolveClientAddress } from "./client-address.ts";
-import { parseTrustedProxies } from "./trusted-proxies.ts";
+import { parseTrustedProxies } from "@service/shared/node";
 
 const none = parseTrustedProxies([]);
 const proxy = parseTrustedProxies(["10.0.0.0/8"]);

@@ -13,8 +13,8 @@
  * X-Forwarded-For counts as the platform's own address.
  */
 import type { Request } from "express";
-import { isIP, type BlockList } from "node:net";
-import { isTrustedProxy } from "./trusted-proxies.ts";
+import { isIP } from "node:net";
+import { isTrustedProxy, type TrustedProxies } from "@service/shared/node";
 
 /** The flag http/auth.ts sets in `res.locals` when a request carries an active integration token. */
 export const AUTHENTICATED_AS_PLATFORM = "authenticatedAsPlatform";
@@ -23,7 +23,7 @@ export const AUTHENTICATED_AS_PLATFORM = "authenticatedAsPlatform";
  * The client address of a request.
  * @param peer the socket's remote address (`req.socket.remoteAddress`); undefined when the socket is gone
  * @param forwardedFor the X-Forwarded-For header (several headers arrive joined by ", ")
- * @param proxies TRUSTED_PROXIES (trusted-proxies.ts parseTrustedProxies)
+ * @param proxies TRUSTED_PROXIES (parseTrustedProxies of @service/shared/node)
  * @param fromPlatform whether the request carries the platform's integration token
  * @returns the address in one spelling (lower case, an IPv4-mapped IPv6 address as its IPv4); null
  *   when unknown: no socket address, or the entry taken as the client is not an IP address
@@ -31,7 +31,7 @@ export const AUTHENTICATED_AS_PLATFORM = "authenticatedAsPlatform";
 export function resolveClientAddress(
   peer: string | undefined,
   forwardedFor: string | undefined,
-  proxies: BlockList,
+  proxies: TrustedProxies,
   fromPlatform: boolean,
 ): string | null {
   if (peer === undefined) return null;
@@ -44,7 +44,7 @@ export function resolveClientAddress(
 }
 
 /** resolveClientAddress of an Express request, with its `res.locals` flag (AUTHENTICATED_AS_PLATFORM). */
-export function clientAddressOf(req: Request, locals: Record<string, unknown>, proxies: BlockList): string | null {
+export function clientAddressOf(req: Request, locals: Record<string, unknown>, proxies: TrustedProxies): string | null {
   return resolveClientAddress(req.socket.remoteAddress, req.get("x-forwarded-for"), proxies, locals[AUTHENTICATED_AS_PLATFORM] === true);
 }
 

@@ -12,7 +12,7 @@ import { createApp } from "../app.ts";
 import { captureLog } from "../test-support/log-capture.ts";
 import { startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
 import { httpLog, type RequestLogLine } from "./http-log.ts";
-import { parseTrustedProxies } from "./trusted-proxies.ts";
+import { parseTrustedProxies } from "@service/shared/node";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const PREFIX = "/rest/V1/service/customer";

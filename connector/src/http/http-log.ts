@@ -8,7 +8,7 @@
  * lines of handlers carry it too.
  *
  * The request id (`genReqId`) is the `X-Request-Id` a trusted proxy sent (TRUSTED_PROXIES,
- * http/trusted-proxies.ts), when it is a plain token of at most 128 characters; otherwise a new
+ * trusted-proxies.ts of @service/shared/node), when it is a plain token of at most 128 characters; otherwise a new
  * UUID. It is echoed in the response's `X-Request-Id` and is `req.id`.
  *
  * Only the route's pattern is logged, never the URL: customer emails travel in the paths
@@ -19,14 +19,13 @@
  * `url` and `params` have emails redacted as the path is.
  */
 import { randomUUID } from "node:crypto";
-import type { BlockList } from "node:net";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger as PinoLogger } from "pino";
 import { pinoHttp } from "pino-http";
 import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from "@service/shared/logging";
 import { loggableParams, loggablePath } from "./loggable-path.ts";
 import { watchMatchedRoute } from "./matched-route.ts";
-import { isTrustedProxy } from "./trusted-proxies.ts";
+import { isTrustedProxy, type TrustedProxies } from "@service/shared/node";
 
 export { REQUEST_ID_HEADER };
 
@@ -53,8 +52,8 @@ export const REQUEST_LOG_MESSAGE = "request";
 export interface HttpLogOptions {
   /** the service's pino logger (logger.ts); its level is LOG_LEVEL */
   logger: PinoLogger;
-  /** our proxies (http/trusted-proxies.ts) */
-  trustedProxies: BlockList;
+  /** our proxies (trusted-proxies.ts of @service/shared/node) */
+  trustedProxies: TrustedProxies;
   /** a new request id; default crypto.randomUUID */
   newId?: () => string;
 }

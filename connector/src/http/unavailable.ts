@@ -4,7 +4,7 @@
  * database is an operating condition, not a bug). The line's path has emails redacted
  * (http/loggable-path.ts).
  */
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@service/shared/db-timeouts";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@service/shared/node";
 import type { Request, Response } from "express";
 import type { Logger } from "../logger.ts";
 import { loggablePath } from "./loggable-path.ts";

@@ -7,9 +7,9 @@
 import {
   authenticateRequestSchema, numericId, updateCustomerRequestSchema,
 } from "@service/shared/connector";
+import type { TrustedProxies } from "@service/shared/node";
 import { Router } from "express";
 import { z } from "zod";
-import type { BlockList } from "node:net";
 import { authenticateCustomer, type AuthenticateDeps } from "../customers/authenticate.ts";
 import { clientAddressOf } from "../http/client-address.ts";
 import { readUserInfoByEmail, readUserInfoById } from "../customers/read-user-info.ts";
@@ -42,10 +42,10 @@ const chainEmailParams = emailParam.extend({ serviceChainId: numericId });
  * requireIntegrationToken (http/auth.ts).
  * @param deps.db the customer store
  * @param deps.clock the current time
- * @param deps.trustedProxies TRUSTED_PROXIES (http/trusted-proxies.ts)
+ * @param deps.trustedProxies TRUSTED_PROXIES (trusted-proxies.ts of @service/shared/node)
  * @param deps.verifyPassword authenticate's password check (default verifyMagentoPassword)
  */
-export function customerRoutes(deps: AuthenticateDeps & { trustedProxies: BlockList }): Router {
+export function customerRoutes(deps: AuthenticateDeps & { trustedProxies: TrustedProxies }): Router {
   const router = Router();
   const { db } = deps;
 

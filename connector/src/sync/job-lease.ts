@@ -15,7 +15,7 @@
  * the next run need not wait for the lapse.
  */
 import { randomUUID } from "node:crypto";
-import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
+import { isDatabaseUnavailable } from "@service/shared/node";
 import { and, eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { serviceJobLease } from "../db/schema.ts";

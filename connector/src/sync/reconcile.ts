@@ -37,7 +37,7 @@
  * leaves the lease to lapse.
  */
 import { updateCustomerRequestSchema, type UserInfoObject } from "@service/shared/connector";
-import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
+import { isDatabaseUnavailable } from "@service/shared/node";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { ConnectorDb } from "../db/client.ts";
 import { lastShopChange, parsePlatformDateTime, userInfoObject } from "../customers/mapping.ts";

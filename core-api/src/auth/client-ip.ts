@@ -9,8 +9,8 @@
  * client) becomes the IPv4 address it carries, IPv6 is RFC 5952 lower case, a zone is dropped.
  */
 import type { Context } from "hono";
+import { isTrustedProxy, type TrustedProxies } from "@service/shared/node";
 import { formatCidr, parseCidr } from "../ip-ranges/cidr.ts";
-import { ipInRanges } from "../ip-ranges/in-ranges.ts";
 import { requestHeader } from "../http/request-headers.ts";
 
 /**
@@ -31,20 +31,6 @@ export function canonicalAddress(text: string): string | null {
 }
 
 /**
- * Validates the TRUSTED_PROXIES list once, at start-up.
- * @param cidrs CIDRs or bare addresses, for example `["10.0.0.0/8", "::1"]`
- * @returns the same ranges in canonical form
- * @throws Error naming the first malformed entry (a typo must not silently trust nobody, or everybody)
- */
-export function parseTrustedProxies(cidrs: readonly string[]): string[] {
-  return cidrs.map((cidr) => {
-    const parsed = parseCidr(cidr);
-    if (!parsed) throw new Error(`invalid configuration TRUSTED_PROXIES: "${cidr}" is not a CIDR range or address`);
-    return formatCidr(parsed);
-  });
-}
-
-/**
  * The client address of a request.
  *
  * Only the socket peer is a fact; every X-Forwarded-For entry was written by whoever sent it. So
@@ -54,25 +40,25 @@ export function parseTrustedProxies(cidrs: readonly string[]): string[] {
  * entry is a trusted proxy, the left-most is the client.
  * @param peer the socket's remote address as the runtime reports it; undefined when unknown
  * @param forwardedFor the X-Forwarded-For header (several headers arrive joined by ", ")
- * @param trustedProxies canonical CIDRs (parseTrustedProxies)
+ * @param trustedProxies TRUSTED_PROXIES (parseTrustedProxies of @service/shared/node)
  * @returns the canonical address, or null when unknown: no socket address, or a malformed entry in
  *   the trusted part of the chain (callers treat unknown as "not inside any allowed range")
  */
 export function resolveClientIp(
   peer: string | undefined,
   forwardedFor: string | undefined,
-  trustedProxies: readonly string[],
+  trustedProxies: TrustedProxies,
 ): string | null {
   const socket = peer === undefined ? null : canonicalPeer(peer);
   if (socket === null) return null;
-  if (forwardedFor === undefined || trustedProxies.length === 0 || !ipInRanges(socket, trustedProxies)) return socket;
+  if (forwardedFor === undefined || !isTrustedProxy(trustedProxies, socket)) return socket;
   const hops = forwardedFor.split(",").map((s) => s.trim()).filter((s) => s !== "");
   let client = socket;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = canonicalAddress(hops[i]!);
     if (hop === null) return null;
     client = hop;
-    if (!ipInRanges(hop, trustedProxies)) return hop;
+    if (!isTrustedProxy(trustedProxies, hop)) return hop;
   }
   return client;
 }
@@ -85,7 +71,7 @@ export function resolveClientIp(
 export function clientIpOf(
   c: Context,
   clientAddress: ((c: Context) => string | undefined) | undefined,
-  trustedProxies: readonly string[],
+  trustedProxies: TrustedProxies,
 ): string | null {
   return resolveClientIp(socketPeer(c, clientAddress), requestHeader(c, "x-forwarded-for"), trustedProxies);
 }
@@ -98,11 +84,11 @@ export function clientIpOf(
 export function fromTrustedProxy(
   c: Context,
   clientAddress: ((c: Context) => string | undefined) | undefined,
-  trustedProxies: readonly string[],
+  trustedProxies: TrustedProxies,
 ): boolean {
   const peer = socketPeer(c, clientAddress);
   const socket = peer === undefined ? null : canonicalPeer(peer);
-  return socket !== null && trustedProxies.length > 0 && ipInRanges(socket, trustedProxies);
+  return socket !== null && isTrustedProxy(trustedProxies, socket);
 }
 
 /** canonicalAddress of socket peers seen lately: a peer's text is the same on every request of a connection. */

@@ -3,7 +3,7 @@
  */
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import { applySessionSettings, databaseSession } from "@service/shared/database-session";
-import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/db-timeouts";
+import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/node";
 import { remainingMs } from "@service/shared/node";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";

@@ -14,7 +14,7 @@
  * refused when the statement is compiled: the binary protocol would hand them over as a Date.
  *
  * Runs on Node and Deno alike (mysql2 only). A compiled select runs on the pool (each statement
- * on a connection of its own, with the pool's timeouts: shared/src/db-timeouts.ts), never inside
+ * on a connection of its own, with the pool's timeouts: shared/src/node/db-timeouts.ts), never inside
  * a transaction.
  *
  * @example

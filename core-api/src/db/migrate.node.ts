@@ -1,43 +1,22 @@
 /**
- * Creates the core database when missing and applies the committed drizzle-kit migrations.
- * Node only (reads the migrations folder from disk).
+ * The core database's migrations: the committed drizzle-kit output in ./migrations, applied by the
+ * shared runner (migrations.ts of @service/shared/node) on a pool of openCoreDatabase.
+ * Node only (the migrator reads the folder from disk).
  */
 import { fileURLToPath } from "node:url";
-import { migrate } from "drizzle-orm/mysql2/migrator";
-import { databaseSession } from "@service/shared/database-session";
-import mysql from "mysql2/promise";
+import { migrateDatabase } from "@service/shared/node";
 import { openCoreDatabase } from "./client.ts";
 
 export const CORE_MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /**
- * Creates database `name` (utf8mb4, unicode collation) on the server at `databaseUrl` if missing.
- * @throws when the server cannot be reached; the message names the URL without its password
+ * Ensures the core database `name` exists and is migrated to the newest schema.
+ * @param databaseUrl server URL, for example `mysql://root@127.0.0.1:3306`
+ * @param name database name, for example `service_core`
+ * @throws Error `invalid database name: <name>` when `name` is not `[A-Za-z0-9_]+`; Error
+ *   `cannot reach MySQL at <url>: <reason>` when the server cannot be reached (the URL without its
+ *   password); the driver's error of a migration that fails
  */
-export async function ensureDatabase(databaseUrl: string, name: string): Promise<void> {
-  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`invalid database name: ${name}`);
-  const conn = await mysql.createConnection(databaseSession(databaseUrl).uri).catch((err: Error) => {
-    const safe = new URL(databaseUrl);
-    safe.password = safe.password ? "***" : "";
-    throw new Error(`cannot reach MySQL at ${safe.toString()}: ${err.message}`);
-  });
-  try {
-    await conn.query(
-      `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
-  } finally {
-    await conn.end();
-  }
-}
-
-/** Ensures the core database exists and is migrated to the newest schema. */
-export async function migrateCoreDatabase(databaseUrl: string, name: string): Promise<void> {
-  await ensureDatabase(databaseUrl, name);
-  // Migrations may rebuild large tables: no statement timeout.
-  const database = openCoreDatabase(databaseUrl, name, { connectionLimit: 1, timeouts: { queryTimeoutMs: 0 } });
-  try {
-    await migrate(database.db, { migrationsFolder: CORE_MIGRATIONS_FOLDER });
-  } finally {
-    await database.close();
-  }
+export function migrateCoreDatabase(databaseUrl: string, name: string): Promise<void> {
+  return migrateDatabase(databaseUrl, name, CORE_MIGRATIONS_FOLDER, openCoreDatabase);
 }

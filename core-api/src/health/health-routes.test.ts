@@ -12,7 +12,7 @@ import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../..
 import { createApp } from "../app.ts";
 import { loadCoreConfig } from "../config.ts";
 import { openCoreDatabase, type CoreDb } from "../db/client.ts";
-import { ensureDatabase } from "../db/migrate.node.ts";
+import { ensureDatabase } from "@service/shared/node";
 import type { AppEnv } from "../http/request-context.ts";
 import { registerHealth } from "./health-routes.ts";
 

@@ -3,7 +3,7 @@
  * the timeouts, each logged once without a stack trace, and the service recovers when the database
  * comes back.
  */
-import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
+import { isDatabaseUnavailable } from "@service/shared/node";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";

@@ -4,7 +4,7 @@
  * database is an operating condition, not a bug: each failed request is logged once, briefly, so
  * the log stays readable while it lasts.
  */
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@service/shared/db-timeouts";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@service/shared/node";
 import { errorBody } from "@service/shared";
 import type { Context } from "hono";
 import type { Logger } from "../logger.ts";

@@ -41,7 +41,7 @@ export interface AppDeps {
   /**
    * the `/metrics` body from the app's registry (the series core-metrics.ts keeps); the Node entry
    * adds the default Node metrics and sums over the worker processes
-   * (@service/shared/cluster-metrics); default: the registry alone (the Deno entry, tests)
+   * (cluster-metrics.ts of @service/shared/node); default: the registry alone (the Deno entry, tests)
    */
   metricsExposition?: (registry: Registry) => () => Promise<string>;
   /** tells this process's outbox worker that a delivery was just committed (outbox/outbox-worker.ts wake) */

@@ -1,11 +1,11 @@
 /**
  * The outbox gauges when several core-api processes serve (WEB_CONCURRENCY): every process reads
- * the same table, so the aggregate over the processes (@service/shared/cluster-metrics, as the
+ * the same table, so the aggregate over the processes (cluster-metrics.ts of @service/shared/node, as the
  * primary computes it) shows the table's figures once, while the requests and the pools, which
  * each process has of its own, are summed.
  */
 import { openSecretBox } from "@service/shared/secret-box";
-import { aggregateSeries, type MetricJSON } from "@service/shared/cluster-metrics";
+import { aggregateSeries, type MetricJSON } from "@service/shared/node";
 import type { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, TEST_SECRET_KEY, type TestCore } from "../../../test/helpers/core.ts";

@@ -7,7 +7,7 @@
  * - `outbox_oldest_pending_age_seconds`: how long the oldest pending delivery has waited (0 when
  *   none): a receiver that is down, or workers that fall behind, show here first.
  */
-import type { ScrapedGauge } from "@service/shared/pool-gauges";
+import type { ScrapedGauge } from "@service/shared/node";
 import type { CoreDb } from "../db/client.ts";
 import { OUTBOX_STATUSES, outboxDepth } from "./outbox-repository.ts";
 

@@ -38,7 +38,7 @@
  * Everything outside is injected (`OutboxWorkerOptions`): database, secret box, fetch, clock,
  * sleep, randomness, host resolver, log; tests drive `tick()` directly.
  */
-import { isDatabaseUnavailable } from "@service/shared/db-timeouts";
+import { isDatabaseUnavailable } from "@service/shared/node";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { Logger } from "@service/shared/logging";
 import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signPayload } from "@service/shared/webhook-signature";

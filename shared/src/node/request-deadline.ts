@@ -12,7 +12,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
-export { DEFAULT_REQUEST_DEADLINE_MS } from "../db-timeouts.ts";
+export { DEFAULT_REQUEST_DEADLINE_MS } from "./db-timeouts.ts";
 
 /** The deadline of the current request, as a `performance.now()` reading. */
 const deadlines = new AsyncLocalStorage<number | undefined>();

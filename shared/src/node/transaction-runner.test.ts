@@ -5,7 +5,7 @@
  * answer was lost, the deadline, nesting.
  */
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "../db-timeouts.ts";
+import { isDatabaseUnavailable } from "./db-timeouts.ts";
 import { deadlineAt, remainingMs, withDeadline } from "./request-deadline.ts";
 import { markerKey, runStatement, runTransaction, sweepTransactionMarkers, type TransactionalDatabase } from "./transaction-runner.ts";
 

@@ -27,7 +27,7 @@
  * than once.
  */
 import { randomBytes } from "node:crypto";
-import { DEFAULT_REQUEST_DEADLINE_MS, isDatabaseUnavailable, unavailableError } from "../db-timeouts.ts";
+import { DEFAULT_REQUEST_DEADLINE_MS, isDatabaseUnavailable, unavailableError } from "./db-timeouts.ts";
 import { deadlineAt, underDeadline } from "./request-deadline.ts";
 
 /** What the runner needs of a drizzle database (mysql2 driver): transactions and raw statements. */

@@ -5,8 +5,10 @@
  */
 import { DEFAULT_REQUEST_DEADLINE_MS } from "./db-timeouts.ts";
 import { z } from "zod";
-import { parseSyncWait, SYNC_WAIT_PARAMETER, syncWaitProblem } from "./database-session.ts";
-import { MIN_SECRET_KEY_LENGTH } from "./secret-box.ts";
+import { parseSyncWait, SYNC_WAIT_PARAMETER, syncWaitProblem } from "../database-session.ts";
+import { LOG_LEVELS, type LogLevel } from "../logging.ts";
+import { MIN_SECRET_KEY_LENGTH } from "../secret-box.ts";
+import { parseTrustedProxies } from "./trusted-proxies.ts";
 
 /** The longest start-up wait for the database that DATABASE_WAIT_SECONDS accepts (an hour). */
 const MAX_DATABASE_WAIT_SECONDS = 3600;
@@ -29,6 +31,20 @@ export const databaseNameVariable = (fallback: string) =>
  */
 export const secretKeyVariable = () =>
   z.string().min(MIN_SECRET_KEY_LENGTH, `must be at least ${MIN_SECRET_KEY_LENGTH} characters (npm start generates one into .secret-key)`).optional();
+
+/**
+ * TRUSTED_PROXIES: CIDRs of our own proxies, comma-separated (trusted-proxies.ts reads them; a
+ * malformed entry is refused here, at start-up). Default none.
+ */
+export const trustedProxiesVariable = () =>
+  z.string().default("").refine((v) => {
+    try {
+      parseTrustedProxies(splitList(v));
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be a comma-separated list of CIDR ranges or addresses");
 
 /** The one line a service entry prints when SERVICE_SECRET_KEY is unset. */
 export const SECRET_KEY_MISSING = "SERVICE_SECRET_KEY: must be set: the key of the secrets kept for outbound calls (npm start generates one into .secret-key)";
@@ -67,7 +83,80 @@ export const commonVariables = {
    */
   REQUEST_DEADLINE_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
     .min(100, "must be at least 100 milliseconds").max(120_000, "must be at most 120000 milliseconds").default(DEFAULT_REQUEST_DEADLINE_MS),
+  /** the lowest log level written */
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  /** CIDRs of our own proxies: only their X-Forwarded-For and X-Request-Id are believed */
+  TRUSTED_PROXIES: trustedProxiesVariable(),
+  SERVICE_SECRET_KEY: secretKeyVariable(),
 };
+
+/** The variables of commonVariables, parsed. */
+export type CommonEnvironment = z.output<z.ZodObject<typeof commonVariables>>;
+
+/** What every service's configuration holds, from commonVariables and its own name and port. */
+export interface CommonConfig {
+  /** DATABASE_URL: the server, for example `mysql://root@127.0.0.1:3306` */
+  databaseUrl: string;
+  /** the service's database (CORE_DB_NAME, WEBSHOP_DB_NAME) */
+  dbName: string;
+  /** the service's listening port (CORE_API_PORT, CONNECTOR_PORT); 0 picks a free one */
+  port: number;
+  /** HOST: the listening address */
+  host: string;
+  /** TRUSTED_PROXIES: CIDRs of our own proxies (parseTrustedProxies reads them) */
+  trustedProxies: string[];
+  /** the lowest log level written (LOG_LEVEL) */
+  logLevel: LogLevel;
+  /**
+   * bearer token `GET /metrics` requires; undefined: /metrics answers whoever reaches the service
+   * port (bound to 127.0.0.1 unless HOST says otherwise), as a Prometheus scrape expects
+   */
+  metricsToken: string | undefined;
+  /** how long start-up retries an unreachable database, in milliseconds (default 60 s) */
+  databaseWaitMs: number;
+  /** SERVICE_SECRET_KEY (shared/src/secret-box.ts); the entries refuse to start without it */
+  secretKey: string | undefined;
+  /**
+   * WEB_CONCURRENCY: worker processes the Node entries serve with (worker-processes.ts);
+   * undefined: the machine's core count. The core API's Deno entry serves in one process.
+   */
+  webConcurrency: number | undefined;
+  /**
+   * REQUEST_DEADLINE_MS: how long one request may spend on the database in all, in milliseconds
+   * (default 5 s; request-deadline.ts), then 503 with Retry-After
+   */
+  requestDeadlineMs: number;
+}
+
+/**
+ * The common part of a service's configuration.
+ * @param service the service's own database name and port, as its variables gave them
+ */
+export function commonConfig(e: CommonEnvironment, service: { dbName: string; port: number }): CommonConfig {
+  return {
+    databaseUrl: e.DATABASE_URL,
+    dbName: service.dbName,
+    port: service.port,
+    host: e.HOST,
+    trustedProxies: splitList(e.TRUSTED_PROXIES),
+    logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
+    databaseWaitMs: e.DATABASE_WAIT_SECONDS * 1000,
+    secretKey: e.SERVICE_SECRET_KEY,
+    webConcurrency: e.WEB_CONCURRENCY,
+    requestDeadlineMs: e.REQUEST_DEADLINE_MS,
+  };
+}
+
+/**
+ * The config of `result`, for callers that cannot go on without one (tests, the entries).
+ * @param what how the message names the configuration, for example `configuration`
+ * @throws Error `invalid <what>: <problem>; <problem>` listing one line per bad variable
+ */
+export function configOrThrow<T>(result: ConfigResult<T>, what: string): T {
+  if (!result.ok) throw new Error(`invalid ${what}: ${result.problems.join("; ")}`);
+  return result.config;
+}
 
 /** The outcome of reading a configuration: the config, or one line per bad variable. */
 export type ConfigResult<T> = { ok: true; config: T } | { ok: false; problems: string[] };

@@ -15,9 +15,9 @@
  * No I/O of its own and no mysql2 import: it works on the pool it is given (structural types), so
  * this contracts package stays free of drivers while both services share one implementation.
  */
-import { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, marked, rethrowMarked, unavailableError, type DriverError } from "./db-unavailable.ts";
+import { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, marked, rethrowMarked, unavailableError, type DriverError } from "../db-unavailable.ts";
 
-export { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, isDatabaseUnavailable, unavailableError } from "./db-unavailable.ts";
+export { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, isDatabaseUnavailable, unavailableError } from "../db-unavailable.ts";
 
 /** The timeouts of a guarded pool, in milliseconds; 0 turns one off. */
 export interface DatabaseTimeouts {

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The default file: `.secret-key` at the repository root. */
-export const SECRET_KEY_FILE = fileURLToPath(new URL("../../.secret-key", import.meta.url));
+export const SECRET_KEY_FILE = fileURLToPath(new URL("../../../.secret-key", import.meta.url));
 
 type Env = Readonly<Record<string, string | undefined>>;
 
