@@ -35,20 +35,21 @@
  * more when a claim succeeds again. Sends whose settling failed meanwhile are sent again when
  * their lease ends (at least once; the Idempotency-Key lets the receiver tell).
  *
- * Everything outside is injected (`OutboxWorkerOptions`): database, secret box, fetch, clock,
- * sleep, randomness, host resolver, log; tests drive `tick()` directly.
+ * One attempt's HTTP request is outbox/outbox-send.ts. Everything outside is injected
+ * (`OutboxWorkerOptions`): database, secret box, fetch, clock, sleep, randomness, host resolver,
+ * log; tests drive `tick()` directly.
  */
 import { isDatabaseUnavailable } from "@service/shared/node";
 import type { SecretBox } from "@service/shared/secret-box";
 import type { Logger } from "@service/shared/logging";
-import { EVENT_HEADER, IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signPayload } from "@service/shared/webhook-signature";
 import type { CoreDb } from "../db/client.ts";
 import { driverFailure } from "../http/database-unavailable.ts";
 import { DESTINATION_KINDS } from "./destination-kinds.ts";
 import { resolvesNothing } from "../net/public-target.ts";
-import type { DestinationContext, DestinationKinds, OutboxRow, PreparedRequest } from "./destination.ts";
+import type { DestinationContext, DestinationKinds, OutboxRow } from "./destination.ts";
 import { PAYLOAD_PURPOSE } from "./enqueue.ts";
 import { claimDue, markDelivered, markFailed, releaseClaims, scheduleRetry, type AttemptFailure } from "./outbox-repository.ts";
+import { messageOf, sendAttempt, SendStopped } from "./outbox-send.ts";
 import { leaseMsFor, OUTBOX_DEFAULTS } from "./outbox-settings.ts";
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from "./retry-delay.ts";
 
@@ -56,7 +57,6 @@ export { OUTBOX_DEFAULTS };
 
 /** Waits `ms`, or less when `signal` aborts (it then resolves, never rejects). */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
-
 
 /** What the worker needs; everything but `db` and `secretBox` has a default. */
 export interface OutboxWorkerOptions {
@@ -102,9 +102,6 @@ export const realSleep: Sleep = (ms, signal) =>
     }
     signal.addEventListener("abort", done, { once: true });
   });
-
-/** Thrown inside a send cut by stop(): the row is released, not counted as failed. */
-class Stopped extends Error {}
 
 /** See the module comment. */
 export class OutboxWorker {
@@ -246,7 +243,7 @@ export class OutboxWorker {
         await scheduleRetry(db, row, outcome, new Date(now.getTime() + delay), now);
       }
     } catch (err) {
-      if (err instanceof Stopped) {
+      if (err instanceof SendStopped) {
         await releaseClaims(db, [row], this.#o.clock()).catch((e: unknown) => logger.warn({ err: e }, "outbox: releasing a claim failed; its lease will end"));
         return;
       }
@@ -275,56 +272,13 @@ export class OutboxWorker {
       return { statusCode: null, error: `preparing the request failed: ${messageOf(err)}` };
     }
     if ("giveUp" in prepared) return { statusCode: null, error: prepared.giveUp, final: true };
-    return this.#send(row, prepared.request, now);
+    const { fetch, publicFetch, timeoutMs } = this.#o;
+    return sendAttempt(row, prepared.request, now, { fetch, publicFetch, timeoutMs, cut: this.#cut.signal });
   }
-
-  async #send(row: OutboxRow, req: PreparedRequest, now: Date): Promise<"delivered" | AttemptFailure> {
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      "user-agent": "service-platform-outbox/1",
-      [IDEMPOTENCY_HEADER]: row.deliveryId,
-      [EVENT_HEADER]: row.eventType,
-      ...req.headers,
-    };
-    if (req.signingSecret !== null) headers[SIGNATURE_HEADER] = await signPayload(req.signingSecret, req.body, Math.floor(now.getTime() / 1000));
-    const signal = AbortSignal.any([AbortSignal.timeout(this.#o.timeoutMs), this.#cut.signal]);
-    try {
-      // redirect "manual": a redirect is a failed attempt, never followed (it could lead to a private address).
-      const send = req.publicOnly ? this.#o.publicFetch : this.#o.fetch;
-      const res = await untilAborted(send(req.url, { method: "POST", headers, body: req.body, redirect: "manual", signal }), signal);
-      if (res.status >= 200 && res.status < 300) {
-        // Not awaited: the answer's body is not needed, and a stream may never settle its cancel.
-        void res.body?.cancel().catch(() => {});
-        return "delivered";
-      }
-      const text = await untilAborted(res.text(), signal).catch(() => "");
-      return { statusCode: res.status, error: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ""}` };
-    } catch (err) {
-      if (this.#cut.signal.aborted) throw new Stopped();
-      if (signal.aborted) return { statusCode: null, error: `no answer within ${this.#o.timeoutMs} ms` };
-      return { statusCode: null, error: `request failed: ${messageOf(err)}` };
-    }
-  }
-}
-
-/** `work`, or a rejection as soon as `signal` aborts (a fetch that ignores its signal cannot hold the worker). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error("aborted"));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 function leaseToken(): string {
   return crypto.randomUUID().replaceAll("-", "");
-}
-
-function messageOf(err: unknown): string {
-  const e = err as { message?: string; cause?: { message?: string; code?: string } };
-  const cause = e?.cause?.code ?? e?.cause?.message;
-  return `${e?.message ?? String(err)}${cause ? ` (${cause})` : ""}`;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
