@@ -11,13 +11,12 @@ import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { parseConnectorConfig, type ConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
-import { forkWorkers, isWorkerProcess, runsSingletonJobs, serveInWorker, workerCount, type WorkerService } from "@service/shared/node";
+import { forkWorkers, isWorkerProcess, LISTEN_ERROR_CODES, runsSingletonJobs, serveInWorker, workerCount, type WorkerService } from "@service/shared/node";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { demoChainId, demoChainLines, parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
 import { demoWiring, parseDemoWiringVariables, wireCoreDemo, withRunningUrls, type DemoWiring } from "./lib/demo-wiring.ts";
 import { secretKeyFileOf, secretKeyFileOrNew } from "./lib/secret-key-file.ts";
-import { LISTEN_ERROR_CODES } from "@service/shared/node";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 
 const USAGE = `Usage: npm start [-- --service all|core-api|connector]

@@ -6,7 +6,7 @@
  */
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger as PinoLogger } from "pino";
-import { DEFAULT_REQUEST_DEADLINE_MS, withDeadline } from "@service/shared/node";
+import { DEFAULT_REQUEST_DEADLINE_MS, parseTrustedProxies, withDeadline } from "@service/shared/node";
 import type { ConnectorConfig } from "./config.ts";
 import type { ConnectorDb } from "./db/client.ts";
 import { requireIntegrationToken } from "./http/auth.ts";
@@ -15,7 +15,6 @@ import type { PasswordVerifier } from "./customers/authenticate.ts";
 import { ConnectorError } from "./http/errors.ts";
 import { httpLog } from "./http/http-log.ts";
 import { loggablePath } from "./http/loggable-path.ts";
-import { parseTrustedProxies } from "@service/shared/node";
 import { isDatabaseUnavailable, sendDatabaseUnavailable } from "./http/unavailable.ts";
 import { healthRoutes } from "./health/health-routes.ts";
 import { defaultLogger, type Logger } from "./logger.ts";

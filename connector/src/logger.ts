@@ -5,14 +5,12 @@
  * Authorization header, cookies and passwords (REDACTED_PATHS). Tests pass a pino logger on a
  * capturing stream (test-support/log-capture.ts) built from the same options.
  */
-import { createRequire } from "node:module";
+import { prettyWhenTerminal } from "@service/shared/node";
 import { pino, type Logger as PinoLogger, type LoggerOptions } from "pino";
 
 import type { LogLevel } from "@service/shared/logging";
 
 export { LOG_LEVELS, type Logger, type LogLevel } from "@service/shared/logging";
-
-const require = createRequire(import.meta.url);
 
 /**
  * What the log never shows (pino `redact` paths, replaced by `[Redacted]`): request and response
@@ -39,20 +37,6 @@ export function connectorLoggerOptions(level: LogLevel): LoggerOptions {
  * @param isTerminal whether stdout is a terminal (pretty output); default `process.stdout.isTTY`
  */
 export function defaultLogger(level: LogLevel = "info", isTerminal: boolean = process.stdout.isTTY === true): PinoLogger {
-  const transport = prettyTransport(isTerminal);
+  const transport = prettyWhenTerminal(isTerminal); // pretty-log.ts of @service/shared/node
   return pino({ ...connectorLoggerOptions(level), ...(transport ? { transport } : {}) });
-}
-
-/**
- * pino-pretty when stdout is a terminal and the package is installed; undefined (JSON lines, for
- * log collectors) otherwise.
- */
-export function prettyTransport(isTerminal: boolean): LoggerOptions["transport"] | undefined {
-  if (!isTerminal) return undefined;
-  try {
-    require.resolve("pino-pretty");
-  } catch {
-    return undefined;
-  }
-  return { target: "pino-pretty", options: { colorize: true } };
 }

@@ -1,7 +1,8 @@
 /**
  * The core API's structured log: the calls the service makes, in pino's `(fields, message)`
  * shape, so tests pass a fake (AppDeps.logger) and only this module knows pino. JSON lines on
- * stdout; the Node entry asks for pino-pretty when stdout is a terminal (pretty-log.node.ts).
+ * stdout; the Node entry asks for pino-pretty when stdout is a terminal (pretty-log.ts of
+ * @service/shared/node).
  *
  * Lines to stdout are buffered (one write per request line was a system call and a thread-pool
  * hand-off per request): written once STDOUT_BUFFER_BYTES have gathered, and at the latest

@@ -11,9 +11,7 @@
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
 import { parseCoreConfig } from "./config.ts";
-import { SECRET_KEY_MISSING } from "@service/shared/node";
-import { withSecretKeyFile } from "@service/shared/node";
-import { listenError } from "@service/shared/node";
+import { listenError, SECRET_KEY_MISSING, withSecretKeyFile } from "@service/shared/node";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
 import { OutboxWorker } from "./outbox/outbox-worker.ts";

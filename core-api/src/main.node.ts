@@ -8,13 +8,12 @@
 import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { closeServer, configOrExit, isEntryScript, listenHttp, nodeMetricsExposition, serveEntry, withSecretKeyFile } from "@service/shared/node";
+import { closeServer, configOrExit, isEntryScript, listenHttp, nodeMetricsExposition, prettyWhenTerminal, serveEntry, withSecretKeyFile } from "@service/shared/node";
 import { openSecretBox } from "@service/shared/secret-box";
 import { createApp } from "./app.ts";
 import { parseCoreConfig, type CoreConfig } from "./config.ts";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
-import { prettyWhenTerminal } from "./pretty-log.node.ts";
 import { loadScalarBundle } from "./resources/docs-asset.node.ts";
 import { OutboxWorker } from "./outbox/outbox-worker.ts";
 import { resolveHostNode } from "./net/resolve-host.node.ts";

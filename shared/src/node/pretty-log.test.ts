@@ -1,7 +1,7 @@
-/** pino-pretty only for people at a terminal, and only when installed (pretty-log.node.ts). */
+/** pino-pretty only for people at a terminal, and only when installed (pretty-log.ts). */
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { prettyWhenTerminal } from "./pretty-log.node.ts";
+import { prettyWhenTerminal } from "./pretty-log.ts";
 
 const installed = (() => {
   try {
