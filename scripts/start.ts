@@ -11,7 +11,7 @@ import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { parseConnectorConfig, type ConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
-import { forkWorkers, isWorkerProcess, LISTEN_ERROR_CODES, runsSingletonJobs, serveInWorker, workerCount, type WorkerService } from "@service/shared/node";
+import { forkWorkers, isWorkerProcess, LISTEN_ERROR_CODES, serveInWorker, workerCount, type WorkerService } from "@service/shared/node";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { demoChainId, demoChainLines, parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
@@ -61,8 +61,48 @@ async function main(): Promise<void> {
   const { values } = parseCommandLine(USAGE, { service: { type: "string", default: "all" } });
   const service = values.service as (typeof SERVICES)[number];
   if (!SERVICES.includes(service)) fail(`--service must be all, core-api or connector (got ${service})`, EXIT_USAGE);
+  const { coreConfig, connectorConfig, seed, wiringVariables, wiring, allowPrivateDefaulted } = readConfiguration(service);
+  // A worker only serves: the primary has checked, migrated, seeded and wired.
+  if (isWorkerProcess()) return serveInWorker(() => startServices(coreConfig, connectorConfig));
 
-  // Every variable of every service this run starts is checked before anything happens.
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+
+  const printed: string[] = [];
+  const seeded = coreConfig ? await prepareCore(coreConfig, seed, wiring) : undefined;
+  if (seeded) printed.push(...seeded.printed);
+  // The webshop serves SEED_CHAIN_ID, else the demo chain as the core database numbered it.
+  const shopChainId = connectorConfig?.seedChainId ?? seeded?.demoChainId;
+  if (connectorConfig) printed.push(...(await prepareConnector(connectorConfig, wiring, shopChainId)));
+  // Both services read the one WEB_CONCURRENCY.
+  const workers = workerCount((coreConfig ?? connectorConfig)?.webConcurrency);
+  let urls: Array<{ name: string; url: string }>;
+  if (workers === 1) {
+    const services = await startServices(coreConfig, connectorConfig);
+    await started({ stop: async () => (await Promise.allSettled(services.map((s) => s.close()))).every((r) => r.status === "fulfilled") });
+    urls = services;
+  } else {
+    const forked = await forkWorkers(workers, { onReplaced: (line) => console.error(line) });
+    await started(forked);
+    urls = forked.services;
+  }
+  // Wired once both listen: a port of 0 is known only now. A URL given by SEED_* wins.
+  const urlOf = (name: string) => urls.find((s) => s.name === name)?.url;
+  const wired = withRunningUrls(wiring, wiringVariables, { coreApiUrl: urlOf("core-api"), connectorUrl: urlOf("connector") });
+  if (coreConfig && seeded?.chainId !== undefined) printed.push(...(await wireCore(coreConfig, seeded.chainId, wired)));
+  if (connectorConfig?.secretKey && shopChainId !== undefined) printed.push(...(await wireConnector(connectorConfig, shopChainId, wired)));
+  const demoChain = seeded ? seeded.demoChainId : shopChainId;
+  if (demoChain !== undefined) printed.push(...demoChainLines(demoChain));
+  for (const line of printed) console.log(line);
+  if (coreConfig && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
+  for (const s of urls) console.log(`${s.name.padEnd(10)} ${s.url}`);
+}
+
+/**
+ * Every variable of every service this run starts, checked before anything happens (one line per
+ * bad one on stderr, exit 2), and the demo wiring they give.
+ */
+function readConfiguration(service: (typeof SERVICES)[number]) {
   process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew(secretKeyFileOf(process.env));
   // A local run: webhook receivers on this machine (npm run demo's SMS receiver) are allowed
   // unless the operator says otherwise; the images (docker/) keep the safe default, false.
@@ -91,54 +131,24 @@ async function main(): Promise<void> {
     corePort: wiringVariables.config.CORE_API_PORT,
     connectorPort: wiringVariables.config.CONNECTOR_PORT,
   });
-
   const coreConfig = core?.ok ? core.config : undefined;
   const connectorConfig = connector?.ok ? connector.config : undefined;
-  // A worker only serves: the primary has checked, migrated, seeded and wired.
-  if (isWorkerProcess()) return serveInWorker(() => startServices(coreConfig, connectorConfig));
+  return { coreConfig, connectorConfig, seed: seed.config, wiringVariables: wiringVariables.config, wiring, allowPrivateDefaulted };
+}
 
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
-
-  const printed: string[] = [];
-  const seeded = coreConfig ? await prepareCore(coreConfig, seed.config, wiring) : undefined;
-  if (seeded) printed.push(...seeded.printed);
-  // The webshop serves SEED_CHAIN_ID, else the demo chain as the core database numbered it.
-  const shopChainId = connectorConfig?.seedChainId ?? seeded?.demoChainId;
-  if (connectorConfig) printed.push(...(await prepareConnector(connectorConfig, wiring, shopChainId)));
-  // Both services read the one WEB_CONCURRENCY.
-  const workers = workerCount((coreConfig ?? connectorConfig)?.webConcurrency);
-  let urls: Array<{ name: string; url: string }>;
-  if (workers === 1) {
-    const services = await startServices(coreConfig, connectorConfig);
-    await started({ stop: async () => (await Promise.allSettled(services.map((s) => s.close()))).every((r) => r.status === "fulfilled") });
-    urls = services;
-  } else {
-    const forked = await forkWorkers(workers, { onReplaced: (line) => console.error(line) });
-    await started(forked);
-    urls = forked.services;
+/**
+ * The connector's side of the demo wiring: the core API it sends shop changes to, with the
+ * identity-source client's token (printed by wireCore when derived) and the webshop app.
+ */
+async function wireConnector(config: ConnectorConfig, chainId: number, wired: DemoWiring): Promise<string[]> {
+  const shop = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
+  try {
+    const token = wired.identityToken.value;
+    const link = { coreApiUrl: wired.coreApiUrl, accessToken: `${token.id}:${token.secret}`, appHostname: wired.appHostname };
+    return await seedPlatformLinkDemo(shop.db, chainId, link, config.secretKey!);
+  } finally {
+    await shop.close();
   }
-  // Wired once both listen: a port of 0 is known only now. A URL given by SEED_* wins.
-  const urlOf = (name: string) => urls.find((s) => s.name === name)?.url;
-  const wired = withRunningUrls(wiring, wiringVariables.config, { coreApiUrl: urlOf("core-api"), connectorUrl: urlOf("connector") });
-  if (coreConfig && seeded?.chainId !== undefined) printed.push(...(await wireCore(coreConfig, seeded.chainId, wired)));
-  if (connectorConfig?.secretKey && shopChainId !== undefined) {
-    // The connector's side of the wiring: the core API it sends shop changes to, with the
-    // identity-source client's token (printed by wireCore when derived) and the webshop app.
-    const shop = openConnectorDatabase(connectorConfig.databaseUrl, connectorConfig.dbName, { connectionLimit: 1 });
-    try {
-      const token = wired.identityToken.value;
-      const link = { coreApiUrl: wired.coreApiUrl, accessToken: `${token.id}:${token.secret}`, appHostname: wired.appHostname };
-      printed.push(...(await seedPlatformLinkDemo(shop.db, shopChainId, link, connectorConfig.secretKey)));
-    } finally {
-      await shop.close();
-    }
-  }
-  const demoChain = seeded ? seeded.demoChainId : shopChainId;
-  if (demoChain !== undefined) printed.push(...demoChainLines(demoChain));
-  for (const line of printed) console.log(line);
-  if (coreConfig && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
-  for (const s of urls) console.log(`${s.name.padEnd(10)} ${s.url}`);
 }
 
 /**
@@ -213,14 +223,8 @@ async function startServices(core: CoreConfig | undefined, connector: ConnectorC
       services.push({ name: "core-api", ...(await startCoreApi(core)) });
     }
     if (connector) {
-      const { startConnector } = await import("../connector/src/main.ts");
-      services.push({
-        name: "connector",
-        ...(await startConnector({
-          databaseUrl: connector.databaseUrl, dbName: connector.dbName, port: connector.port, host: connector.host, metricsToken: connector.metricsToken,
-          logLevel: connector.logLevel, trustedProxies: connector.trustedProxies, syncCron: runsSingletonJobs() ? connector.syncCron : null, secretKey: connector.secretKey,
-        })),
-      });
+      const { startConnector, startOptionsOf } = await import("../connector/src/main.ts");
+      services.push({ name: "connector", ...(await startConnector(startOptionsOf(connector))) });
     }
     return services;
   } catch (err) {

@@ -97,6 +97,18 @@ export async function startConnector(options: StartConnectorOptions): Promise<Ru
 }
 
 /**
+ * What `config` starts the connector with in this process: the reconcile schedule only where the
+ * once-per-service jobs run (runsSingletonJobs: alone, or the worker in slot 0).
+ */
+export function startOptionsOf(config: ConnectorConfig): StartConnectorOptions {
+  return {
+    databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
+    logLevel: config.logLevel, trustedProxies: config.trustedProxies, metricsToken: config.metricsToken,
+    syncCron: runsSingletonJobs() ? config.syncCron : null, secretKey: config.secretKey,
+  };
+}
+
+/**
  * Direct run: configuration problems and start-up failures are one line each, without a stack.
  * Migrates and seeds once, then serves with WEB_CONCURRENCY worker processes
  * (worker-processes.ts of @service/shared/node; default one per core), which run this script
@@ -108,11 +120,7 @@ if (isEntryScript(import.meta.url)) {
   await serveEntry({
     name: "connector",
     prepare: () => prepareStore(config),
-    start: () => startConnector({
-      databaseUrl: config.databaseUrl, dbName: config.dbName, port: config.port, host: config.host,
-      logLevel: config.logLevel, trustedProxies: config.trustedProxies, metricsToken: config.metricsToken,
-      syncCron: runsSingletonJobs() ? config.syncCron : null, secretKey: config.secretKey,
-    }),
+    start: () => startConnector(startOptionsOf(config)),
   }, config.webConcurrency);
 }
 

@@ -12,8 +12,8 @@
  * Only errors that came out of a guarded pool count: a client that hangs up mid-request raises
  * ECONNRESET too, and that is no database failure. The pool marks its errors for this.
  *
- * No I/O of its own and no mysql2 import: it works on the pool it is given (structural types), so
- * this contracts package stays free of drivers while both services share one implementation.
+ * No mysql2 import: it works on the pool it is given (structural types), so both services (and
+ * mysql2's promise and callback pools) share one implementation.
  */
 import { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, marked, rethrowMarked, unavailableError, type DriverError } from "../db-unavailable.ts";
 

@@ -2,8 +2,7 @@
  * The database pools' use as metrics gauges, for both services' `GET /metrics`, one sample per pool
  * by the label `pool` (core-api has two: `main` and `writes`; the connector one, `main`). No driver
  * import: it reads mysql2 pools structurally (mysql2 keeps these counters only in its internals),
- * so this contracts package stays free of drivers while both services share one implementation, as
- * with db-timeouts.ts.
+ * as db-timeouts.ts guards them, so both services share one implementation.
  */
 
 /** A gauge whose values are read when Prometheus scrapes (the outbox depth joins these later). */
