@@ -145,7 +145,7 @@ export async function updateCustomerFromUserInfo(
 
         // last_hash = hash of the user info object as the reads now return it (user-info-hash.ts).
         const bundle = (await loadCustomerBundle(tx, customerId))!;
-        const lastHash = await userInfoHash(userInfoObject(bundle));
+        const lastHash = userInfoHash(userInfoObject(bundle));
         await setLastHash(tx, customerId, lastHash);
         bundle.service = { ...bundle.service!, lastHash };
         return customerObject(bundle);
@@ -191,7 +191,7 @@ async function keepNewerShopChange(
   const customerId = stored.customer.entityId;
   const lastHash = stored.service?.lastHash;
   if (!lastHash || lastShopChange(stored) <= platformAt) return null;
-  if ((await userInfoHash(userInfoObject(stored))) === lastHash) return null;
+  if (userInfoHash(userInfoObject(stored)) === lastHash) return null;
   const { userId, memberNumber } = identifierRules(servicePatchFromUserInfo(info), by, stored.service!.userId);
   await saveServiceData(tx, customerId, chainId, {
     ...(userId !== undefined && { userId }), ...(memberNumber !== undefined && { memberNumber }), platformModifiedAt: platformAt,
