@@ -398,7 +398,7 @@ async function markSynced(shop: ConnectorDatabase, chainId: number): Promise<voi
     if (page.length === 0) break;
     afterId = page[page.length - 1]!.customer.entityId;
     const rows = await Promise.all(page.map(async (b) => [
-      b.customer.entityId, chainId, b.customer.entityId, userInfoHash(userInfoObject(b)), new Date(),
+      b.customer.entityId, chainId, b.customer.entityId, await userInfoHash(userInfoObject(b)), new Date(),
     ]));
     await shop.pool.query("INSERT INTO service_customer_data (customer_id, service_chain_id, user_id, last_hash, updated_at) VALUES ?", [rows]);
   }

@@ -89,6 +89,19 @@ export interface PlatformClient {
 /** Error names that mean "this token may not do this" rather than "this customer's data". */
 const UNAUTHORIZED = new Set(["no_valid_session", "access_token_invalid", "access_denied"]);
 
+/** The PlatformCallError of an answer other than HTTP 200, sorted by its status and error body (PlatformCallError's kinds). */
+function failure(method: string, path: string, status: number, json: unknown): PlatformCallError {
+  const parsed = errorEnvelope.safeParse(json);
+  const name = parsed.success ? parsed.data.error.name : null;
+  const code = parsed.success ? parsed.data.error.code : null;
+  const what = `${method} ${path}: HTTP ${status}${parsed.success ? ` ${code} ${name}: ${parsed.data.error.description}` : ""}`;
+  if (status >= 500 || status === 429 || !parsed.success) return new PlatformCallError(what, "unavailable", status, name, code);
+  // 419 on X-Service-App-Hostname: the hostname is no app of the token's chain (a link mistake).
+  const hostnameRefused = name === "parameter_invalid" && /X-Service-App-Hostname/i.test(parsed.data.error.description);
+  if (status === 401 || UNAUTHORIZED.has(name!) || hostnameRefused) return new PlatformCallError(what, "unauthorized", status, name, code);
+  return new PlatformCallError(what, "refused", status, name, code);
+}
+
 /**
  * The client of `link`'s core API.
  * @param options.fetch the fetch to use (default: global fetch; keep-alive connections)
@@ -127,18 +140,6 @@ export function platformClient(
       // not JSON: judged by its status below
     }
     return { status: res.status, json };
-  }
-
-  function failure(method: string, path: string, status: number, json: unknown): PlatformCallError {
-    const parsed = errorEnvelope.safeParse(json);
-    const name = parsed.success ? parsed.data.error.name : null;
-    const code = parsed.success ? parsed.data.error.code : null;
-    const what = `${method} ${path}: HTTP ${status}${parsed.success ? ` ${code} ${name}: ${parsed.data.error.description}` : ""}`;
-    if (status >= 500 || status === 429 || !parsed.success) return new PlatformCallError(what, "unavailable", status, name, code);
-    // 419 on X-Service-App-Hostname: the hostname is no app of the token's chain (a link mistake).
-    const hostnameRefused = name === "parameter_invalid" && /X-Service-App-Hostname/i.test(parsed.data.error.description);
-    if (status === 401 || UNAUTHORIZED.has(name!) || hostnameRefused) return new PlatformCallError(what, "unauthorized", status, name, code);
-    return new PlatformCallError(what, "refused", status, name, code);
   }
 
   return {
