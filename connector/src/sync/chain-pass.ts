@@ -26,7 +26,7 @@ import { userInfoHasher } from "@service/shared/user-info-hash";
 import { userInfoObject } from "../customers/mapping.ts";
 import { ConnectorError } from "../http/errors.ts";
 import { loadCustomerPage, countCustomers, type ScannedCustomer } from "./customer-pages.ts";
-import { syncCustomer, type CustomerSyncContext, type DueCustomer } from "./conflict-policy.ts";
+import { negotiate, recordAccepted, type CustomerSyncContext, type DueCustomer, type Negotiated } from "./conflict-policy.ts";
 import { PlatformCallError, platformClient } from "./platform-client.ts";
 import type { PlatformLink } from "./platform-link.ts";
 import { MAX_LISTED, type ChainReport, type ReconcileDeps, type ReconcileOptions, type ReconcileReport, type SendItem, type SendReason } from "./reconcile-report.ts";
@@ -54,13 +54,15 @@ export async function reconcileChain(
   const progress = () => options.onProgress?.({ chainId: link.chainId, scanned: chain.scanned, total, sent: chain.sent, pulled: chain.pulled, failed: chain.failed });
   progress();
   const ctx: CustomerSyncContext = { db: deps.db, clock: deps.clock ?? (() => new Date()), chainId: link.chainId, client: platformClient(link, { fetch: deps.fetch }) };
+  // The add-user calls hold a slot, the recording of an accepted customer does not: the calls in
+  // flight stay at `concurrency` while the shop's database stores the answers before them.
   const limit = pLimit(options.concurrency);
   let fatal: { error: unknown } | undefined;
   const halted = () => stop.aborted || chain.stopped !== null || fatal !== undefined;
+  const negotiateUnlessHalted = (d: Due) => (halted() ? null : negotiate(ctx, d));
   const sendOne = async (d: Due) => {
-    if (halted()) return;
     try {
-      await sendCustomer(deps, ctx, d, chain, report, options.onSent);
+      await sendCustomer(deps, ctx, d, chain, report, options.onSent, () => limit(negotiateUnlessHalted, d));
     } catch (error) {
       fatal ??= { error };
     }
@@ -78,7 +80,7 @@ export async function reconcileChain(
         for (const d of due) if (report.wouldSend.length < MAX_LISTED) report.wouldSend.push(sendItem(link.chainId, d));
       } else {
         if (sending.length >= 2) await sending[sending.length - 2];
-        sending.push(Promise.all(due.map((d) => limit(sendOne, d))));
+        sending.push(Promise.all(due.map(sendOne)));
       }
       progress();
     }
@@ -141,15 +143,24 @@ function sendItem(chainId: number, d: Due): SendItem {
 /**
  * Syncs one customer and counts the outcome in `chain`; a failure of the customer or of the chain
  * is reported (module comment).
+ * @param negotiated the platform's calls for it (conflict-policy.ts negotiate, in a slot of the
+ *   pass's limit); null when the pass halted before its turn
  * @throws the database's errors and unforeseen ones
  */
 async function sendCustomer(
-  deps: ReconcileDeps, ctx: CustomerSyncContext, d: Due, chain: ChainReport, report: ReconcileReport, onSent: ReconcileOptions["onSent"],
+  deps: ReconcileDeps, ctx: CustomerSyncContext, d: Due, chain: ChainReport, report: ReconcileReport,
+  onSent: ReconcileOptions["onSent"], negotiated: () => Promise<Negotiated | null>,
 ): Promise<void> {
   try {
-    const outcome = await syncCustomer(ctx, d);
-    chain[outcome]++;
-    if (outcome === "sent") onSent?.(sendItem(ctx.chainId, d));
+    const result = await negotiated();
+    if (result === null) return;
+    if (result.outcome === "pulled") {
+      chain.pulled++;
+      return;
+    }
+    await recordAccepted(ctx, d, result.user);
+    chain.sent++;
+    onSent?.(sendItem(ctx.chainId, d));
   } catch (err) {
     const scope = failureScope(err);
     if (scope === null) throw err;

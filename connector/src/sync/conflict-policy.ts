@@ -41,17 +41,21 @@ export interface CustomerSyncContext {
   client: PlatformClient;
 }
 
+/** What the platform made of a customer: it accepted the shop's version (the member as it now is), or the shop took the platform's newer one. */
+export type Negotiated = { outcome: "accepted"; user: UserInfo } | { outcome: "pulled" };
+
 /**
  * Sends `d` to the platform, or takes the platform's newer version into the shop (module comment).
- * @returns `sent` (accepted, last_hash stored) or `pulled` (the platform's newer member written into the shop)
+ * The calls to the platform, not the recording of the outcome: recordAccepted follows an accepted one.
+ * @returns `accepted` with the member as the platform now holds it, or `pulled` (the platform's
+ *   newer member written into the shop)
  * @throws PlatformCallError from add-user (its `kind` says whether the customer or the whole chain
  *   is concerned), also kind `invalid_answer` when a precondition answer's member carries no
  *   datetime or is nothing `update` takes, and `refused` (`precondition_failed`) when the member
- *   changed again during each of MAX_CONDITIONAL_ATTEMPTS attempts; MemberLinkedElsewhereError
- *   (sync-state.ts); ConnectorError when the shop cannot take the platform's version (its email is
- *   another customer's); the database's errors
+ *   changed again during each of MAX_CONDITIONAL_ATTEMPTS attempts; ConnectorError when the shop
+ *   cannot take the platform's version (its email is another customer's); the database's errors
  */
-export async function syncCustomer(ctx: CustomerSyncContext, d: DueCustomer): Promise<"sent" | "pulled"> {
+export async function negotiate(ctx: CustomerSyncContext, d: DueCustomer): Promise<Negotiated> {
   const service = d.bundle.service;
   let memberNumber = service?.memberNumber ?? null;
   // Linked: overwrite the member only if the platform has not changed it since we last saw it.
@@ -65,7 +69,7 @@ export async function syncCustomer(ctx: CustomerSyncContext, d: DueCustomer): Pr
     }
     if (platformAt > lastShopChange(d.bundle)) {
       await takePlatformVersion(ctx, member);
-      return "pulled";
+      return { outcome: "pulled" };
     }
     if (attempt >= MAX_CONDITIONAL_ATTEMPTS) {
       throw new PlatformCallError(`POST /internal/add-user: the member changed again during each of ${attempt} attempts; left to the next pass`, "refused", 200, "precondition_failed");
@@ -76,17 +80,25 @@ export async function syncCustomer(ctx: CustomerSyncContext, d: DueCustomer): Pr
     memberNumber = member.member_number ?? memberNumber;
     answer = await ctx.client.addUser(addUserParamsOf(d.info, memberNumber), { ifUnmodifiedSince: since });
   }
+  return { outcome: "accepted", user: answer.user };
+}
+
+/**
+ * Stores that the platform accepted `d` as `user` (sync-state.ts recordSynced): the hash that was
+ * sent as its last_hash, the member's user_id, member_number and last_modified_date.
+ * @throws MemberLinkedElsewhereError (sync-state.ts); the database's errors
+ */
+export async function recordAccepted(ctx: CustomerSyncContext, d: DueCustomer, user: UserInfo): Promise<void> {
   await recordSynced(ctx.db, {
     customerId: d.bundle.customer.entityId,
     chainId: ctx.chainId,
-    expectedLastHash: service?.lastHash ?? null,
+    expectedLastHash: d.bundle.service?.lastHash ?? null,
     lastHash: d.hash,
-    userId: answer.user.id,
-    memberNumber: answer.user.member_number,
-    platformModifiedAt: parsePlatformDateTime(answer.user.last_modified_date),
+    userId: user.id,
+    memberNumber: user.member_number,
+    platformModifiedAt: parsePlatformDateTime(user.last_modified_date),
     now: ctx.clock(),
   });
-  return "sent";
 }
 
 /**
