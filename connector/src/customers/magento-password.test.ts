@@ -3,8 +3,9 @@
  *  - md5 / sha256 (versions 0 and 1, legacy forms): computed in the test with node:crypto from
  *    Magento's definition hash(salt . password).
  *  - argon2id (versions 2 and 3_*): computed with libsodium's crypto_pwhash (the C library PHP's
- *    sodium_crypto_pwhash wraps) via ctypes, by fixtures/sodium-vectors.py — independent of
- *    hash-wasm, so they prove the parameter mapping (ops, KiB, one lane, salt padding).
+ *    sodium_crypto_pwhash wraps) via ctypes, by fixtures/sodium-vectors.py — independent of the
+ *    implementation (@node-rs/argon2), so they prove the parameter mapping (ops, KiB, one lane,
+ *    salt padding).
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";

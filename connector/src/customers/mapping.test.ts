@@ -1,8 +1,9 @@
 /** user_info <-> customer mapping: pure functions, no database. */
 import { customerSchema, userInfoInputSchema, userInfoObjectSchema } from "@service/shared/connector";
 import { describe, expect, it } from "vitest";
+import { customerObject } from "./customer-object.ts";
 import {
-  addressPatchFromUserInfo, birthdayToDob, customerObject, customerPatchFromUserInfo, genderFromMagento,
+  addressPatchFromUserInfo, birthdayToDob, customerPatchFromUserInfo, genderFromMagento,
   genderToMagento, mergeStreetLines, servicePatchFromUserInfo, splitStreet, userInfoObject, type CustomerBundle,
 } from "./mapping.ts";
 

@@ -12,10 +12,9 @@
  *    dropped. address_line_2 / address_line_3 have no line of their own in that layout and are
  *    not stored. phone_number is the address telephone; the address is the default billing one.
  *  - A user_info key that is absent leaves the value unchanged; null or "" clears it.
+ * The webshop customer object `update` answers with is customer-object.ts.
  */
-import {
-  type Customer, type CustomerAddress, type UserGender, type UserInfoInput, type UserInfoObject,
-} from "@service/shared/connector";
+import type { UserGender, UserInfoInput, UserInfoObject } from "@service/shared/connector";
 import type {
   customerAddressEntity, customerEntity, newsletterSubscriber, serviceCustomerData,
 } from "../db/schema.ts";
@@ -64,11 +63,6 @@ export function birthdayToDob(birthday: string | null): string | null | undefine
   const iso = parsed.toISOString().slice(0, 10);
   // Date rolls 2023-02-30 over to March; a real date survives the round trip.
   return dateOnly && iso !== birthday ? undefined : iso;
-}
-
-/** Magento REST datetime: `YYYY-MM-DD HH:MM:SS` in UTC. */
-export function formatMagentoDateTime(date: Date): string {
-  return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
 /** Splits a stored street into the user info parts. */
@@ -273,59 +267,5 @@ export function userInfoObject(bundle: UserInfoSource): UserInfoObject {
     address_towncity: storedText(address?.city),
     country_code: storedText(address?.countryId),
     phone_number: storedText(address?.telephone),
-  };
-}
-
-function addressObject(bundle: CustomerBundle, a: AddressRow): CustomerAddress {
-  const regionId = a.regionId ?? 0; // Magento REST renders "no region id" as 0
-  return {
-    id: a.entityId,
-    customer_id: bundle.customer.entityId,
-    region: { region_code: a.regionId ? bundle.regionCodes.get(a.regionId) ?? null : null, region: a.region, region_id: regionId },
-    region_id: regionId,
-    country_id: a.countryId,
-    street: a.street ? a.street.split("\n") : [],
-    telephone: a.telephone,
-    postcode: a.postcode,
-    city: a.city,
-    firstname: a.firstname,
-    lastname: a.lastname,
-    default_shipping: a.entityId === bundle.customer.defaultShipping,
-    default_billing: a.entityId === bundle.customer.defaultBilling,
-  };
-}
-
-/** The webshop customer object returned by update (spec's keys exactly). */
-export function customerObject(bundle: CustomerBundle): Customer {
-  const { customer: c, service } = bundle;
-  return {
-    id: c.entityId,
-    group_id: c.groupId,
-    default_billing: c.defaultBilling == null ? null : String(c.defaultBilling),
-    default_shipping: c.defaultShipping == null ? null : String(c.defaultShipping),
-    created_at: formatMagentoDateTime(c.createdAt),
-    updated_at: formatMagentoDateTime(c.updatedAt),
-    created_in: c.createdIn,
-    dob: c.dob,
-    email: c.email ?? "",
-    firstname: c.firstname,
-    lastname: c.lastname,
-    gender: c.gender,
-    store_id: c.storeId ?? 0,
-    website_id: c.websiteId ?? 0,
-    addresses: bundle.addresses.map((a) => addressObject(bundle, a)),
-    disable_auto_group_change: c.disableAutoGroupChange,
-    extension_attributes: {
-      is_subscribed: isSubscribed(bundle),
-      service_data: {
-        customer_id: c.entityId,
-        user_id: service?.userId ?? null,
-        member_number: service?.memberNumber ?? null,
-        programme_opted_in: service?.programmeOptedIn ?? null,
-        mailing_list_subscribed: service?.mailingListSubscribed ?? null,
-        printed_mailing_list_subscribed: service?.printedMailingListSubscribed ?? null,
-        last_hash: service?.lastHash ?? null,
-      },
-    },
   };
 }

@@ -12,9 +12,10 @@ import { userInfoHash } from "@service/shared/user-info-hash";
 import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
 import { badRequest, ConnectorError, requiredField } from "../http/errors.ts";
 import { hashMagentoPassword } from "./magento-password.ts";
+import { customerObject } from "./customer-object.ts";
 import {
-  addressPatchFromUserInfo, birthdayToDob, customerObject, customerPatchFromUserInfo, lastShopChange, parsePlatformDateTime,
-  servicePatchFromUserInfo, userIdOf, userInfoObject, type CustomerBundle, type CustomerRow, type ServicePatch,
+  addressPatchFromUserInfo, birthdayToDob, customerPatchFromUserInfo, lastShopChange, parsePlatformDateTime,
+  servicePatchFromUserInfo, userIdOf, userInfoObject, type CustomerBundle, type CustomerPatch, type CustomerRow, type ServicePatch,
 } from "./mapping.ts";
 import {
   emailTaken, findCustomerById, findCustomerIdByServiceKey, findCustomersByEmail, insertCustomer,
@@ -115,40 +116,10 @@ export async function updateCustomerFromUserInfo(
           await updateCustomer(tx, customerId, { ...patch, ...(passwordHash && { passwordHash }), updatedAt: now });
         } else {
           if (!request.create_if_not_exists) throw new ConnectorError(404, "Customer not found");
-          if (!patch.email) throw requiredField("user_info.username");
           creating = true;
-          const target = await resolveNewCustomerTarget(tx, chainScope, request.website_code, request.store_code);
-          const websiteId = config.accountShareScope === 0 ? null : target.websiteId;
-          if (await emailTaken(tx, patch.email, websiteId)) throw emailInUse();
-          customerId = await insertCustomer(tx, {
-            ...patch,
-            email: patch.email,
-            websiteId: target.websiteId,
-            storeId: target.storeId,
-            groupId: target.groupId,
-            createdIn: target.storeName,
-            passwordHash: passwordHash ?? null,
-            createdAt: now,
-            updatedAt: now,
-          });
+          customerId = await createCustomer(tx, chainScope, request, patch, { passwordHash, accountShareScope: config.accountShareScope, now });
         }
-
-        const customer = (await findCustomerById(tx, customerId, null))!;
-        const namesGiven = patch.firstname !== undefined || patch.lastname !== undefined;
-        await saveDefaultAddress(tx, customer, (street) => addressPatchFromUserInfo(info, street) ?? (namesGiven ? {} : null), now);
-        const servicePatch = identifierRules(
-          servicePatchFromUserInfo(info), found?.by ?? null, found ? await linkedUserId(tx, customerId) : null);
-        if (servicePatch.mailingListSubscribed !== undefined) {
-          await saveSubscription(tx, customer, servicePatch.mailingListSubscribed === true, now);
-        }
-        await saveServiceData(tx, customerId, chainScope.chainId, servicePatch, now);
-
-        // last_hash = hash of the user info object as the reads now return it (user-info-hash.ts).
-        const bundle = (await loadCustomerBundle(tx, customerId))!;
-        const lastHash = await userInfoHash(userInfoObject(bundle));
-        await setLastHash(tx, customerId, lastHash);
-        bundle.service = { ...bundle.service!, lastHash };
-        return customerObject(bundle);
+        return await saveUserInfoParts(tx, customerId, chainScope.chainId, info, patch, found?.by ?? null, now);
       }, { transactionConfig: { isolationLevel: "read committed" } });
     } catch (err) {
       if (attempt < UPDATE_ATTEMPTS && lostRace(err, creating)) continue;
@@ -191,7 +162,7 @@ async function keepNewerShopChange(
   const customerId = stored.customer.entityId;
   const lastHash = stored.service?.lastHash;
   if (!lastHash || lastShopChange(stored) <= platformAt) return null;
-  if ((await userInfoHash(userInfoObject(stored))) === lastHash) return null;
+  if (userInfoHash(userInfoObject(stored)) === lastHash) return null;
   const { userId, memberNumber } = identifierRules(servicePatchFromUserInfo(info), by, stored.service!.userId);
   await saveServiceData(tx, customerId, chainId, {
     ...(userId !== undefined && { userId }), ...(memberNumber !== undefined && { memberNumber }), platformModifiedAt: platformAt,
@@ -257,4 +228,56 @@ function duplicateToBadRequest(err: unknown): unknown {
     return badRequest('The %fieldName is already linked to another customer.', { fieldName: "user_id" });
   }
   return emailInUse();
+}
+
+/**
+ * Inserts the customer_entity row of a customer `update` creates (create_if_not_exists), on the
+ * website and store the request names (store-scope.ts resolveNewCustomerTarget).
+ * @returns the new entity_id
+ * @throws ConnectorError 400 when user_info has no username, or the email is taken in the account scope
+ */
+async function createCustomer(
+  tx: ConnectorQueryable, chainScope: ChainScope & { chainId: number }, request: UpdateCustomerRequest, patch: CustomerPatch,
+  write: { passwordHash: string | undefined; accountShareScope: number; now: Date },
+): Promise<number> {
+  if (!patch.email) throw requiredField("user_info.username");
+  const target = await resolveNewCustomerTarget(tx, chainScope, request.website_code, request.store_code);
+  const websiteId = write.accountShareScope === 0 ? null : target.websiteId;
+  if (await emailTaken(tx, patch.email, websiteId)) throw emailInUse();
+  return insertCustomer(tx, {
+    ...patch,
+    email: patch.email,
+    websiteId: target.websiteId,
+    storeId: target.storeId,
+    groupId: target.groupId,
+    createdIn: target.storeName,
+    passwordHash: write.passwordHash ?? null,
+    createdAt: write.now,
+    updatedAt: write.now,
+  });
+}
+
+/**
+ * Writes the rest of a user_info onto customer `customerId` (its default address, subscription and
+ * our data), then its last_hash: the hash of the user info object as the reads now return it
+ * (@service/shared/user-info-hash).
+ * @param by the key that identified an existing customer (null: created now)
+ * @returns the customer object after the update
+ */
+async function saveUserInfoParts(
+  tx: ConnectorQueryable, customerId: number, chainId: number, info: UserInfoInput, patch: CustomerPatch, by: IdentifiedBy | null, now: Date,
+): Promise<Customer> {
+  const customer = (await findCustomerById(tx, customerId, null))!;
+  const namesGiven = patch.firstname !== undefined || patch.lastname !== undefined;
+  await saveDefaultAddress(tx, customer, (street) => addressPatchFromUserInfo(info, street) ?? (namesGiven ? {} : null), now);
+  const servicePatch = identifierRules(servicePatchFromUserInfo(info), by, by ? await linkedUserId(tx, customerId) : null);
+  if (servicePatch.mailingListSubscribed !== undefined) {
+    await saveSubscription(tx, customer, servicePatch.mailingListSubscribed === true, now);
+  }
+  await saveServiceData(tx, customerId, chainId, servicePatch, now);
+  const bundle = (await loadCustomerBundle(tx, customerId))!;
+  const lastHash = userInfoHash(userInfoObject(bundle));
+  await setLastHash(tx, customerId, lastHash);
+  bundle.service = { ...bundle.service!, lastHash };
+  return customerObject(bundle);
 }

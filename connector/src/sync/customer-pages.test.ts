@@ -2,13 +2,12 @@
  * The reconcile's pages (customer-pages.ts) read exactly the user info the connector's reads
  * return (customers/read-user-info.ts): same object, same hash, for customers of every shape.
  */
-import { userInfoHash } from "@service/shared/user-info-hash";
+import { userInfoHash, userInfoHasher } from "@service/shared/user-info-hash";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readUserInfoById } from "../customers/read-user-info.ts";
 import { userInfoObject } from "../customers/mapping.ts";
 import { addWebsite, startHarness, type Harness } from "../test-support/harness.ts";
 import { loadCustomerPage } from "./customer-pages.ts";
-import { userInfoDigest } from "./user-info-digest.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -63,7 +62,7 @@ describe("loadCustomerPage", () => {
       for (const scanned of page) {
         const read = await readUserInfoById(h.database.db, scanned.customer.entityId);
         expect(userInfoObject(scanned)).toEqual(read);
-        expect(userInfoDigest(userInfoObject(scanned))).toBe(await userInfoHash(read));
+        expect(userInfoHasher()(userInfoObject(scanned))).toBe(userInfoHash(read));
         expect(scanned.addresses.map((a) => a.entityId))
           .toEqual((await h.rows("customer_address_entity", `parent_id = ${scanned.customer.entityId} ORDER BY entity_id`)).map((a) => a.entity_id));
         const [row] = await h.rows("customer_entity", `entity_id = ${scanned.customer.entityId}`);

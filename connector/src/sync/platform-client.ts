@@ -16,6 +16,9 @@ import type { PlatformLink } from "./platform-link.ts";
 /** How long one call may take before it counts as the platform being unavailable. */
 export const PLATFORM_CALL_TIMEOUT_MS = 15_000;
 
+/** How a core API call failed (PlatformCallError). */
+export type PlatformCallErrorKind = "refused" | "invalid_answer" | "unauthorized" | "unavailable";
+
 /**
  * A core API call that did not succeed.
  * - `kind` `refused`: the platform answered with an error about this customer (for example 547
@@ -23,12 +26,14 @@ export const PLATFORM_CALL_TIMEOUT_MS = 15_000;
  * - `unauthorized`: the token is not (or no longer) accepted (HTTP 401/403, 266
  *   access_token_invalid, 424 access_denied, 419 for an app hostname of another chain): the
  *   chain's link needs fixing, nothing of that chain can be sent;
- * - `unavailable`: no answer, a timeout, HTTP 5xx or 429, or an answer that is not the contract's:
- *   try again on a later pass.
+ * - `invalid_answer`: HTTP 200, but the body is no JSON or not add-user's results (or, found by the
+ *   reconcile, a member it cannot use): this customer is not synced, other customers go on;
+ * - `unavailable`: no answer, a timeout, HTTP 5xx or 429, an error answer that is not the
+ *   contract's error body, or a core API without `if_unmodified_since`: try again on a later pass.
  */
 export class PlatformCallError extends Error {
   override name = "PlatformCallError";
-  readonly kind: "refused" | "unauthorized" | "unavailable";
+  readonly kind: PlatformCallErrorKind;
   /** HTTP status; 0 without an answer */
   readonly status: number;
   /** the core API's error name (e.g. `invalid_phone_number`) when it gave one */
@@ -37,7 +42,7 @@ export class PlatformCallError extends Error {
   readonly errorCode: number | null;
   constructor(
     message: string,
-    kind: "refused" | "unauthorized" | "unavailable",
+    kind: PlatformCallErrorKind,
     status: number,
     errorName: string | null = null,
     errorCode: number | null = null,
@@ -84,6 +89,19 @@ export interface PlatformClient {
 /** Error names that mean "this token may not do this" rather than "this customer's data". */
 const UNAUTHORIZED = new Set(["no_valid_session", "access_token_invalid", "access_denied"]);
 
+/** The PlatformCallError of an answer other than HTTP 200, sorted by its status and error body (PlatformCallError's kinds). */
+function failure(method: string, path: string, status: number, json: unknown): PlatformCallError {
+  const parsed = errorEnvelope.safeParse(json);
+  const name = parsed.success ? parsed.data.error.name : null;
+  const code = parsed.success ? parsed.data.error.code : null;
+  const what = `${method} ${path}: HTTP ${status}${parsed.success ? ` ${code} ${name}: ${parsed.data.error.description}` : ""}`;
+  if (status >= 500 || status === 429 || !parsed.success) return new PlatformCallError(what, "unavailable", status, name, code);
+  // 419 on X-Service-App-Hostname: the hostname is no app of the token's chain (a link mistake).
+  const hostnameRefused = name === "parameter_invalid" && /X-Service-App-Hostname/i.test(parsed.data.error.description);
+  if (status === 401 || UNAUTHORIZED.has(name!) || hostnameRefused) return new PlatformCallError(what, "unauthorized", status, name, code);
+  return new PlatformCallError(what, "refused", status, name, code);
+}
+
 /**
  * The client of `link`'s core API.
  * @param options.fetch the fetch to use (default: global fetch; keep-alive connections)
@@ -124,18 +142,6 @@ export function platformClient(
     return { status: res.status, json };
   }
 
-  function failure(method: string, path: string, status: number, json: unknown): PlatformCallError {
-    const parsed = errorEnvelope.safeParse(json);
-    const name = parsed.success ? parsed.data.error.name : null;
-    const code = parsed.success ? parsed.data.error.code : null;
-    const what = `${method} ${path}: HTTP ${status}${parsed.success ? ` ${code} ${name}: ${parsed.data.error.description}` : ""}`;
-    if (status >= 500 || status === 429 || !parsed.success) return new PlatformCallError(what, "unavailable", status, name, code);
-    // 419 on X-Service-App-Hostname: the hostname is no app of the token's chain (a link mistake).
-    const hostnameRefused = name === "parameter_invalid" && /X-Service-App-Hostname/i.test(parsed.data.error.description);
-    if (status === 401 || UNAUTHORIZED.has(name!) || hostnameRefused) return new PlatformCallError(what, "unauthorized", status, name, code);
-    return new PlatformCallError(what, "refused", status, name, code);
-  }
-
   return {
     async addUser(params, addOptions = {}) {
       const path = "/internal/add-user";
@@ -145,7 +151,9 @@ export function platformClient(
       });
       if (status !== 200) throw failure("POST", path, status, json);
       const parsed = addUserResponseSchema.safeParse(json);
-      if (!parsed.success) throw new PlatformCallError(`POST ${path}: the answer is not add-user's results`, "unavailable", status);
+      if (!parsed.success) {
+        throw new PlatformCallError(`POST ${path}: HTTP 200, but the answer is ${json === null ? "no JSON" : "not add-user's results"}`, "invalid_answer", status);
+      }
       const results = parsed.data.results;
       if (since && results.precondition_failed === undefined) {
         // A core API without the condition would have overwritten the member unconditionally: say so.
