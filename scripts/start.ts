@@ -62,12 +62,43 @@ async function main(): Promise<void> {
   const { values } = parseCommandLine(USAGE, { service: { type: "string", default: "all" } });
   const service = values.service as (typeof SERVICES)[number];
   if (!SERVICES.includes(service)) fail(`--service must be all, core-api or connector (got ${service})`, EXIT_USAGE);
-
-  // Every variable of every service this run starts is checked before anything happens.
-  process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew(secretKeyFileOf(process.env));
   // A local run: webhook receivers on this machine (npm run demo's SMS receiver) are allowed
   // unless the operator says otherwise; the images (docker/) keep the safe default, false.
   const allowPrivateDefaulted = !process.env.WEBHOOK_ALLOW_PRIVATE;
+  const { coreConfig, connectorConfig, seed, wiringVariables, wiring } = checkedConfiguration(service);
+  // A worker only serves: the primary has checked, migrated, seeded and wired.
+  if (isWorkerProcess()) return serveInWorker(() => startServices(coreConfig, connectorConfig));
+
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+
+  const printed: string[] = [];
+  const seeded = coreConfig ? await prepareCore(coreConfig, seed, wiring) : undefined;
+  if (seeded) printed.push(...seeded.printed);
+  // The webshop serves SEED_CHAIN_ID, else the demo chain as the core database numbered it.
+  const shopChainId = connectorConfig?.seedChainId ?? seeded?.demoChainId;
+  if (connectorConfig) printed.push(...(await prepareConnector(connectorConfig, wiring, shopChainId)));
+  const urls = await serve(coreConfig, connectorConfig);
+  // Wired once both listen: a port of 0 is known only now. A URL given by SEED_* wins.
+  const urlOf = (name: string) => urls.find((s) => s.name === name)?.url;
+  const wired = withRunningUrls(wiring, wiringVariables, { coreApiUrl: urlOf("core-api"), connectorUrl: urlOf("connector") });
+  if (coreConfig && seeded?.chainId !== undefined) printed.push(...(await wireCore(coreConfig, seeded.chainId, wired)));
+  if (connectorConfig?.secretKey && shopChainId !== undefined) printed.push(...(await linkShop(connectorConfig, shopChainId, wired)));
+  const demoChain = seeded ? seeded.demoChainId : shopChainId;
+  if (demoChain !== undefined) printed.push(...demoChainLines(demoChain));
+  for (const line of printed) console.log(line);
+  if (coreConfig && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
+  for (const s of urls) console.log(`${s.name.padEnd(10)} ${s.url}`);
+}
+
+/**
+ * Checks every variable of every service this run starts before anything happens (the secret key
+ * from .secret-key or a new one, WEBHOOK_ALLOW_PRIVATE true unless set); exits with EXIT_USAGE
+ * and one line per problem when one is wrong.
+ * @returns the services' configurations (undefined: not started) and the demo seed and wiring
+ */
+function checkedConfiguration(service: (typeof SERVICES)[number]) {
+  process.env.SERVICE_SECRET_KEY ||= secretKeyFileOrNew(secretKeyFileOf(process.env));
   process.env.WEBHOOK_ALLOW_PRIVATE ||= "true";
   const env = process.env;
   const core = service !== "connector" ? parseCoreConfig(env) : undefined;
@@ -92,54 +123,39 @@ async function main(): Promise<void> {
     corePort: wiringVariables.config.CORE_API_PORT,
     connectorPort: wiringVariables.config.CONNECTOR_PORT,
   });
+  return {
+    coreConfig: core?.ok ? core.config : undefined, connectorConfig: connector?.ok ? connector.config : undefined,
+    seed: seed.config, wiringVariables: wiringVariables.config, wiring,
+  };
+}
 
-  const coreConfig = core?.ok ? core.config : undefined;
-  const connectorConfig = connector?.ok ? connector.config : undefined;
-  // A worker only serves: the primary has checked, migrated, seeded and wired.
-  if (isWorkerProcess()) return serveInWorker(() => startServices(coreConfig, connectorConfig));
-
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
-
-  const printed: string[] = [];
-  const seeded = coreConfig ? await prepareCore(coreConfig, seed.config, wiring) : undefined;
-  if (seeded) printed.push(...seeded.printed);
-  // The webshop serves SEED_CHAIN_ID, else the demo chain as the core database numbered it.
-  const shopChainId = connectorConfig?.seedChainId ?? seeded?.demoChainId;
-  if (connectorConfig) printed.push(...(await prepareConnector(connectorConfig, wiring, shopChainId)));
-  // Both services read the one WEB_CONCURRENCY.
+/** Serves in this process (WEB_CONCURRENCY 1, which both services read) or in forked workers. @returns each service's name and URL */
+async function serve(coreConfig: CoreConfig | undefined, connectorConfig: ConnectorConfig | undefined): Promise<Array<{ name: string; url: string }>> {
   const workers = workerCount((coreConfig ?? connectorConfig)?.webConcurrency);
-  let urls: Array<{ name: string; url: string }>;
   if (workers === 1) {
     const services = await startServices(coreConfig, connectorConfig);
     await started({ stop: async () => (await Promise.allSettled(services.map((s) => s.close()))).every((r) => r.status === "fulfilled") });
-    urls = services;
-  } else {
-    const forked = await forkWorkers(workers, { onReplaced: (line) => console.error(line) });
-    await started(forked);
-    urls = forked.services;
+    return services;
   }
-  // Wired once both listen: a port of 0 is known only now. A URL given by SEED_* wins.
-  const urlOf = (name: string) => urls.find((s) => s.name === name)?.url;
-  const wired = withRunningUrls(wiring, wiringVariables.config, { coreApiUrl: urlOf("core-api"), connectorUrl: urlOf("connector") });
-  if (coreConfig && seeded?.chainId !== undefined) printed.push(...(await wireCore(coreConfig, seeded.chainId, wired)));
-  if (connectorConfig?.secretKey && shopChainId !== undefined) {
-    // The connector's side of the wiring: the core API it sends shop changes to, with the
-    // identity-source client's token (printed by wireCore when derived) and the webshop app.
-    const shop = openConnectorDatabase(connectorConfig.databaseUrl, connectorConfig.dbName, { connectionLimit: 1 });
-    try {
-      const token = wired.identityToken.value;
-      const link = { coreApiUrl: wired.coreApiUrl, accessToken: `${token.id}:${token.secret}`, appHostname: wired.appHostname };
-      printed.push(...(await seedPlatformLinkDemo(shop.db, shopChainId, link, connectorConfig.secretKey)));
-    } finally {
-      await shop.close();
-    }
+  const forked = await forkWorkers(workers, { onReplaced: (line) => console.error(line) });
+  await started(forked);
+  return forked.services;
+}
+
+/**
+ * The connector's side of the wiring: the core API it sends shop changes to, with the
+ * identity-source client's token (printed by wireCore when derived) and the webshop app.
+ * @returns the lines to print
+ */
+async function linkShop(config: ConnectorConfig, chainId: number, wired: ReturnType<typeof withRunningUrls>): Promise<string[]> {
+  const shop = openConnectorDatabase(config.databaseUrl, config.dbName, { connectionLimit: 1 });
+  try {
+    const token = wired.identityToken.value;
+    const link = { coreApiUrl: wired.coreApiUrl, accessToken: `${token.id}:${token.secret}`, appHostname: wired.appHostname };
+    return await seedPlatformLinkDemo(shop.db, chainId, link, config.secretKey!);
+  } finally {
+    await shop.close();
   }
-  const demoChain = seeded ? seeded.demoChainId : shopChainId;
-  if (demoChain !== undefined) printed.push(...demoChainLines(demoChain));
-  for (const line of printed) console.log(line);
-  if (coreConfig && allowPrivateDefaulted) console.log("webhook targets on private addresses allowed (npm start's default; WEBHOOK_ALLOW_PRIVATE=false refuses them)");
-  for (const s of urls) console.log(`${s.name.padEnd(10)} ${s.url}`);
 }
 
 /**

@@ -21,8 +21,9 @@ import {
   linkedUserId, loadCustomerBundle, lockCustomer, saveDefaultAddress, saveServiceData, saveSubscription, setLastHash,
   syncSubscriberEmail, updateCustomer,
 } from "./repository.ts";
-import { readStoreConfig, resolveChainScope, resolveNewCustomerTarget, type ChainScope, type StoreInPath } from "./store-scope.ts";
+import { readStoreConfig, resolveChainScope, resolveNewCustomerTarget, type ChainScope, type StoreConfig, type StoreInPath } from "./store-scope.ts";
 import { runTransaction } from "@service/shared/node";
+import { duplicateToBadRequest, emailInUse, lostRace, UPDATE_ATTEMPTS } from "./update-refusals.ts";
 
 /** Which user_info key identified the customer. */
 export type IdentifiedBy = "user_id" | "member_number" | "username" | "authentication_point_identifier";
@@ -85,6 +86,7 @@ export async function updateCustomerFromUserInfo(
   const passwordHash = info.password ? await hashMagentoPassword(info.password) : undefined;
   const now = deps.clock();
 
+  const input: UpdateInput = { request, info, chainScope, config, passwordHash, now };
   // "Update or create" under concurrency: two requests that both found no customer both insert; the
   // unique (email, website_id) index refuses the loser, which then runs again and finds the
   // winner's customer. Updates of one customer queue on its row lock (lockCustomer), and READ
@@ -93,68 +95,114 @@ export async function updateCustomerFromUserInfo(
   for (let attempt = 1; ; attempt++) {
     let creating = false;
     try {
-      return await runTransaction(db, async (tx) => {
-        const found = await identifyCustomer(tx, chainScope, info);
-        const patch = customerPatchFromUserInfo(info);
-        let customerId: number;
-        if (found) {
-          customerId = found.customer.entityId;
-          const current = (await lockCustomer(tx, customerId))!;
-          const platformAt = parsePlatformDateTime(info.last_modified_date);
-          if (platformAt) {
-            const stored = (await loadCustomerBundle(tx, customerId))!;
-            const kept = olderThanStored(stored, info, platformAt)
-              ?? (await keepNewerShopChange(tx, stored, chainScope.chainId, info, platformAt, found.by, now));
-            if (kept) return kept;
-          }
-          if (patch.email && patch.email !== current.email) {
-            const websiteId = config.accountShareScope === 0 ? null : current.websiteId;
-            if (await emailTaken(tx, patch.email, websiteId, customerId)) throw emailInUse();
-            await syncSubscriberEmail(tx, customerId, patch.email);
-          }
-          await updateCustomer(tx, customerId, { ...patch, ...(passwordHash && { passwordHash }), updatedAt: now });
-        } else {
-          if (!request.create_if_not_exists) throw new ConnectorError(404, "Customer not found");
-          if (!patch.email) throw requiredField("user_info.username");
-          creating = true;
-          const target = await resolveNewCustomerTarget(tx, chainScope, request.website_code, request.store_code);
-          const websiteId = config.accountShareScope === 0 ? null : target.websiteId;
-          if (await emailTaken(tx, patch.email, websiteId)) throw emailInUse();
-          customerId = await insertCustomer(tx, {
-            ...patch,
-            email: patch.email,
-            websiteId: target.websiteId,
-            storeId: target.storeId,
-            groupId: target.groupId,
-            createdIn: target.storeName,
-            passwordHash: passwordHash ?? null,
-            createdAt: now,
-            updatedAt: now,
-          });
-        }
-
-        const customer = (await findCustomerById(tx, customerId, null))!;
-        const namesGiven = patch.firstname !== undefined || patch.lastname !== undefined;
-        await saveDefaultAddress(tx, customer, (street) => addressPatchFromUserInfo(info, street) ?? (namesGiven ? {} : null), now);
-        const servicePatch = identifierRules(
-          servicePatchFromUserInfo(info), found?.by ?? null, found ? await linkedUserId(tx, customerId) : null);
-        if (servicePatch.mailingListSubscribed !== undefined) {
-          await saveSubscription(tx, customer, servicePatch.mailingListSubscribed === true, now);
-        }
-        await saveServiceData(tx, customerId, chainScope.chainId, servicePatch, now);
-
-        // last_hash = hash of the user info object as the reads now return it (user-info-hash.ts).
-        const bundle = (await loadCustomerBundle(tx, customerId))!;
-        const lastHash = await userInfoHash(userInfoObject(bundle));
-        await setLastHash(tx, customerId, lastHash);
-        bundle.service = { ...bundle.service!, lastHash };
-        return customerObject(bundle);
-      }, { transactionConfig: { isolationLevel: "read committed" } });
+      return await runTransaction(db, (tx) => updateOrCreate(tx, input, () => { creating = true; }),
+        { transactionConfig: { isolationLevel: "read committed" } });
     } catch (err) {
       if (attempt < UPDATE_ATTEMPTS && lostRace(err, creating)) continue;
       throw duplicateToBadRequest(err);
     }
   }
+}
+
+/** One update call's request, as checked before its transaction. */
+interface UpdateInput {
+  request: UpdateCustomerRequest;
+  info: UserInfoInput;
+  chainScope: ChainScope & { chainId: number };
+  config: StoreConfig;
+  /** the Magento hash of the user_info's password, when it has one */
+  passwordHash: string | undefined;
+  now: Date;
+}
+
+type CustomerPatch = ReturnType<typeof customerPatchFromUserInfo>;
+
+/**
+ * One attempt, in its transaction: finds the customer and updates it, or creates it (then calls
+ * `creating` first), and writes the address, subscription, identifiers and last_hash.
+ * @returns the customer object after the update (or as it stays: olderThanStored, keepNewerShopChange)
+ */
+async function updateOrCreate(tx: ConnectorQueryable, input: UpdateInput, creating: () => void): Promise<Customer> {
+  const { info, chainScope, now } = input;
+  const found = await identifyCustomer(tx, chainScope, info);
+  const patch = customerPatchFromUserInfo(info);
+  let customerId: number;
+  if (found) {
+    customerId = found.customer.entityId;
+    const kept = await updateFoundCustomer(tx, input, found, patch);
+    if (kept) return kept;
+  } else {
+    if (!input.request.create_if_not_exists) throw new ConnectorError(404, "Customer not found");
+    if (!patch.email) throw requiredField("user_info.username");
+    creating();
+    customerId = await createCustomer(tx, input, { ...patch, email: patch.email });
+  }
+
+  const customer = (await findCustomerById(tx, customerId, null))!;
+  const namesGiven = patch.firstname !== undefined || patch.lastname !== undefined;
+  await saveDefaultAddress(tx, customer, (street) => addressPatchFromUserInfo(info, street) ?? (namesGiven ? {} : null), now);
+  const servicePatch = identifierRules(
+    servicePatchFromUserInfo(info), found?.by ?? null, found ? await linkedUserId(tx, customerId) : null);
+  if (servicePatch.mailingListSubscribed !== undefined) {
+    await saveSubscription(tx, customer, servicePatch.mailingListSubscribed === true, now);
+  }
+  await saveServiceData(tx, customerId, chainScope.chainId, servicePatch, now);
+
+  // last_hash = hash of the user info object as the reads now return it (user-info-hash.ts).
+  const bundle = (await loadCustomerBundle(tx, customerId))!;
+  const lastHash = await userInfoHash(userInfoObject(bundle));
+  await setLastHash(tx, customerId, lastHash);
+  bundle.service = { ...bundle.service!, lastHash };
+  return customerObject(bundle);
+}
+
+/**
+ * Writes the user_info's customer fields onto the customer found (locked first), unless the
+ * user_info is older than what the shop holds.
+ * @returns the customer object as it stays when the user_info is not written, else null
+ * @throws ConnectorError 400 when the new email is another customer's
+ */
+async function updateFoundCustomer(
+  tx: ConnectorQueryable, input: UpdateInput, found: { customer: CustomerRow; by: IdentifiedBy }, patch: CustomerPatch,
+): Promise<Customer | null> {
+  const { info, now } = input;
+  const customerId = found.customer.entityId;
+  const current = (await lockCustomer(tx, customerId))!;
+  const platformAt = parsePlatformDateTime(info.last_modified_date);
+  if (platformAt) {
+    const stored = (await loadCustomerBundle(tx, customerId))!;
+    const kept = olderThanStored(stored, info, platformAt)
+      ?? (await keepNewerShopChange(tx, stored, input.chainScope.chainId, info, platformAt, found.by, now));
+    if (kept) return kept;
+  }
+  if (patch.email && patch.email !== current.email) {
+    const websiteId = input.config.accountShareScope === 0 ? null : current.websiteId;
+    if (await emailTaken(tx, patch.email, websiteId, customerId)) throw emailInUse();
+    await syncSubscriberEmail(tx, customerId, patch.email);
+  }
+  await updateCustomer(tx, customerId, { ...patch, ...(input.passwordHash && { passwordHash: input.passwordHash }), updatedAt: now });
+  return null;
+}
+
+/**
+ * Creates the customer in the website and store the request names (or the chain's default).
+ * @returns its entity_id
+ * @throws ConnectorError 400 when the email is taken in the account scope, or the website or store is unknown
+ */
+async function createCustomer(tx: ConnectorQueryable, input: UpdateInput, patch: CustomerPatch & { email: string }): Promise<number> {
+  const target = await resolveNewCustomerTarget(tx, input.chainScope, input.request.website_code, input.request.store_code);
+  const websiteId = input.config.accountShareScope === 0 ? null : target.websiteId;
+  if (await emailTaken(tx, patch.email, websiteId)) throw emailInUse();
+  return insertCustomer(tx, {
+    ...patch,
+    websiteId: target.websiteId,
+    storeId: target.storeId,
+    groupId: target.groupId,
+    createdIn: target.storeName,
+    passwordHash: input.passwordHash ?? null,
+    createdAt: input.now,
+    updatedAt: input.now,
+  });
 }
 
 /**
@@ -200,33 +248,6 @@ async function keepNewerShopChange(
 }
 
 /**
- * Attempts of one update call: a create that loses to a concurrent create runs again as an
- * update; the spare attempts cover the new customer vanishing in between. Deadlocks and the like
- * are the transaction runner's to retry (@service/shared/node).
- */
-const UPDATE_ATTEMPTS = 3;
-
-/**
- * Whether a failed attempt only lost a race and is worth running again (its transaction was rolled
- * back): a duplicate key or a used email while creating (a concurrent request
- * created the customer, or linked the user_id / member_number, first; the next attempt finds and
- * updates it, and an email really used elsewhere is refused again). A duplicate key while updating
- * stands: it is an identifier or email that another customer really uses.
- */
-function lostRace(err: unknown, creating: boolean): boolean {
-  const code = driverErrorCode(err);
-  // The email check of a create sees a customer committed after the look-up found none.
-  const emailRefused = err instanceof ConnectorError && err.message === EMAIL_IN_USE;
-  return creating && (code === "ER_DUP_ENTRY" || emailRefused);
-}
-
-/** The mysql2 error code of `err` or of the driver error drizzle wrapped in it. */
-function driverErrorCode(err: unknown): string | undefined {
-  const e = err as { code?: string; cause?: { code?: string } } | null;
-  return e?.code ?? e?.cause?.code;
-}
-
-/**
  * Which identifiers an update may write (spec: when identified by username or
  * authentication_point_identifier, user_id and member_number are saved on the customer).
  * A new customer gets both too. Found by user_id: that user's member number is taken over (the
@@ -238,23 +259,4 @@ function identifierRules(patch: ServicePatch, by: IdentifiedBy | null, currentUs
   const { userId, ...rest } = patch;
   if (by === "user_id" || currentUserId !== null) return rest;
   return userId === undefined ? rest : { ...rest, userId };
-}
-
-const EMAIL_IN_USE = "A customer with the same email address already exists in an associated website.";
-
-function emailInUse(): ConnectorError {
-  return badRequest(EMAIL_IN_USE);
-}
-
-/** A unique index that fires despite the checks (a concurrent write, a member number in use) is a 400. */
-function duplicateToBadRequest(err: unknown): unknown {
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause ?? (err as { code?: string; message?: string });
-  if (cause?.code !== "ER_DUP_ENTRY") return err;
-  if (cause.message?.includes("service_customer_by_chain_member_number")) {
-    return badRequest('The %fieldName is already linked to another customer.', { fieldName: "member_number" });
-  }
-  if (cause.message?.includes("service_customer_by_chain_user")) {
-    return badRequest('The %fieldName is already linked to another customer.', { fieldName: "user_id" });
-  }
-  return emailInUse();
 }
