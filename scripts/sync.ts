@@ -11,7 +11,7 @@ import { openSecretBox } from "@service/shared/secret-box";
 import { SECRET_KEY_MISSING } from "@service/shared/node";
 import { parseConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
-import { runReconcile, type ReconcileProgress } from "../connector/src/sync/reconcile.ts";
+import { runReconcile, type ReconcileProgress, type ReconcileReport } from "../connector/src/sync/reconcile.ts";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { withSecretKeyFile } from "./lib/secret-key-file.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
@@ -73,8 +73,22 @@ async function main(): Promise<number> {
   process.once("SIGTERM", () => stop.abort());
 
   const dryRun = values["dry-run"] === true;
+  const progress = progressBars();
+  try {
+    const report = await runReconcile({ db: database.db, box }, {
+      full: values.full === true, dryRun, chainIds, signal: stop.signal, onProgress: progress.onProgress,
+    });
+    progress.stop();
+    return printReport(report, dryRun);
+  } finally {
+    progress.stop();
+    await database.close();
+  }
+}
+
+/** One progress bar per chain on a terminal; elsewhere (logs, pipes) none: only the summary lines. */
+function progressBars(): { onProgress: (p: ReconcileProgress) => void; stop: () => void } {
   const bars = new Map<number, cliProgress.SingleBar>();
-  // One bar per chain on a terminal; elsewhere (logs, pipes) only the summary lines below.
   const multi = process.stderr.isTTY
     ? new cliProgress.MultiBar({
       format: "  chain {chain} {bar} {percentage}% | {value}/{total} customers | sent {sent} | from platform {pulled} | failed {failed}",
@@ -92,37 +106,32 @@ async function main(): Promise<number> {
     bar.setTotal(Math.max(p.total, p.scanned));
     bar.update(p.scanned, { sent: p.sent, pulled: p.pulled, failed: p.failed });
   };
+  return { onProgress, stop: () => multi?.stop() };
+}
 
-  try {
-    const report = await runReconcile({ db: database.db, box }, {
-      full: values.full === true, dryRun, chainIds, signal: stop.signal, onProgress,
-    });
-    multi?.stop();
-    if (report.status === "lease_held") {
-      console.error(`another run holds the reconcile lease (until ${report.holder!.expiresAt.toISOString()} unless renewed): nothing done`);
-      return EXIT_LEASE_HELD;
-    }
-    if (report.chains.length === 0) {
-      console.log("no chain is linked to the platform (npm run admin -- link-platform): nothing to do");
-      return 0;
-    }
-    if (dryRun) {
-      for (const item of report.wouldSend) console.log(`${item.chainId}\t${item.customerId}\t${item.email}\t${item.reason}`);
-      const due = report.chains.reduce((n, c) => n + c.due, 0);
-      console.log(`dry run: ${due} customer(s) would be sent${due > report.wouldSend.length ? ` (first ${report.wouldSend.length} listed)` : ""}; nothing was sent or written`);
-      return 0;
-    }
-    for (const c of report.chains) {
-      console.log(`chain ${c.chainId}: ${c.scanned} customers read, ${c.due} changed, ${c.sent} sent, ${c.pulled} taken from the platform, ${c.failed} failed`);
-      if (c.stopped) console.log(`  stopped: ${c.stopped}`);
-    }
-    for (const f of report.failures) console.log(`  failed: chain ${f.chainId} customer ${f.customerId} (${f.email}): ${f.message}`);
-    if (report.status !== "done") console.log(`run ${report.status === "aborted" ? "interrupted" : "stopped: its lease was lost"}; the next run goes on where it left off`);
-    return report.failures.length > 0 || report.chains.some((c) => c.failed > 0 || c.stopped) || report.status !== "done" ? EXIT_FAILURES : 0;
-  } finally {
-    multi?.stop();
-    await database.close();
+/** Prints the run's summary (or the dry run's list). @returns the exit status */
+function printReport(report: ReconcileReport, dryRun: boolean): number {
+  if (report.status === "lease_held") {
+    console.error(`another run holds the reconcile lease (until ${report.holder!.expiresAt.toISOString()} unless renewed): nothing done`);
+    return EXIT_LEASE_HELD;
   }
+  if (report.chains.length === 0) {
+    console.log("no chain is linked to the platform (npm run admin -- link-platform): nothing to do");
+    return 0;
+  }
+  if (dryRun) {
+    for (const item of report.wouldSend) console.log(`${item.chainId}\t${item.customerId}\t${item.email}\t${item.reason}`);
+    const due = report.chains.reduce((n, c) => n + c.due, 0);
+    console.log(`dry run: ${due} customer(s) would be sent${due > report.wouldSend.length ? ` (first ${report.wouldSend.length} listed)` : ""}; nothing was sent or written`);
+    return 0;
+  }
+  for (const c of report.chains) {
+    console.log(`chain ${c.chainId}: ${c.scanned} customers read, ${c.due} changed, ${c.sent} sent, ${c.pulled} taken from the platform, ${c.failed} failed`);
+    if (c.stopped) console.log(`  stopped: ${c.stopped}`);
+  }
+  for (const f of report.failures) console.log(`  failed: chain ${f.chainId} customer ${f.customerId} (${f.email}): ${f.message}`);
+  if (report.status !== "done") console.log(`run ${report.status === "aborted" ? "interrupted" : "stopped: its lease was lost"}; the next run goes on where it left off`);
+  return report.failures.length > 0 || report.chains.some((c) => c.failed > 0 || c.stopped) || report.status !== "done" ? EXIT_FAILURES : 0;
 }
 
 main().then(

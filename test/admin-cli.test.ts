@@ -11,7 +11,7 @@ import { loadCoreConfig } from "../core-api/src/config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../core-api/src/db/client.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { seedConnector } from "../connector/src/db/seed.ts";
-import { seedDemoChain } from "../core-api/src/db/seed.ts";
+import { createChain, seedDemoChain } from "../core-api/src/db/seed.ts";
 import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { TEST_SECRET_KEY } from "./helpers/core.ts";
@@ -20,6 +20,8 @@ import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
 import { OPERATOR_CHAIN_SETTINGS } from "../core-api/src/chains/operator-settings.ts";
 import { readPhoneLimits } from "../core-api/src/users/phone-verification-limits.ts";
 import { createCampaign } from "../core-api/src/campaigns/campaign-repository.ts";
+import { setChainAuthenticationPoint } from "./../scripts/admin/authentication-point-setup.ts";
+import { mapWebsiteToChain } from "../scripts/admin/website-mapping.ts";
 
 const coreDb = throwawayDatabaseName("admin_core");
 const shopDb = throwawayDatabaseName("admin_shop");
@@ -73,15 +75,16 @@ async function rows(query: string, params: unknown[] = []): Promise<any[]> {
 
 const admin = (...args: string[]) => runScript("scripts/admin.ts", args, env);
 
-describe("npm run admin", () => {
-  let chainId = 0;
+/** A chain of the test's own (no admin, app or website), made straight in the database: no test leans on another's. */
+const ownChain = (name: string) => createChain(core.db, name);
 
+describe("npm run admin", () => {
   it("create-chain makes a chain with its super-user admin and app hostnames; the admin logs in", async () => {
     const result = await admin("create-chain", "--name", "Second Chain", "--admin-username", "boss@second.example",
       "--app-hostname", "Shop.Second.example", "--app-hostname", "m.second.example");
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    chainId = Number(/^chain (\d+) created: Second Chain$/m.exec(result.stdout)?.[1]);
+    const chainId = Number(/^chain (\d+) created: Second Chain$/m.exec(result.stdout)?.[1]);
     expect(chainId).toBeGreaterThan(0);
     expect(chainId).not.toBe(demoChainId);
     const password = /admin password\s+(\S+)\s+\(generated: shown only now\)/.exec(result.stdout)?.[1];
@@ -113,6 +116,7 @@ describe("npm run admin", () => {
   }, 60_000);
 
   it("add-admin adds an admin with the given levels, who logs in; a given password is never printed", async () => {
+    const chainId = await ownChain("Clerk Chain");
     const result = await admin("add-admin", "--chain-id", String(chainId), "--username", "clerk@second.example",
       "--password", "clerk-password-1", "--access", "read,write");
     expect(result.code).toBe(0);
@@ -132,13 +136,14 @@ describe("npm run admin", () => {
     const unknownChain = await admin("add-admin", "--chain-id", "99", "--username", "ghost@example.com", "--password", "ghost-password");
     expect(unknownChain.code).toBe(1);
     expect(unknownChain.stderr.trim()).toBe("refused: there is no chain 99");
-    const badLevel = await admin("add-admin", "--chain-id", String(chainId), "--username", "ghost@example.com", "--access", "read,root");
+    const badLevel = await admin("add-admin", "--chain-id", String(demoChainId), "--username", "ghost@example.com", "--access", "read,root");
     expect(badLevel.code).toBe(2);
     expect(badLevel.stderr).toContain("unknown access level root");
     expect(await rows(`SELECT id FROM \`${coreDb}\`.admin_users WHERE username = 'ghost@example.com'`)).toEqual([]);
   }, 60_000);
 
   it("map-website creates the chain's website with its store group and view and maps it", async () => {
+    const chainId = await ownChain("Mapped Chain");
     const result = await admin("map-website", "--chain-id", String(chainId), "--website-code", "second", "--website-name", "Second Shop");
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -158,6 +163,7 @@ describe("npm run admin", () => {
   }, 60_000);
 
   it("map-website refuses a website serving another chain, or an unknown chain, writing nothing", async () => {
+    const chainId = await ownChain("Unmapped Chain");
     const before = await rows(`SELECT * FROM \`${shopDb}\`.service_chain_website ORDER BY website_id`);
     const taken = await admin("map-website", "--chain-id", String(chainId), "--website-code", "base");
     expect(taken.code).toBe(1);
@@ -183,7 +189,7 @@ describe("npm run admin", () => {
     expect(point.base_url).toBe("http://127.0.0.1:8081");
     const box = await openSecretBox(TEST_SECRET_KEY);
     expect(await box.open(point.sealed, `chain.integration_token:${demoChainId}`)).toBe("the-shops-integration-token");
-    await expect(box.open(point.sealed, `chain.integration_token:${chainId}`)).rejects.toThrow(SecretBoxError);
+    await expect(box.open(point.sealed, `chain.integration_token:${await ownChain("Other Chain")}`)).rejects.toThrow(SecretBoxError);
 
     // The connector's token: add-user through the app gives the identity source's channel.
     const added = await app().request("/internal/add-user", {
@@ -204,34 +210,40 @@ describe("npm run admin", () => {
   }, 60_000);
 
   it("set-authentication-point refuses a bad URL or token, or an unknown chain, writing nothing; clear-authentication-point removes it", async () => {
+    const chainId = await ownChain("Pointed Chain");
+    const set = await setChainAuthenticationPoint(core.db, await openSecretBox(TEST_SECRET_KEY), { chainId, baseUrl: "http://127.0.0.1:8081", integrationToken: "the-shops-integration-token" });
+    expect(set.ok).toBe(true);
     const before = await rows(`SELECT * FROM \`${coreDb}\`.authentication_points ORDER BY id`);
     const clientsBefore = await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients`);
     for (const [args, reason] of [
-      [["--chain-id", String(demoChainId), "--base-url", "ftp://shop.example", "--integration-token", "the-shops-integration-token"], "the base URL must use http or https"],
-      [["--chain-id", String(demoChainId), "--base-url", "not a url", "--integration-token", "the-shops-integration-token"], "the base URL must be an absolute http(s) URL, for example http://127.0.0.1:8081"],
-      [["--chain-id", String(demoChainId), "--base-url", "http://shop.example", "--integration-token", "short"], "the integration token must be 16 to 512 characters without spaces"],
+      [["--chain-id", String(chainId), "--base-url", "ftp://shop.example", "--integration-token", "the-shops-integration-token"], "the base URL must use http or https"],
+      [["--chain-id", String(chainId), "--base-url", "not a url", "--integration-token", "the-shops-integration-token"], "the base URL must be an absolute http(s) URL, for example http://127.0.0.1:8081"],
+      [["--chain-id", String(chainId), "--base-url", "http://shop.example", "--integration-token", "short"], "the integration token must be 16 to 512 characters without spaces"],
       [["--chain-id", "99", "--base-url", "http://shop.example", "--integration-token", "the-shops-integration-token"], "there is no chain 99"],
     ] as const) {
       const result = await admin("set-authentication-point", ...args);
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toBe(`refused: ${reason}`);
     }
-    const missing = await admin("set-authentication-point", "--chain-id", String(demoChainId), "--base-url", "http://shop.example");
+    const missing = await admin("set-authentication-point", "--chain-id", String(chainId), "--base-url", "http://shop.example");
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe("--integration-token is required (see --help)");
     expect(await rows(`SELECT * FROM \`${coreDb}\`.authentication_points ORDER BY id`)).toEqual(before);
     expect(await rows(`SELECT COUNT(*) AS n FROM \`${coreDb}\`.service_clients`)).toEqual(clientsBefore);
 
-    const cleared = await admin("clear-authentication-point", "--chain-id", String(demoChainId));
+    const cleared = await admin("clear-authentication-point", "--chain-id", String(chainId));
     expect(cleared.code).toBe(0);
-    expect(cleared.stdout).toContain(`chain ${demoChainId}: authentication point removed`);
-    expect(await rows(`SELECT * FROM \`${coreDb}\`.authentication_points WHERE chain_id = ?`, [demoChainId])).toEqual([]);
-    const twice = await admin("clear-authentication-point", "--chain-id", String(demoChainId));
+    expect(cleared.stdout).toContain(`chain ${chainId}: authentication point removed`);
+    expect(await rows(`SELECT * FROM \`${coreDb}\`.authentication_points WHERE chain_id = ?`, [chainId])).toEqual([]);
+    const twice = await admin("clear-authentication-point", "--chain-id", String(chainId));
     expect(twice.code).toBe(1);
-    expect(twice.stderr.trim()).toBe(`refused: chain ${demoChainId} has no authentication point`);
+    expect(twice.stderr.trim()).toBe(`refused: chain ${chainId} has no authentication point`);
   }, 60_000);
 
   it("link-platform stores the chain's core API, its sealed token and the webshop app; again replaces them", async () => {
+    const chainId = await ownChain("Linked Chain");
+    const shop = openConnectorDatabase(TEST_DATABASE_URL, shopDb);
+    expect((await mapWebsiteToChain(shop.db, { chainId, websiteCode: "linked" })).ok).toBe(true);
     const token = `${crypto.randomUUID()}:${"t".repeat(64)}`;
     const withKey = { ...env, SERVICE_SECRET_KEY: TEST_SECRET_KEY };
     const result = await runScript("scripts/admin.ts", ["link-platform", "--chain-id", String(chainId), "--core-api-url", "http://core.second.example:8080/",
@@ -240,7 +252,6 @@ describe("npm run admin", () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(`chain ${chainId} linked: core API http://core.second.example:8080, app shop.second.example (token stored encrypted)`);
     expect(result.stdout).not.toContain(token.slice(37));
-    const shop = openConnectorDatabase(TEST_DATABASE_URL, shopDb);
     try {
       const links = await readPlatformLinks(shop.db, await openSecretBox(TEST_SECRET_KEY));
       expect(links).toEqual([expect.objectContaining({ chainId, coreApiUrl: "http://core.second.example:8080", accessToken: token, appHostname: "shop.second.example" })]);
@@ -261,15 +272,15 @@ describe("npm run admin", () => {
     const unserved = await runScript("scripts/admin.ts", args("77", token), withKey);
     expect(unserved.code).toBe(1);
     expect(unserved.stderr.trim()).toBe("refused: no website of this shop serves chain 77 (map one first: npm run admin -- map-website)");
-    const malformed = await runScript("scripts/admin.ts", args(String(chainId), "my-secret-token"), withKey);
+    const malformed = await runScript("scripts/admin.ts", args(String(demoChainId), "my-secret-token"), withKey);
     expect(malformed.code).toBe(1);
     expect(malformed.stderr.trim()).toBe("refused: accessToken must be a privileged token <access token id>:<secret>");
     expect(malformed.stderr).not.toContain("my-secret-token");
     // Unset, the key npm start keeps in .secret-key is used (as set-authentication-point does); a bad one is refused.
-    const badKey = await runScript("scripts/admin.ts", args(String(chainId), token), { ...env, SERVICE_SECRET_KEY: "too-short" });
+    const badKey = await runScript("scripts/admin.ts", args(String(demoChainId), token), { ...env, SERVICE_SECRET_KEY: "too-short" });
     expect(badKey.code).toBe(2);
     expect(badKey.stderr).toContain("SERVICE_SECRET_KEY");
-    const noHostname = await runScript("scripts/admin.ts", args(String(chainId), token).slice(0, -2), withKey);
+    const noHostname = await runScript("scripts/admin.ts", args(String(demoChainId), token).slice(0, -2), withKey);
     expect(noHostname.code).toBe(2);
     expect(await rows(`SELECT * FROM \`${shopDb}\`.service_platform_link`)).toEqual(before);
   }, 60_000);
@@ -290,40 +301,42 @@ describe("npm run admin -- chain-setting", () => {
   ))[0];
 
   it("sets a phone limit and restrict_campaign_enable, printing the change; core-api reads the limit; the chain id alone lists them", async () => {
-    const set = await admin("chain-setting", String(demoChainId), "phone_verification_sends_per_user", "3");
-    expect([set.code, set.stderr, set.stdout.trim()]).toEqual([0, "", `chain ${demoChainId}: phone_verification_sends_per_user 5 -> 3`]);
-    const flag = await admin("chain-setting", String(demoChainId), "restrict_campaign_enable", "true");
-    expect([flag.code, flag.stdout.trim()]).toEqual([0, `chain ${demoChainId}: restrict_campaign_enable false -> true`]);
-    expect(await settingsOf(demoChainId)).toMatchObject({ restrict_campaign_enable: 1, phone_verification_sends_per_user: 3, phone_verification_limit_window_seconds: 3600 });
-    expect(await core.db.transaction((tx) => readPhoneLimits(tx, demoChainId))).toMatchObject({ sendsPerUser: 3, windowSeconds: 3600, sendIntervalSeconds: 60 });
-    const again = await admin("chain-setting", String(demoChainId), "restrict_campaign_enable", "true");
-    expect(again.stdout.trim()).toBe(`chain ${demoChainId}: restrict_campaign_enable is true already`);
-    const list = await admin("chain-setting", String(demoChainId));
+    const chainId = await ownChain("Settings Chain");
+    const set = await admin("chain-setting", String(chainId), "phone_verification_sends_per_user", "3");
+    expect([set.code, set.stderr, set.stdout.trim()]).toEqual([0, "", `chain ${chainId}: phone_verification_sends_per_user 5 -> 3`]);
+    const flag = await admin("chain-setting", String(chainId), "restrict_campaign_enable", "true");
+    expect([flag.code, flag.stdout.trim()]).toEqual([0, `chain ${chainId}: restrict_campaign_enable false -> true`]);
+    expect(await settingsOf(chainId)).toMatchObject({ restrict_campaign_enable: 1, phone_verification_sends_per_user: 3, phone_verification_limit_window_seconds: 3600 });
+    expect(await core.db.transaction((tx) => readPhoneLimits(tx, chainId))).toMatchObject({ sendsPerUser: 3, windowSeconds: 3600, sendIntervalSeconds: 60 });
+    const again = await admin("chain-setting", String(chainId), "restrict_campaign_enable", "true");
+    expect(again.stdout.trim()).toBe(`chain ${chainId}: restrict_campaign_enable is true already`);
+    const list = await admin("chain-setting", String(chainId));
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toEqual(Object.keys(OPERATOR_CHAIN_SETTINGS).map((name) =>
       `${name} ${{ restrict_campaign_enable: "true", phone_verification_sends_per_user: "3" }[name as string] ?? readDefault(name)}`));
   }, 60_000);
 
   it("restrict_campaign_enable as chain-setting sets it decides delete-campaign of an active campaign", async () => {
-    const added = await admin("add-admin", "--chain-id", "1", "--username", "campaigns@example.com", "--password", "campaigns-password", "--access", "write,campaign");
+    const chainId = await ownChain("Campaign Chain");
+    const added = await admin("add-admin", "--chain-id", String(chainId), "--username", "campaigns@example.com", "--password", "campaigns-password", "--access", "write,campaign");
     expect(added.code).toBe(0);
     const session = await login("campaigns@example.com", "campaigns-password");
-    const seed = (isActive: boolean) => createCampaign(core.db, { chainId: 1, title: "Spring", isActive, activeDateFrom: null, activeDateUntil: null }, { adminId: null, endpoint: "internal/add-campaign" }, new Date());
+    const seed = (isActive: boolean) => createCampaign(core.db, { chainId, title: "Spring", isActive, activeDateFrom: null, activeDateUntil: null }, { adminId: null, endpoint: "internal/add-campaign" }, new Date());
     const del = async (campaignId: number) => {
       const res = await app().request("/internal/delete-campaign", {
         method: "DELETE", headers: { ...session.headers, "content-type": "application/json" }, body: JSON.stringify({ campaign_id: campaignId }),
       });
       return { status: res.status, body: (await res.json()) as any };
     };
-    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "true")).code).toBe(0);
+    expect((await admin("chain-setting", String(chainId), "restrict_campaign_enable", "true")).code).toBe(0);
     const active = await seed(true);
     const refused = await del(active.id);
     expect([refused.status, refused.body.error?.code]).toEqual([403, 68]);
     expect(refused.body.error.description).toContain("campaign_enable");
     expect((await del((await seed(false)).id)).status).toBe(200);
-    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "false")).stdout.trim()).toBe("chain 1: restrict_campaign_enable true -> false");
+    expect((await admin("chain-setting", String(chainId), "restrict_campaign_enable", "false")).stdout.trim()).toBe(`chain ${chainId}: restrict_campaign_enable true -> false`);
     expect((await del(active.id)).status).toBe(200);
-    expect((await admin("chain-setting", "1", "restrict_campaign_enable", "true")).code).toBe(0);
+    expect((await admin("chain-setting", String(chainId), "restrict_campaign_enable", "true")).code).toBe(0);
   }, 60_000);
 
   it("refuses an unknown setting or a bad value (status 2) and an unknown chain (status 1), writing nothing", async () => {

@@ -73,7 +73,9 @@ describe("shopper login through the webshop", () => {
     });
     const first = await loginJson(core, "ann@example.com", PASSWORD);
     expect(first.status).toBe(200);
-    const members = await usersOf(core, core.chainId);
+    // one member made, of this customer (other tests' members may be there)
+    const all = await usersOf(core, core.chainId);
+    const members = all.filter((u) => u.username === "ann@example.com" || u.authenticationPointIdentifier === String(customerId));
     expect(members).toHaveLength(1);
     const member = members[0]!;
     expect(member).toMatchObject({
@@ -95,8 +97,9 @@ describe("shopper login through the webshop", () => {
     expect(first.body.results.session_info.session_user_id).toBe(member.id);
 
     // The session is the member's, of this chain, and serves the member's own calls through the app.
-    const [session] = await core.db.select().from(sessions).where(eq(sessions.userId, member.id));
-    expect(session).toMatchObject({ kind: "end_user", chainId: core.chainId });
+    // found by its key: an admin's session may carry the same number as user id
+    const [session] = await core.db.select().from(sessions).where(eq(sessions.keyHash, sha256Hex(first.body.results.session_info.session_key)));
+    expect(session).toMatchObject({ kind: "end_user", userId: member.id, chainId: core.chainId });
     const me = await core.json("/internal/get-user", {
       headers: {
         "X-Service-Session-User-ID": String(member.id),
@@ -111,7 +114,7 @@ describe("shopper login through the webshop", () => {
     const again = await loginJson(core, "ANN@example.com", PASSWORD);
     expect(again.status).toBe(200);
     expect(again.body.results.session_info.session_user_id).toBe(member.id);
-    expect(await usersOf(core, core.chainId)).toEqual([member]);
+    expect(await usersOf(core, core.chainId)).toEqual(all);
   });
 
   it("refuses a wrong password, an unknown email, a locked and an inactive webshop account with one answer, creating nothing", async () => {
@@ -183,17 +186,22 @@ describe("shopper login through the webshop", () => {
     expect(clash.status).toBe(400);
     expect(clash.body.error.name).toBe("user_already_exists");
     expect(await usersOf(core, core.chainId)).toEqual(before);
-    expect(await core.db.select().from(sessions).where(eq(sessions.userId, memberId))).toHaveLength(1);
+    expect(await core.db.select().from(sessions).where(and(eq(sessions.userId, memberId), eq(sessions.kind, "end_user")))).toHaveLength(1);
   });
 
   it("leaves out of a new member what the platform refuses (here a phone number another member has, with unique numbers required)", async () => {
+    const holder = await createShopper(core.db, { chainId: core.chainId, username: "phone.holder@example.com", password: "platform-pass" });
+    await core.db.update(users).set({ phoneNumber: "+31687654321" }).where(eq(users.id, holder));
     await core.db.execute(sql`UPDATE chains SET require_unique_phone_number = 1 WHERE id = ${core.chainId}`);
-    await shop.createCustomer({ username: "twin@example.com", password: PASSWORD, country_code: "NL", phone_number: "0612345678", first_name: "Twin" });
-    const res = await loginJson(core, "twin@example.com", PASSWORD);
-    expect(res.status).toBe(200);
-    const [twin] = await core.db.select().from(users).where(eq(users.username, "twin@example.com"));
-    expect(twin).toMatchObject({ firstName: "Twin", phoneNumber: null, signupChannel: "platform" });
-    await core.db.execute(sql`UPDATE chains SET require_unique_phone_number = 0 WHERE id = ${core.chainId}`);
+    try {
+      await shop.createCustomer({ username: "twin@example.com", password: PASSWORD, country_code: "NL", phone_number: "0687654321", first_name: "Twin" });
+      const res = await loginJson(core, "twin@example.com", PASSWORD);
+      expect(res.status).toBe(200);
+      const [twin] = await core.db.select().from(users).where(eq(users.username, "twin@example.com"));
+      expect(twin).toMatchObject({ firstName: "Twin", phoneNumber: null, signupChannel: "platform" });
+    } finally {
+      await core.db.execute(sql`UPDATE chains SET require_unique_phone_number = 0 WHERE id = ${core.chainId}`);
+    }
   });
 
   it("shows the authentication point on the chain, never its token", async () => {
@@ -267,21 +275,29 @@ describe("a webshop that cannot be asked", () => {
 
 describe("the webshop's own limit per address", () => {
   it("is too_many_login_attempts with the webshop's Retry-After, and nothing is created", async () => {
-    // Twenty failures from this address lock it at the connector (its ADDRESS_LIMIT); last, as it
-    // locks every later call from 127.0.0.1.
-    for (let i = 0; i < 20; i++) {
-      await fetch(`${shop.url}/rest/V1/service/customer/authenticate`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ email: `spray-${i}@example.com`, password: "x" }),
-      });
+    // A chain and webshop of its own: the lock holds every later call from 127.0.0.1 to that connector.
+    const chainId = await core.createChain("Sprayed shop chain");
+    await addWebshopApp(core, chainId, "sprayed.login.example.test");
+    const locked = await startWebshop(chainId);
+    await wire(core, chainId, locked.url, locked.token);
+    try {
+      await locked.createCustomer({ username: "sprayed@example.com", password: PASSWORD });
+      // Twenty failures from this address lock it at the connector (its ADDRESS_LIMIT).
+      for (let i = 0; i < 20; i++) {
+        await fetch(`${locked.url}/rest/V1/service/customer/authenticate`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${locked.token}`, "content-type": "application/json" },
+          body: JSON.stringify({ email: `spray-${i}@example.com`, password: "x" }),
+        });
+      }
+      const res = await loginJson(core, "sprayed@example.com", PASSWORD, "sprayed.login.example.test");
+      expect(res.status).toBe(429);
+      expect(res.body.error.name).toBe("too_many_login_attempts");
+      expect(Number(res.retryAfter)).toBeGreaterThan(0);
+      expect(await usersOf(core, chainId)).toEqual([]);
+    } finally {
+      await locked.close();
     }
-    const before = await usersOf(core, core.chainId);
-    const res = await loginJson(core, "ann@example.com", PASSWORD);
-    expect(res.status).toBe(429);
-    expect(res.body.error.name).toBe("too_many_login_attempts");
-    expect(Number(res.retryAfter)).toBeGreaterThan(0);
-    expect(await usersOf(core, core.chainId)).toEqual(before);
   });
 });
 

@@ -4,7 +4,7 @@
  * Magento does on registration and account edit (not through the connector's `update`), and the
  * reconcile finds them by their user info hash.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { updateCustomerRequestSchema } from "@service/shared/connector";
 import { updateCustomerFromUserInfo } from "../connector/src/customers/update-customer.ts";
 import { FIRST_MEMBER_NUMBER, startSyncWorld, type SyncWorld } from "./helpers/sync-world.ts";
@@ -17,16 +17,24 @@ beforeAll(async () => {
 
 afterAll(() => w?.close());
 
+// Every test starts from an empty shop and a chain without members: none counts on another's customers.
+beforeEach(() => w.resetCustomers());
+
 const ann = {
   email: "ann.sync@example.com", firstname: "Ann", lastname: "de Vries", dob: "1990-04-27", gender: 2,
   address: { street: "Stationsplein\n1\nA", city: "Amsterdam", postcode: "1012 AB", countryId: "NL", telephone: "020 123 4567" },
 };
 
 describe("a shop registration becomes a member", () => {
-  let annId = 0;
+  /** Ann registered and sent by a pass; her entity_id. */
+  async function syncedAnn(): Promise<number> {
+    const annId = await w.register(ann);
+    expect((await w.reconcile()).chains[0]).toMatchObject({ due: 1, sent: 1, failed: 0 });
+    return annId;
+  }
 
   it("is sent to add-user once, and the member's user_id and member_number come back", async () => {
-    annId = await w.register(ann);
+    const annId = await w.register(ann);
     const report = await w.reconcile();
     expect(report.status).toBe("done");
     expect(report.chains).toEqual([{ chainId: w.chainId, scanned: 1, due: 1, sent: 1, pulled: 0, failed: 0, stopped: null }]);
@@ -47,6 +55,7 @@ describe("a shop registration becomes a member", () => {
   });
 
   it("a second pass sends nothing: equal hashes", async () => {
+    const annId = await syncedAnn();
     const before = await w.member(`authentication_point_identifier=${annId}&chain_id=${w.chainId}`);
     const calls: string[] = [];
     const report = await w.reconcile({}, (input, init) => {
@@ -59,6 +68,7 @@ describe("a shop registration becomes a member", () => {
   });
 
   it("an account edit in the Magento tables reaches the same member; nothing else is created", async () => {
+    const annId = await syncedAnn();
     await w.shopSql("UPDATE customer_entity SET firstname = 'Anna', email = 'anna.new@example.com' WHERE entity_id = ?", [annId]);
     await w.shopSql("UPDATE customer_address_entity SET telephone = '+31 6 12345678', city = 'Utrecht' WHERE parent_id = ?", [annId]);
     const { user_id: userId } = await w.serviceData(annId);
@@ -76,6 +86,7 @@ describe("a shop registration becomes a member", () => {
   });
 
   it("a change the platform made through update does not echo back", async () => {
+    const annId = await syncedAnn();
     const { user_id: userId } = await w.serviceData(annId);
     const member = (await w.member(`user_id=${userId}`))!;
     const changed = await w.coreCall("PUT", "/internal/alter-user", { user_id: userId, last_name: "Jansen" });

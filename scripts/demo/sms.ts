@@ -45,37 +45,12 @@ export async function demoSms(core: CoreApiClient, chainId: number): Promise<Sms
   const out: SmsDemo = { receiverUrl: receiver.url, webhookId: 0, userId: 0, via: "", sms: null, latencyMs: null, statusBefore: null, statusAfter: null, problems };
   let verifiedBefore: boolean | null = null;
   try {
-    const existing = (await core.get("/resources/webhooks", { limit: 100 })).resources as Array<{ id: number; target_url: string; event_type: string }>;
-    for (const old of existing.filter((w) => w.event_type === "phone_number_verification" && new URL(w.target_url).pathname === RECEIVER_PATH)) {
-      await core.sendJson("DELETE", `/resources/webhook/${old.id}`);
-    }
-    try {
-      const hook = await core.sendJson("POST", "/resources/webhook", {
-        event_type: "phone_number_verification", target_url: receiver.url, signing_secret: secret, provider_settings: { sender: "DemoLoyalty" },
-      });
-      out.webhookId = hook.id;
-    } catch (err) {
-      if (err instanceof ServiceCallError && err.status === 400) {
-        problems.push(`the core API refused the local receiver as a webhook target (${err.message}); start it with WEBHOOK_ALLOW_PRIVATE=true`);
-        return out;
-      }
-      throw err;
-    }
+    out.webhookId = await replaceReceiverWebhook(core, receiver.url, secret, problems);
+    if (!out.webhookId) return out;
     verifiedBefore = (await core.get("/resources/chain")).verify_phone_numbers === true;
     await core.sendJson("PATCH", "/resources/chain", { verify_phone_numbers: true });
 
-    const { e164, ...params } = SMS_MEMBER;
-    let started = performance.now();
-    const added = await core.sendForm("POST", "/internal/add-user", { chain_id: chainId, update_if_exists: true, ...params });
-    out.userId = added.user.id;
-    out.via = "add-user";
-    if (added.user.phone_number_status === 3) {
-      // verified in an earlier run: re-submitting it sends nothing, so the member changes it (cleared, then set again)
-      await core.sendForm("PUT", "/internal/alter-user", { user_id: out.userId, phone_number: "" });
-      started = performance.now();
-      await core.sendForm("PUT", "/internal/alter-user", { user_id: out.userId, phone_number: SMS_MEMBER.phone_number, country_code: "NL" });
-      out.via = "alter-user (a new number for a member verified before)";
-    }
+    const started = await giveMemberTheNumber(core, chainId, out);
     out.statusBefore = (await core.get("/internal/get-user", { user_id: out.userId })).user.phone_number_status;
     try {
       out.sms = await receiver.waitFor((e) => e.body?.data?.user_id === out.userId, 15_000);
@@ -84,13 +59,9 @@ export async function demoSms(core: CoreApiClient, chainId: number): Promise<Sms
       problems.push("no SMS reached the receiver within 15 s (is the outbox worker running? see GET /resources/event_deliveries)");
       return out;
     }
-    if (!out.sms.signatureValid) problems.push("the SMS's X-Service-Signature did not verify with the webhook's secret");
-    if (out.sms.body.data.phone_number !== e164) problems.push(`the SMS went to ${out.sms.body.data.phone_number}, expected ${e164}`);
     const verified = await core.sendForm("POST", "/internal/verify-phone-number", { user_id: out.userId, code: out.sms.body.data.code });
     out.statusAfter = verified.user.phone_number_status;
-    if (out.statusBefore !== 2) problems.push(`phone_number_status was ${out.statusBefore} before verification, expected 2 (validated)`);
-    if (out.statusAfter !== 3) problems.push(`phone_number_status is ${out.statusAfter} after verification, expected 3 (verified)`);
-    if (receiver.duplicates > 0) problems.push(`the receiver got ${receiver.duplicates} repeated deliveries (handled once each, by Idempotency-Key)`);
+    checkDelivery(out, receiver.duplicates);
     return out;
   } finally {
     // The receiver stops with the demo: its webhook goes too (deliveries still queued for it are
@@ -99,4 +70,60 @@ export async function demoSms(core: CoreApiClient, chainId: number): Promise<Sms
     if (verifiedBefore === false) await core.sendJson("PATCH", "/resources/chain", { verify_phone_numbers: false }).catch(() => undefined);
     await receiver.close();
   }
+}
+
+/**
+ * Replaces the chain's phone_number_verification webhooks to a receiver at RECEIVER_PATH (an
+ * earlier run's) with one to `receiverUrl`, signed with `secret`.
+ * @returns the new webhook's id; 0, with a line in `problems`, when the core API refuses the
+ *   private target (400)
+ */
+async function replaceReceiverWebhook(core: CoreApiClient, receiverUrl: string, secret: string, problems: string[]): Promise<number> {
+  const existing = (await core.get("/resources/webhooks", { limit: 100 })).resources as Array<{ id: number; target_url: string; event_type: string }>;
+  for (const old of existing.filter((w) => w.event_type === "phone_number_verification" && new URL(w.target_url).pathname === RECEIVER_PATH)) {
+    await core.sendJson("DELETE", `/resources/webhook/${old.id}`);
+  }
+  try {
+    const hook = await core.sendJson("POST", "/resources/webhook", {
+      event_type: "phone_number_verification", target_url: receiverUrl, signing_secret: secret, provider_settings: { sender: "DemoLoyalty" },
+    });
+    return hook.id;
+  } catch (err) {
+    if (err instanceof ServiceCallError && err.status === 400) {
+      problems.push(`the core API refused the local receiver as a webhook target (${err.message}); start it with WEBHOOK_ALLOW_PRIVATE=true`);
+      return 0;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Gives SMS_MEMBER its phone number through add-user, or (verified in an earlier run) clears and
+ * sets it again through alter-user, so a code is sent; fills `out.userId` and `out.via`.
+ * @returns performance.now() at the call that sent the code
+ */
+async function giveMemberTheNumber(core: CoreApiClient, chainId: number, out: SmsDemo): Promise<number> {
+  const { e164: _e164, ...params } = SMS_MEMBER;
+  let started = performance.now();
+  const added = await core.sendForm("POST", "/internal/add-user", { chain_id: chainId, update_if_exists: true, ...params });
+  out.userId = added.user.id;
+  out.via = "add-user";
+  if (added.user.phone_number_status === 3) {
+    // verified in an earlier run: re-submitting it sends nothing, so the member changes it (cleared, then set again)
+    await core.sendForm("PUT", "/internal/alter-user", { user_id: out.userId, phone_number: "" });
+    started = performance.now();
+    await core.sendForm("PUT", "/internal/alter-user", { user_id: out.userId, phone_number: SMS_MEMBER.phone_number, country_code: "NL" });
+    out.via = "alter-user (a new number for a member verified before)";
+  }
+  return started;
+}
+
+/** The checks on a delivered and verified code: signature, number, statuses, no repeats; into `out.problems`. */
+function checkDelivery(out: SmsDemo, duplicates: number): void {
+  const { problems, sms } = out;
+  if (!sms!.signatureValid) problems.push("the SMS's X-Service-Signature did not verify with the webhook's secret");
+  if (sms!.body.data.phone_number !== SMS_MEMBER.e164) problems.push(`the SMS went to ${sms!.body.data.phone_number}, expected ${SMS_MEMBER.e164}`);
+  if (out.statusBefore !== 2) problems.push(`phone_number_status was ${out.statusBefore} before verification, expected 2 (validated)`);
+  if (out.statusAfter !== 3) problems.push(`phone_number_status is ${out.statusAfter} after verification, expected 3 (verified)`);
+  if (duplicates > 0) problems.push(`the receiver got ${duplicates} repeated deliveries (handled once each, by Idempotency-Key)`);
 }

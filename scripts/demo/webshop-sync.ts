@@ -97,15 +97,7 @@ export async function demoWebshopSync(core: CoreApiClient, shop: ShopAccess, cha
     out.problems.push(`chain ${chainId} has no website in the shop`);
     return out;
   }
-
-  // a. Registration, as Magento does it.
-  const websiteId = link.websiteIds[0]!;
-  for (const c of SHOP_CUSTOMERS) {
-    const [existing] = await shop.database.db.select({ id: customerEntity.entityId }).from(customerEntity)
-      .where(and(eq(customerEntity.email, c.email), inArray(customerEntity.websiteId, link.websiteIds)));
-    const customerId = existing?.id ?? await registerCustomer(shop.database, websiteId, c);
-    out.customers.push({ email: c.email, customerId, registered: !existing, userId: null, memberNumber: null, signupChannel: null });
-  }
+  await registerShopCustomers(shop, link.websiteIds, out);
 
   // b. One reconcile pass: the new customers go to add-user (numbered from the chain's range).
   out.range = await ensureMemberNumberRange(core);
@@ -116,7 +108,31 @@ export async function demoWebshopSync(core: CoreApiClient, shop: ShopAccess, cha
   for (const f of first.report.failures) out.problems.push(`reconcile: customer ${f.customerId} (${f.email}): ${f.message}`);
   if (out.firstPass?.stopped) out.problems.push(`reconcile stopped: ${out.firstPass.stopped}`);
 
-  // c. The members, through the core API.
+  await readMembers(core, chainId, out);
+  await changeReachesShop(core, shop, out);
+
+  // A second pass: the delivered change set last_hash, so nothing of the demo's echoes back.
+  const second = await reconcileChain(shop, chainId);
+  out.secondPass = second.report.chains[0] ?? null;
+  out.sentSecond = second.sent.filter((id) => ours.has(id));
+  if (out.sentSecond.length > 0) out.problems.push(`a second pass sent customer(s) ${out.sentSecond.join(", ")} again`);
+
+  await shopperLogin(core, link.appHostname, out);
+  return out;
+}
+
+/** a. SHOP_CUSTOMERS registered as Magento does it in the first of `websiteIds` (kept when one of them has the email); into `out.customers`. */
+async function registerShopCustomers(shop: ShopAccess, websiteIds: number[], out: WebshopSyncDemo): Promise<void> {
+  for (const c of SHOP_CUSTOMERS) {
+    const [existing] = await shop.database.db.select({ id: customerEntity.entityId }).from(customerEntity)
+      .where(and(eq(customerEntity.email, c.email), inArray(customerEntity.websiteId, websiteIds)));
+    const customerId = existing?.id ?? await registerCustomer(shop.database, websiteIds[0]!, c);
+    out.customers.push({ email: c.email, customerId, registered: !existing, userId: null, memberNumber: null, signupChannel: null });
+  }
+}
+
+/** c. Each customer read back as a member through get-user; fills their ids and numbers, a problem per difference. */
+async function readMembers(core: CoreApiClient, chainId: number, out: WebshopSyncDemo): Promise<void> {
   for (const c of out.customers) {
     const member = await core.get("/internal/get-user", { chain_id: chainId, authentication_point_identifier: c.customerId })
       .then((r) => r.user as Record<string, any>, () => null);
@@ -132,41 +148,38 @@ export async function demoWebshopSync(core: CoreApiClient, shop: ShopAccess, cha
     if (member.address_towncity !== given.address.city) out.problems.push(`${c.email}: the member's town is ${member.address_towncity}`);
     if (!member.member_number) out.problems.push(`${c.email}: the member has no member number`);
   }
+}
 
-  // d. An app-side change reaches the shop through the outbox.
+/** d. The first customer's last name changed through alter-user, its Magento row polled until the outbox delivered it; into `out.change`. */
+async function changeReachesShop(core: CoreApiClient, shop: ShopAccess, out: WebshopSyncDemo): Promise<void> {
   const changed = out.customers[0]!;
-  if (changed.userId !== null) {
-    const [row] = await shop.database.db.select({ lastname: customerEntity.lastname }).from(customerEntity).where(eq(customerEntity.entityId, changed.customerId));
-    const from = row?.lastname ?? "";
-    const base = SHOP_CUSTOMERS[0].lastname;
-    // alternates between runs, so every run makes a real change
-    const to = from === base ? `${base}-de Boer` : base;
-    const started = performance.now();
-    await core.sendForm("PUT", "/internal/alter-user", { user_id: changed.userId, last_name: to });
-    let arrivedMs: number | null = null;
-    while (performance.now() - started < DELIVERY_WAIT_MS) {
-      const [now] = await shop.database.db.select({ lastname: customerEntity.lastname }).from(customerEntity).where(eq(customerEntity.entityId, changed.customerId));
-      if (now?.lastname === to) {
-        arrivedMs = performance.now() - started;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 50));
+  if (changed.userId === null) return;
+  const lastname = async () => (await shop.database.db.select({ lastname: customerEntity.lastname }).from(customerEntity)
+    .where(eq(customerEntity.entityId, changed.customerId)))[0]?.lastname;
+  const from = (await lastname()) ?? "";
+  const base = SHOP_CUSTOMERS[0].lastname;
+  // alternates between runs, so every run makes a real change
+  const to = from === base ? `${base}-de Boer` : base;
+  const started = performance.now();
+  await core.sendForm("PUT", "/internal/alter-user", { user_id: changed.userId, last_name: to });
+  let arrivedMs: number | null = null;
+  while (performance.now() - started < DELIVERY_WAIT_MS) {
+    if ((await lastname()) === to) {
+      arrivedMs = performance.now() - started;
+      break;
     }
-    out.change = { email: changed.email, field: "lastname", from, to, arrivedMs };
-    if (arrivedMs === null) out.problems.push(`${changed.email}: the shop still has lastname "${from}" ${DELIVERY_WAIT_MS / 1000} s after alter-user`);
+    await new Promise((r) => setTimeout(r, 50));
   }
+  out.change = { email: changed.email, field: "lastname", from, to, arrivedMs };
+  if (arrivedMs === null) out.problems.push(`${changed.email}: the shop still has lastname "${from}" ${DELIVERY_WAIT_MS / 1000} s after alter-user`);
+}
 
-  // A second pass: the delivered change set last_hash, so nothing of the demo's echoes back.
-  const second = await reconcileChain(shop, chainId);
-  out.secondPass = second.report.chains[0] ?? null;
-  out.sentSecond = second.sent.filter((id) => ours.has(id));
-  if (out.sentSecond.length > 0) out.problems.push(`a second pass sent customer(s) ${out.sentSecond.join(", ")} again`);
-
-  // e. Shopper login with the webshop credentials through the webshop app.
+/** e. The second customer logs in with the webshop password through the webshop app `appHostname`; a wrong password is refused; into `out.login`. */
+async function shopperLogin(core: CoreApiClient, appHostname: string, out: WebshopSyncDemo): Promise<void> {
   const shopper = out.customers[1]!;
   const login = (password: string) => fetchJson(`${core.baseUrl}/auth/login`, {
     method: "POST",
-    headers: { "content-type": "application/json", "X-Service-App-Hostname": link.appHostname },
+    headers: { "content-type": "application/json", "X-Service-App-Hostname": appHostname },
     body: JSON.stringify({ username: shopper.email, password }),
   });
   const right = await login(SHOP_PASSWORD);
@@ -176,7 +189,6 @@ export async function demoWebshopSync(core: CoreApiClient, shop: ShopAccess, cha
   if (right.status !== 200) out.problems.push(`shopper login ${shopper.email}: HTTP ${right.status} ${JSON.stringify(right.body?.error ?? right.body)}`);
   else if (out.login.userId !== shopper.userId) out.problems.push(`shopper login opened a session for user ${out.login.userId}, the member is ${shopper.userId}`);
   if (wrong.status !== 401) out.problems.push(`a wrong webshop password answered HTTP ${wrong.status}, expected 401`);
-  return out;
 }
 
 /**

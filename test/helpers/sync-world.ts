@@ -92,6 +92,12 @@ export interface SyncWorld {
   /** the hash of the customer's user info as the shop holds it now */
   currentHash(customerId: number): Promise<string>;
   reconcile(options?: ReconcileOptions, fetchImpl?: typeof fetch): Promise<ReconcileReport>;
+  /**
+   * Forgets every customer, for a test that starts from an empty shop: the shop's customers,
+   * addresses, newsletter rows and sync data, and the chain's members on the platform (member
+   * numbers start again at FIRST_MEMBER_NUMBER). The link, the chain and its clients stay.
+   */
+  resetCustomers(): Promise<void>;
   stopCore(): Promise<void>;
   startCore(): Promise<void>;
   /**
@@ -231,6 +237,11 @@ export async function startSyncWorld(prefix: string): Promise<SyncWorld> {
     },
     reconcile(options = {}, fetchImpl) {
       return runReconcile({ db: shop.db, box, fetch: fetchImpl }, options);
+    },
+    async resetCustomers() {
+      for (const table of ["service_customer_data", "newsletter_subscriber", "customer_address_entity", "customer_entity"]) await shopSql(`DELETE FROM ${table}`);
+      await coreDb.pool.query("DELETE FROM users WHERE chain_id = ?", [chainId]);
+      await coreDb.pool.query("UPDATE member_number_ranges SET next_number = first WHERE chain_id = ? AND kind = 'generated'", [chainId]);
     },
     async stopCore() {
       await core?.close();

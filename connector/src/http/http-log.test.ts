@@ -25,20 +25,35 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h.close());
 
-/** Serves `app` on an ephemeral port of 127.0.0.1. */
+/**
+ * Serves `app` on an ephemeral port of 127.0.0.1. `nextRequest()` watches the next request the
+ * server receives: `received` resolves when it arrived, `closed` once the server closed its
+ * response and every `close` listener of it ran (pino-http writes its request line from one), so
+ * after `closed` a line the request logs is there.
+ */
 async function listen(app: express.Express) {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, close: () => new Promise((resolve) => server.close(resolve)) };
+  const nextRequest = () => {
+    let received!: () => void;
+    let closed!: () => void;
+    const next = { received: new Promise<void>((r) => { received = r; }), closed: new Promise<void>((r) => { closed = r; }) };
+    server.once("request", (_req, res) => {
+      received();
+      res.once("close", () => setImmediate(closed));
+    });
+    return next;
+  };
+  return { base, nextRequest, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** A connector app on the harness's store whose peers (127.0.0.1) are or are not trusted proxies. */
 async function serve(trustedProxies: string[], level: "info" | "warn" = "info") {
   const log = captureLog(level);
   const app = createApp({ db: h.database.db, config: { bodyLimitBytes: 1024 * 1024, trustedProxies }, logger: log.logger });
-  const { base, close } = await listen(app);
+  const { base, nextRequest, close } = await listen(app);
   const requestLines = () => log.lines.filter((l) => l.message === "request").map((l) => l.fields as unknown as RequestLogLine);
   /** Sends one request; returns the response, its text and the request lines logged (after the response ended). */
   const send = async (path: string, init: RequestInit = {}) => {
@@ -48,7 +63,7 @@ async function serve(trustedProxies: string[], level: "info" | "warn" = "info") 
     await vi.waitFor(() => expect(requestLines()).not.toEqual([]));
     return { res, text, lines: requestLines() };
   };
-  return { log, send, base, close };
+  return { log, send, base, nextRequest, close };
 }
 
 let trusting: Awaited<ReturnType<typeof serve>>;
@@ -102,28 +117,40 @@ describe("the request line", () => {
   });
 
   it("is written once, marked aborted, for a client that goes away before the response", async () => {
-    strict.log.clear();
-    const { port } = new URL(strict.base);
-    const headers = { ...auth, "content-type": "application/json", "content-length": "100000" };
-    const req = httpRequest({ host: "127.0.0.1", port, method: "POST", path: `${PREFIX}/update`, headers });
-    req.on("error", () => {});
-    req.write('{"user_info":');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    req.destroy();
-    await vi.waitFor(() => expect(strict.log.lines).not.toEqual([]));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(strict.log.lines.map((l) => [l.level, l.message, l.fields])).toEqual([
-      ["info", "request", expect.objectContaining({ method: "POST", route: null, aborted: true })],
-    ]);
+    const own = await serve(["10.0.0.0/8"]);
+    try {
+      const { port } = new URL(own.base);
+      const headers = { ...auth, "content-type": "application/json", "content-length": "100000" };
+      const next = own.nextRequest();
+      const req = httpRequest({ host: "127.0.0.1", port, method: "POST", path: `${PREFIX}/update`, headers });
+      req.on("error", () => {});
+      req.write('{"user_info":');
+      await next.received;
+      // the server is reading the body when the client goes
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      req.destroy();
+      await next.closed;
+      const aborted = [["info", "request", expect.objectContaining({ method: "POST", route: null, aborted: true })]];
+      expect(own.log.lines.map((l) => [l.level, l.message, l.fields])).toEqual(aborted);
+      // a later request's line comes after the aborted one's, and nothing else came between them
+      expect((await fetch(`${own.base}/health`)).status).toBe(200);
+      await vi.waitFor(() => expect(own.log.lines).toHaveLength(2));
+      expect(own.log.lines.map((l) => [l.level, l.message, l.fields])).toEqual([
+        ...aborted, ["info", "request", expect.objectContaining({ route: "/health", status: 200 })],
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 
   it("follows LOG_LEVEL: at warn, no request lines", async () => {
     const quiet = await serve(["10.0.0.0/8"], "warn");
     try {
+      const next = quiet.nextRequest();
       const res = await fetch(`${quiet.base}/health`);
       expect(res.status).toBe(200);
       expect(res.headers.get("x-request-id")).toMatch(UUID);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await next.closed;
       expect(quiet.log.lines).toEqual([]);
     } finally {
       await quiet.close();
