@@ -25,7 +25,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { eq } from "drizzle-orm";
 import { openSecretBox } from "@service/shared/secret-box";
 import { setAuthenticationPoint } from "../core-api/src/authentication-points/authentication-point-repository.ts";
-import { userInfoHash } from "@service/shared/user-info-hash";
+import { userInfoHash } from "@service/shared/node";
 import { seedClient, seedToken } from "../core-api/src/clients/client-test-support.ts";
 import { openCoreDatabase } from "../core-api/src/db/client.ts";
 import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";

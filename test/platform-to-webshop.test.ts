@@ -9,7 +9,7 @@
  * one, its password included.
  */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
-import { userInfoHash } from "@service/shared/user-info-hash";
+import { userInfoHash } from "@service/shared/node";
 import { IDEMPOTENCY_HEADER } from "@service/shared/webhook-signature";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

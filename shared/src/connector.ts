@@ -142,7 +142,7 @@ export const serviceDataSchema = z.strictObject({
   programme_opted_in: z.boolean().nullable(),
   mailing_list_subscribed: z.boolean().nullable(),
   printed_mailing_list_subscribed: z.boolean().nullable(),
-  /** see user-info-hash.ts */
+  /** see node/user-info-hash.ts */
   last_hash: z.string().nullable(),
 });
 export type ServiceData = z.infer<typeof serviceDataSchema>;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { userInfoInputSchema, userInfoObjectSchema } from "./connector.ts";
 import { userInfoSchema, type UserInfo } from "./user-info.ts";
-import { userInfoHash } from "./user-info-hash.ts";
+import { userInfoHash } from "./node/user-info-hash.ts";
 
 const USER: UserInfo = {
   id: 7, user_id: 7, member_number: "100000", username: "ann@example.com",

@@ -13,7 +13,7 @@
  */
 import { eq } from "drizzle-orm";
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
-import { userInfoHash } from "@service/shared/user-info-hash";
+import { userInfoHash } from "@service/shared/node";
 import type { UserInfo } from "@service/shared/user-info";
 import { seedClient, seedToken } from "../../core-api/src/clients/client-test-support.ts";
 import { loadCoreConfig } from "../../core-api/src/config.ts";

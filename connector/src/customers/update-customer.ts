@@ -8,7 +8,7 @@
  * (keepNewerShopChange: the newer change wins), leaves the customer as it is.
  */
 import type { Customer, UpdateCustomerRequest, UserInfoInput } from "@service/shared/connector";
-import { userInfoHash } from "@service/shared/user-info-hash";
+import { userInfoHash } from "@service/shared/node";
 import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
 import { badRequest, ConnectorError, requiredField } from "../http/errors.ts";
 import { hashMagentoPassword } from "./magento-password.ts";
@@ -260,7 +260,7 @@ async function createCustomer(
 /**
  * Writes the rest of a user_info onto customer `customerId` (its default address, subscription and
  * our data), then its last_hash: the hash of the user info object as the reads now return it
- * (@service/shared/user-info-hash).
+ * (@service/shared/node, user-info-hash.ts).
  * @param by the key that identified an existing customer (null: created now)
  * @returns the customer object after the update
  */

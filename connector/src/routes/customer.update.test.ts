@@ -4,7 +4,7 @@
  * older than the one already stored left unapplied.
  */
 import { customerSchema } from "@service/shared/connector";
-import { userInfoHash } from "@service/shared/user-info-hash";
+import { userInfoHash } from "@service/shared/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyMagentoPassword } from "../customers/magento-password.ts";
 import { addWebsite, snapshot, startHarness, TEST_CHAIN_ID, type Harness } from "../test-support/harness.ts";

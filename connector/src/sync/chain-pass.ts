@@ -2,7 +2,7 @@
  * One chain's reconcile pass (reconcile.ts runs one per linked chain): the customers of the
  * chain's websites in keyset-paged batches (customer-pages.ts), the next page read while this one
  * is hashed and sent; each customer's user info object (customers/mapping.ts) hashed
- * (userInfoHasher of @service/shared/user-info-hash) and compared with its `last_hash`:
+ * (userInfoHasher of @service/shared/node) and compared with its `last_hash`:
  * - equal: nothing to send (a change the platform made through `update` set last_hash to the
  *   hash of what the shop then held, so it never echoes back);
  * - different: a change made in the shop (a Magento account edit) is sent;
@@ -22,7 +22,7 @@
  *   flight have finished.
  */
 import pLimit from "p-limit";
-import { userInfoHasher } from "@service/shared/user-info-hash";
+import { userInfoHasher } from "@service/shared/node";
 import { userInfoObject } from "../customers/mapping.ts";
 import { ConnectorError } from "../http/errors.ts";
 import { loadCustomerPage, countCustomers, type ScannedCustomer } from "./customer-pages.ts";

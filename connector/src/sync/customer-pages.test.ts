@@ -2,7 +2,7 @@
  * The reconcile's pages (customer-pages.ts) read exactly the user info the connector's reads
  * return (customers/read-user-info.ts): same object, same hash, for customers of every shape.
  */
-import { userInfoHash, userInfoHasher } from "@service/shared/user-info-hash";
+import { userInfoHash, userInfoHasher } from "@service/shared/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readUserInfoById } from "../customers/read-user-info.ts";
 import { userInfoObject } from "../customers/mapping.ts";

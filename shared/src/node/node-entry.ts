@@ -2,7 +2,8 @@
  * The Node runtime entry of the shared package (`@service/shared/node`): what both services and
  * the scripts share beyond the contracts, and which may use Node's built-in modules (Deno provides
  * them too) and do I/O: the configuration helpers, the listen / workers / graceful-shutdown
- * bootstrap, the metrics set-up, trusted proxies, the database pool guards and retry policy, and
+ * bootstrap, the metrics set-up, trusted proxies, the database pool guards and retry policy, the
+ * canonical `last_hash` of a user info object (node:crypto), and
  * the migrations runner. The contracts entry (`@service/shared`) stays free of all of it.
  */
 export * from "./applied-migrations.ts";
@@ -19,4 +20,5 @@ export * from "./service-entry.ts";
 export * from "./service-env.ts";
 export * from "./transaction-runner.ts";
 export * from "./trusted-proxies.ts";
+export * from "./user-info-hash.ts";
 export * from "./worker-processes.ts";

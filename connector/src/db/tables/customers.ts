@@ -127,7 +127,7 @@ export const serviceCustomerData = mysqlTable(
     mailingListSubOffered: boolean("mailing_list_sub_offered"),
     /**
      * sha256 of the customer's user info object as last synced with the platform, either way
-     * (shared/src/user-info-hash.ts); null: never synced
+     * (shared/src/node/user-info-hash.ts); null: never synced
      */
     lastHash: char("last_hash", { length: 64 }),
     /**

@@ -23,7 +23,7 @@
  * microseconds a call.
  */
 import { hash } from "node:crypto";
-import type { UserInfo } from "./user-info.ts";
+import type { UserInfo } from "../user-info.ts";
 
 /** The key never hashed, at any depth: a secret. */
 const EXCLUDED_KEY = "password";
