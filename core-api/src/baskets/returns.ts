@@ -14,7 +14,7 @@
  *   expired_vouchers_regenerate_on_return, then valid for the original's validity length from now.
  */
 import type { BasketPricing } from "@service/shared/internal/basket-params";
-import { and, eq, sum } from "drizzle-orm";
+import { and, eq, max, sum } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { basketReturns, baskets, vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -29,6 +29,8 @@ export interface MatchedReturn {
   retailerItemCode: string;
   /** the quantity returned now (positive) */
   quantity: number;
+  /** this return row's number among the line's returns (basket_returns.line_return_number) */
+  lineReturnNumber: number;
   /** the original line's voucher adjustments, each scaled to the quantity returned */
   refunds: Array<{ voucherKey: string; amount: Cents }>;
 }
@@ -55,9 +57,13 @@ export async function matchReturns(db: CoreDb | CoreTx, chainId: number, basket:
       warnings.add("original_basket_item_not_found");
       continue;
     }
-    const [done] = await db.select({ q: sum(basketReturns.quantity) }).from(basketReturns)
+    // A locking read when confirming: it reads the latest rows, not the transaction's snapshot,
+    // so a return that waited for the original basket's lock sees the one that held it.
+    const doneQuery = db.select({ q: sum(basketReturns.quantity), last: max(basketReturns.lineReturnNumber) }).from(basketReturns)
       .where(and(eq(basketReturns.originalBasketId, original.id), eq(basketReturns.retailerItemCode, line.retailer_item_code)));
-    const earlier = matched.filter((m) => m.originalBasketId === original.id && m.retailerItemCode === line.retailer_item_code).reduce((a, m) => a + m.quantity, 0);
+    const [done] = lock ? await doneQuery.for("update") : await doneQuery;
+    const sameLine = matched.filter((m) => m.originalBasketId === original.id && m.retailerItemCode === line.retailer_item_code);
+    const earlier = sameLine.reduce((a, m) => a + m.quantity, 0);
     const quantity = Math.abs(line.item_quantity);
     const originalQuantity = Math.abs(Number(originalLine.item_quantity ?? 1));
     if (scaled(Number(done?.q ?? 0) + earlier + quantity) > scaled(originalQuantity)) {
@@ -67,7 +73,8 @@ export async function matchReturns(db: CoreDb | CoreTx, chainId: number, basket:
       voucherKey: a.voucher_key,
       amount: Number(divideHalfUp(BigInt(toCents(a.amount) ?? 0) * scaled(quantity), scaled(originalQuantity))),
     })).filter((r) => r.amount > 0);
-    matched.push({ originalBasketId: original.id, retailerItemCode: line.retailer_item_code, quantity, refunds });
+    const lineReturnNumber = Number(done?.last ?? 0) + sameLine.length + 1;
+    matched.push({ originalBasketId: original.id, retailerItemCode: line.retailer_item_code, quantity, lineReturnNumber, refunds });
   }
   return { matched, warnings: [...warnings] };
 }
@@ -80,7 +87,7 @@ export async function matchReturns(db: CoreDb | CoreTx, chainId: number, basket:
 export async function settleReturns(tx: CoreTx, chainId: number, returnBasketId: number, matched: readonly MatchedReturn[], regenerateExpired: boolean, now: Date): Promise<number[]> {
   const issued: number[] = [];
   for (const m of matched) {
-    await tx.insert(basketReturns).values({ chainId, originalBasketId: m.originalBasketId, retailerItemCode: m.retailerItemCode, returnBasketId, quantity: m.quantity });
+    await tx.insert(basketReturns).values({ chainId, originalBasketId: m.originalBasketId, retailerItemCode: m.retailerItemCode, returnBasketId, quantity: m.quantity, lineReturnNumber: m.lineReturnNumber });
     for (const refund of m.refunds) {
       const [parent] = await tx.select().from(vouchers).where(and(eq(vouchers.chainId, chainId), eq(vouchers.key, refund.voucherKey)));
       if (!parent) continue;
