@@ -32,7 +32,7 @@ import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { and, asc, eq, isNull, or } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/mysql-core";
 
 /** Handles add-basket; see the module comment. */
@@ -105,12 +105,20 @@ async function confirmSaleOnce(db: CoreDb, sale: Parameters<typeof confirmSale>[
   }
 }
 
-/** The vouchers basket `basketId` issued: a return's replacements, and the rest of partly used vouchers. */
+/**
+ * The vouchers basket `basketId` put in the member's wallet: a return's replacements (not the part
+ * it redeemed at once), and the rest of partly used vouchers.
+ */
 async function issuedVouchers(db: CoreDb, chainId: number, basketId: number, version: Parameters<typeof formatDateTime>[1]): Promise<AddBasketResults["issued_vouchers"]> {
   const parent = alias(vouchers, "parent");
   const rows = await db.select({ key: vouchers.key, amount: vouchers.amount, parentKey: parent.key, expiryDate: vouchers.expiryDate, ret: vouchers.generatingReturnTransactionId })
     .from(vouchers).innerJoin(parent, eq(parent.id, vouchers.parentVoucherId))
-    .where(and(eq(vouchers.chainId, chainId), or(eq(vouchers.generatingReturnTransactionId, basketId), and(isNull(vouchers.generatingReturnTransactionId), eq(parent.basketId, basketId)))))
+    .where(and(
+      eq(vouchers.chainId, chainId),
+      or(eq(vouchers.generatingReturnTransactionId, basketId), and(isNull(vouchers.generatingReturnTransactionId), eq(parent.basketId, basketId))),
+      // A replacement this basket redeemed at once is in its pricing, not in the member's wallet.
+      or(isNull(vouchers.basketId), ne(vouchers.basketId, basketId)),
+    ))
     .orderBy(asc(vouchers.id));
   return rows.map((r) => ({
     key: r.key,
