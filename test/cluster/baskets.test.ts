@@ -3,7 +3,10 @@
  * does not lock across nodes, so both transactions may redeem the same voucher locally; the
  * losing commit fails certification (1213), the transaction runner re-runs it, and the re-run
  * finds the voucher redeemed and answers 910 with nothing of its basket written. Likewise one
- * retailer_basket_code sent to both nodes: one basket, the other answer the replay.
+ * retailer_basket_code sent to both nodes: one basket, the other answer the replay. Two returns
+ * of one basket line sent to both nodes: their return rows carry the same line_return_number, so
+ * the later commit fails certification, and its re-run sees the other's return: 419, nothing of
+ * its basket written, one replacement voucher.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -79,5 +82,35 @@ describe("add-basket through two nodes at once", () => {
         expect(v!.status).toBe("redeemed");
       }
     }
+  });
+
+  it("two returns of one line sent to both nodes: one 200, one 419; one return row and one replacement on every node", async () => {
+    const failuresBefore = (await Promise.all(NODE_URLS.map(certFailures))).reduce((a, b) => a + b, 0);
+    for (let round = 0; round < 12; round++) {
+      const { userId, key, voucherId } = await memberWithVoucher();
+      const code = `cluster-orig-${round}-${seq}`;
+      const sale = await post(0, "/internal/add-basket", { user_id: userId, basket_total_price: 30, retailer_basket_code: code, basket_vouchers: [key], basket_items: [{ retailer_item_code: "A", item_quantity: 2, item_price: 20 }, { retailer_item_code: "B", item_quantity: 1, item_price: 10 }] });
+      expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+      const originalId = sale.body.results.basket.id as number;
+      const returnOn = (node: number) => post(node, "/internal/add-basket", {
+        user_id: userId, basket_total_price: -20, retailer_basket_code: `${code}-ret-${node}`,
+        basket_items: [{ retailer_item_code: "A", item_quantity: -2, item_price: -20, return_item: true, original_retailer_basket_code: code }],
+      });
+      const answers = await Promise.all([0, 1].map(returnOn));
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 400]);
+      const winner = answers.find((a) => a.status === 200)!;
+      expect(answers.find((a) => a.status === 400)!.body.error.code).toBe(419);
+      const winnerId = winner.body.results.basket.id as number;
+      for (const url of NODE_URLS) {
+        const stored = await queryNode<{ id: number }>(url, core.dbName, "SELECT id FROM baskets WHERE chain_id = ? AND user_id = ? ORDER BY id", [core.chainId, userId]);
+        expect(stored.map((s) => s.id), url).toEqual([originalId, winnerId]);
+        const returned = await queryNode(url, core.dbName, "SELECT return_basket_id, quantity, line_return_number FROM basket_returns WHERE original_basket_id = ?", [originalId]);
+        expect(returned, url).toEqual([{ return_basket_id: winnerId, quantity: 2, line_return_number: 1 }]);
+        const replacements = await queryNode(url, core.dbName, "SELECT generating_return_transaction_id AS basket, status FROM vouchers WHERE parent_voucher_id = ?", [voucherId]);
+        expect(replacements, url).toEqual([{ basket: winnerId, status: "claimed" }]);
+      }
+    }
+    const failuresAfter = (await Promise.all(NODE_URLS.map(certFailures))).reduce((a, b) => a + b, 0);
+    console.info(`basket returns cluster race: ${failuresAfter - failuresBefore} certification failures in 12 rounds`);
   });
 });

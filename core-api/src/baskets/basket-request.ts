@@ -132,11 +132,12 @@ const PRICING_COLUMNS = {
 };
 
 /** The chain's pricing settings (both platform variants). */
-export async function chainPricingColumns(db: CoreDb | CoreTx, chainId: number): Promise<ChainPricingColumns & { regenerateVouchersOnPartialRedemption: boolean; expiredVouchersRegenerateOnReturn: boolean }> {
+export async function chainPricingColumns(db: CoreDb | CoreTx, chainId: number): Promise<ChainPricingColumns & { regenerateVouchersOnPartialRedemption: boolean; expiredVouchersRegenerateOnReturn: boolean; regeneratedRewardsRedeemImmediately: boolean }> {
   const [row] = await db.select({
     ...PRICING_COLUMNS,
     regenerateVouchersOnPartialRedemption: chains.regenerateVouchersOnPartialRedemption,
     expiredVouchersRegenerateOnReturn: chains.expiredVouchersRegenerateOnReturn,
+    regeneratedRewardsRedeemImmediately: chains.regeneratedRewardsRedeemImmediately,
   }).from(chains).where(eq(chains.id, chainId));
   if (!row) throw new ServiceError(DENIED);
   return row;

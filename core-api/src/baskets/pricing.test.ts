@@ -189,3 +189,40 @@ describe("order and rounding", () => {
     }
   });
 });
+
+describe("a return's replacement applied at once (regenerated_rewards_redeem_immediately)", () => {
+  const replacement = (amount: number): ConsideredVoucher => ({ voucher: voucher("basket", { id: -1, amount, lockedUntil: NOW }), replacement: { parentKey: "orig", issued: true } });
+  // An exchange: a returned line (-10.00) and a new one (15.00).
+  const exchange = () => basket([line(-1000, { returnItem: true, quantity: -1 }), line(1500)]);
+
+  it("comes after the named vouchers, whatever their type and expiry, and takes what they left", () => {
+    const r = replacement(800);
+    const named = voucher("basket", { amount: 1000, expiryDate: FUTURE });
+    const out = price(exchange(), [r, named], { allowsDoubleDiscounting: true });
+    expect(out.applied.map((a) => [a.voucher.key, a.discount])).toEqual([[named.key, 1000], [r.voucher.key, 500]]);
+    expect(out.lines![1]!.adjustments).toEqual([{ voucherKey: named.key, amount: 1000 }, { voucherKey: r.voucher.key, amount: 500, replacement: r.replacement }]);
+    expect(out.applied[1]).toMatchObject({ amountRedeemed: 500, remainder: 300, replacement: r.replacement });
+  });
+
+  it("redeems only what it takes even with always-full-value (the rest stays the member's)", () => {
+    const out = price(exchange(), [replacement(2000)], { alwaysRedeemFullValue: true });
+    expect(out.applied[0]).toMatchObject({ discount: 1500, amountRedeemed: 1500, remainder: 500 });
+    expect(out.basketDiscount).toBe(1500);
+  });
+
+  it("is left out, not listed as not applied, when it cannot apply: nothing new to discount, a negative basket, double discounting", () => {
+    const returnOnly = basket([line(-1000, { returnItem: true, quantity: -1 })]);
+    for (const [b, named, s] of [
+      [returnOnly, [], {}],
+      [basket([line(-3000, { returnItem: true }), line(1000)]), [], {}],
+      [exchange(), [voucher("basket", { amount: 100 })], {}],
+    ] as Array<[PricingBasket, PricingVoucher[], Partial<PricingSettings>]>) {
+      const out = price(b, [...named, replacement(500)], s);
+      expect(out.applied.filter((a) => a.replacement)).toEqual([]);
+      expect(out.notApplied).toEqual([]);
+    }
+    // With redeem_basket_voucher_on_negative_value_basket it applies to the new lines of a negative basket.
+    const negative = price(basket([line(-3000, { returnItem: true }), line(1000)]), [replacement(500)], { redeemOnNegativeValueBasket: true });
+    expect(negative).toMatchObject({ basketDiscount: 500, basketFinalPrice: -2500 });
+  });
+});

@@ -6,7 +6,10 @@
  *
  * Order of application: `basket_fixed_unit`, then `basket_pct`, then `basket`, then `honour`;
  * inside a type the soonest expiry first (none last), then the lowest id. Each voucher works on
- * what earlier ones left.
+ * what earlier ones left. A return's replacement vouchers applied at once (the chain's
+ * regenerated_rewards_redeem_immediately; baskets/returns.ts) come after all the others, use only
+ * what they take (never the always-full-value rule: the rest stays the member's), and when they
+ * cannot apply they are left out rather than listed as not applied: the return issues them whole.
  */
 import { multiplyHalfUp, splitByLargestRemainder, type Cents } from "./money.ts";
 import { voucherRefusal, type PricingVoucher, type VoucherReason } from "./voucher-rules.ts";
@@ -47,15 +50,25 @@ export interface PricingBasket {
   now: Date;
 }
 
+/** A return's replacement voucher priced before it is issued: the original's key, and whether it has its own key yet. */
+export interface Replacement {
+  parentKey: string;
+  /** false in get-basket-price (nothing is issued there): the voucher's key is answered as null */
+  issued: boolean;
+}
+
 /** A voucher considered, with the locking code its `basket_vouchers` entry carried. */
 export interface ConsideredVoucher {
   voucher: PricingVoucher;
   lockingCode?: string | null;
+  /** set for a return's replacement applied at once (see the module comment) */
+  replacement?: Replacement;
 }
 
 export interface LineAdjustment {
   voucherKey: string;
   amount: Cents;
+  replacement?: Replacement;
 }
 
 export interface PricedLine {
@@ -71,6 +84,7 @@ export interface AppliedVoucher {
   amountRedeemed: Cents | null;
   /** what a partially used `basket` voucher leaves (0 when used in full or always full value) */
   remainder: Cents;
+  replacement?: Replacement;
 }
 
 export interface PricingResult {
@@ -117,10 +131,14 @@ export function priceBasket(basket: PricingBasket, considered: readonly Consider
   let totalDiscounted = false;
   const negative = basket.totalPrice < 0;
 
-  for (const { voucher, lockingCode } of [...considered].sort((a, b) => applicationOrder(a.voucher, b.voucher))) {
+  const order = (a: ConsideredVoucher, b: ConsideredVoucher) => Number(!!a.replacement) - Number(!!b.replacement) || applicationOrder(a.voucher, b.voucher);
+  for (const { voucher, lockingCode, replacement } of [...considered].sort(order)) {
+    const notApply = (reason: VoucherReason) => {
+      if (!replacement) notApplied.push({ voucher, reason });
+    };
     const refusal = voucherRefusal(voucher, { ...basket, lockingCode: lockingCode ?? null });
     if (refusal) {
-      notApplied.push({ voucher, reason: refusal });
+      notApply(refusal);
       continue;
     }
     if (voucher.type === "honour") {
@@ -128,14 +146,14 @@ export function priceBasket(basket: PricingBasket, considered: readonly Consider
       continue;
     }
     if (negative && !settings.redeemOnNegativeValueBasket) {
-      notApplied.push({ voucher, reason: "negative_value_basket" });
+      notApply("negative_value_basket");
       continue;
     }
     const outcome = itemMode
-      ? applyToLines(voucher, basket.lines!, lines, settings)
+      ? applyToLines(voucher, basket.lines!, lines, settings, replacement)
       : applyToTotal(voucher, Math.max(0, totalLeft), totalDiscounted, settings);
     if (typeof outcome === "string") {
-      notApplied.push({ voucher, reason: outcome });
+      notApply(outcome);
       continue;
     }
     const discount = outcome;
@@ -143,7 +161,9 @@ export function priceBasket(basket: PricingBasket, considered: readonly Consider
       totalLeft -= discount;
       totalDiscounted = true;
     }
-    applied.push(appliedVoucher(voucher, discount, settings));
+    applied.push(replacement
+      ? { voucher, discount, amountRedeemed: discount, remainder: Math.max(0, (voucher.amount ?? 0) - discount), replacement }
+      : appliedVoucher(voucher, discount, settings));
   }
   return summary(basket, lines, applied, notApplied, itemMode, settings);
 }
@@ -152,7 +172,7 @@ export function priceBasket(basket: PricingBasket, considered: readonly Consider
  * Item mode: applies `voucher` to the eligible lines (changing their state).
  * @returns the discount in cents, or why the voucher does not apply
  */
-function applyToLines(voucher: PricingVoucher, sent: readonly PricingLine[], lines: LineState[], settings: PricingSettings): Cents | VoucherReason {
+function applyToLines(voucher: PricingVoucher, sent: readonly PricingLine[], lines: LineState[], settings: PricingSettings, replacement?: Replacement): Cents | VoucherReason {
   const open = sent.map((l, i) => !l.excludeFromVouchers && !l.returnItem && lines[i]!.left > 0);
   const eligible = open.map((ok, i) => ok && (settings.allowsDoubleDiscounting || !lines[i]!.discounted));
   if (!eligible.some(Boolean)) return open.some(Boolean) ? "double_discounting" : "nothing_to_discount";
@@ -164,7 +184,7 @@ function applyToLines(voucher: PricingVoucher, sent: readonly PricingLine[], lin
     const line = lines[i]!;
     line.left -= share;
     line.discounted = true;
-    line.adjustments.push({ voucherKey: voucher.key, amount: share });
+    line.adjustments.push({ voucherKey: voucher.key, amount: share, ...(replacement ? { replacement } : {}) });
   });
   return discount;
 }

@@ -10,7 +10,9 @@
  * 909-913 / 916) and match its `expected_discount` (915); the basket is inserted and each voucher
  * set `redeemed` with `WHERE status = 'claimed'`, one row changed or 910; a partly used voucher
  * leaves a claimed child with the rest (regenerate_vouchers_on_partial_redemption), and a return
- * records its quantities and issues replacement vouchers (baskets/returns.ts).
+ * records its quantities and issues replacement vouchers (baskets/returns.ts), which with
+ * regenerated_rewards_redeem_immediately are priced with the basket and redeemed by it for what
+ * they take.
  *
  * A sale racing another for one voucher on one server waits for the voucher's lock and then
  * finds it redeemed: 910, and the rollback leaves nothing of it. On a Galera cluster `FOR UPDATE`
@@ -27,7 +29,7 @@ import { generateVoucherKey } from "../vouchers/key.ts";
 import { chainPricingColumns, consideredVouchers, type BasketRequest } from "./basket-request.ts";
 import { centsToNumber, toCents } from "./money.ts";
 import { priceBasket, pricingSettingsFor, type PricingResult } from "./pricing.ts";
-import { matchReturns, settleReturns } from "./returns.ts";
+import { immediateReplacements, matchReturns, pendingReplacements, settleReturns } from "./returns.ts";
 import { REASON_ERRORS } from "./voucher-rules.ts";
 
 export type BasketRow = typeof baskets.$inferSelect;
@@ -74,14 +76,11 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
     }
     const chain = await chainPricingColumns(tx, chainId);
     const considered = await consideredVouchers(tx, chainId, user, basket.entries ?? [], true);
-    const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, considered, pricingSettingsFor(chain, basket.platformType));
-    for (const { voucher, reason } of priced.notApplied) throw new ServiceError(REASON_ERRORS[reason], `Voucher ${voucher.key}: ${reason.replaceAll("_", " ")}.`);
-    for (const c of considered) {
-      const expected = c.entry?.expected_discount;
-      const given = priced.applied.find((a) => a.voucher.id === c.voucher.id)!.discount;
-      if (expected !== undefined && toCents(expected) !== given) throw new ServiceError("basket_price_changed", `Voucher ${c.voucher.key} gives ${centsToNumber(given).toFixed(2)}, not ${Number(expected).toFixed(2)}.`);
-    }
     const returns = await matchReturns(tx, chainId, basket, true);
+    const pending = await pendingReplacements(tx, chainId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now, true);
+    const immediate = chain.regeneratedRewardsRedeemImmediately ? immediateReplacements(pending, user.id) : [];
+    const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, [...considered, ...immediate], pricingSettingsFor(chain, basket.platformType));
+    checkNamedVouchers(considered, priced);
     // Whether this is the member's first basket matters only to the first-transaction rule.
     const storesRule = sale.firstTransactionSetsStores && basket.branchBusinessId !== null;
     const [earlier] = storesRule ? await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1) : [];
@@ -96,6 +95,7 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
     const regenerate = chain.regenerateVouchersOnPartialRedemption;
     let issued = 0;
     for (const a of priced.applied) {
+      if (a.replacement) continue; // issued by settleReturns, redeemed by this basket
       const [done] = await tx.update(vouchers).set({
         status: "redeemed", basketId, redeemedDate: now, dbRedeemedDate: sql`CURRENT_TIMESTAMP`, lastModifiedDate: now,
         amountRedeemed: a.amountRedeemed === null ? null : centsToNumber(a.amountRedeemed),
@@ -111,7 +111,7 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
         });
       }
     }
-    issued += (await settleReturns(tx, chainId, basketId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now)).length;
+    issued += (await settleReturns(tx, chainId, basketId, returns.matched, pending, new Map(priced.applied.filter((a) => a.replacement).map((a) => [a.voucher.key, a.discount])), now)).length;
     if (storesRule && !earlier) {
       const store = basket.branchBusinessId!;
       await tx.update(users)
@@ -121,6 +121,19 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
     const [row] = await tx.select().from(baskets).where(eq(baskets.id, basketId));
     return { basket: row!, duplicate: false, issuedVouchers: issued > 0 };
   });
+}
+
+/**
+ * Every named voucher applies (else its reason's error, 909-913 / 916) and gives the discount its
+ * entry expected, when it says (else 915 basket_price_changed).
+ */
+function checkNamedVouchers(considered: ReadonlyArray<Awaited<ReturnType<typeof consideredVouchers>>[number]>, priced: PricingResult): void {
+  for (const { voucher, reason } of priced.notApplied) throw new ServiceError(REASON_ERRORS[reason], `Voucher ${voucher.key}: ${reason.replaceAll("_", " ")}.`);
+  for (const c of considered) {
+    const expected = c.entry?.expected_discount;
+    const given = priced.applied.find((a) => a.voucher.id === c.voucher.id)!.discount;
+    if (expected !== undefined && toCents(expected) !== given) throw new ServiceError("basket_price_changed", `Voucher ${c.voucher.key} gives ${centsToNumber(given).toFixed(2)}, not ${Number(expected).toFixed(2)}.`);
+  }
 }
 
 function replayOf(stored: BasketRow, requestHash: string): SaleOutcome {

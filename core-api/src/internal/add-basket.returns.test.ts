@@ -4,12 +4,14 @@
  * line's voucher discount comes back as a claimed replacement voucher, in proportion to the
  * quantity returned; an expired original is replaced only with
  * expired_vouchers_regenerate_on_return; a line returned beyond its quantity is 419, nothing
- * written; a line matching nothing is a warning.
+ * written; a line matching nothing is a warning. Two returns of one line sent at once: the one
+ * that waits for the original basket's lock then sees the other's return: 419, nothing of it
+ * written.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basketWrittenRows, seedVoucher, voucherRow } from "../baskets/basket-test-support.ts";
-import { baskets, chains, vouchers } from "../db/schema.ts";
+import { basketReturns, baskets, chains, vouchers } from "../db/schema.ts";
 import { addUserAsAdmin, call, NOW, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
 
 let w: UsersWorld;
@@ -83,6 +85,25 @@ describe("returns", () => {
       expect(withSetting.body.results.issued_vouchers).toMatchObject([{ amount: "2.00", expiry_date: tenDays }]);
     } finally {
       await w.core.db.update(chains).set({ expiredVouchersRegenerateOnReturn: false }).where(eq(chains.id, w.core.chainId));
+    }
+  });
+
+  it("two returns of one line at once: one 200, one 419; one return row, one replacement, the loser's basket not stored", async () => {
+    for (let round = 0; round < 6; round++) {
+      const o = await originalSale();
+      // Even rounds: both returns by the member (their row lock orders them); odd rounds: the
+      // second by another member, so only the original basket's lock orders them.
+      const other = round % 2 === 0 ? o.user : ((await addUserAsAdmin(w, { username: `returns-other-${++seq}@example.com` })).body.results.user as { id: number });
+      const answers = await Promise.all([o.user.id, other.id].map((userId, n) => sell({ ...returnOf(o.code, "A", 2, 20, 10 + n), user_id: userId })));
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 400]);
+      const winner = answers.find((a) => a.status === 200)!;
+      expect(answers.find((a) => a.status === 400)!.body.error.code).toBe(419);
+      const rows = await w.core.db.select().from(basketReturns).where(and(eq(basketReturns.originalBasketId, o.basketId), eq(basketReturns.retailerItemCode, "A")));
+      expect(rows).toMatchObject([{ returnBasketId: winner.body.results.basket.id, quantity: 2, lineReturnNumber: 1 }]);
+      const replacements = await w.core.db.select().from(vouchers).where(eq(vouchers.parentVoucherId, o.voucher.id));
+      expect(replacements.map((v) => [v.amount, v.generatingReturnTransactionId])).toEqual([[4, winner.body.results.basket.id]]);
+      const loserCode = answers.find((a) => a.status === 400) === answers[0] ? `ret-${o.code}-10` : `ret-${o.code}-11`;
+      expect(await w.core.db.select().from(baskets).where(eq(baskets.retailerBasketCode, loserCode))).toEqual([]);
     }
   });
 });

@@ -32,7 +32,7 @@ import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { and, asc, eq, isNull, or } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/mysql-core";
 
 /** Handles add-basket; see the module comment. */
@@ -57,13 +57,9 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
   };
   let outcome: SaleOutcome;
   try {
-    outcome = await confirmSale(db, sale);
+    outcome = await confirmSaleOnce(db, sale);
   } catch (err) {
-    // Another member's basket took the same retailer_basket_code meanwhile: the unique index decides.
-    if (!isDuplicateKey(err, "baskets_by_retailer_code")) throw err;
-    const [stored] = await db.select().from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, basket.retailerBasketCode!)));
-    if (!stored || stored.requestHash !== sale.requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${basket.retailerBasketCode} is a basket with other content.`);
-    outcome = { basket: stored, duplicate: true, issuedVouchers: true };
+    outcome = await racedCopy(db, chainId, basket.retailerBasketCode, sale.requestHash, err);
   }
   const results: AddBasketResults = {
     basket: basketRecordOf(outcome.basket, version),
@@ -75,12 +71,54 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
   return c.json(okBody(results));
 }
 
-/** The vouchers basket `basketId` issued: a return's replacements, and the rest of partly used vouchers. */
+/**
+ * A sale that failed because a copy of it (same retailer_basket_code) committed meanwhile: the
+ * copy's basket answered as the replay (914 when its content differs). Another member's copy
+ * meets the unique index; on a Galera cluster a copy on another node may also show up first as
+ * its redeemed voucher (910), its basket row not in this transaction's snapshot yet. A fresh read
+ * decides; without a stored copy the error is thrown as it came.
+ */
+async function racedCopy(db: CoreDb, chainId: number, code: string | null, requestHash: string, err: unknown): Promise<SaleOutcome> {
+  const raced = isDuplicateKey(err, "baskets_by_retailer_code") || (err instanceof ServiceError && err.errorName === "voucher_already_redeemed");
+  if (!raced || code === null) throw err;
+  const [stored] = await db.select().from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, code)));
+  if (!stored) {
+    if (err instanceof ServiceError) throw err;
+    throw new ServiceError("basket_already_exists", `retailer_basket_code ${code} is a basket with other content.`);
+  }
+  if (stored.requestHash !== requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${code} is a basket with other content.`);
+  return { basket: stored, duplicate: true, issuedVouchers: true };
+}
+
+/**
+ * confirmSale, run once more when a return row of another return committed between this one's
+ * read of the line's returns and its insert (the duplicate line_return_number: possible on a
+ * Galera cluster only, where the reads lock nothing on the other nodes): the second run reads
+ * that return and answers 419 or passes.
+ */
+async function confirmSaleOnce(db: CoreDb, sale: Parameters<typeof confirmSale>[1]): Promise<SaleOutcome> {
+  try {
+    return await confirmSale(db, sale);
+  } catch (err) {
+    if (!isDuplicateKey(err, "basket_returns_of_line")) throw err;
+    return confirmSale(db, sale);
+  }
+}
+
+/**
+ * The vouchers basket `basketId` put in the member's wallet: a return's replacements (not the part
+ * it redeemed at once), and the rest of partly used vouchers.
+ */
 async function issuedVouchers(db: CoreDb, chainId: number, basketId: number, version: Parameters<typeof formatDateTime>[1]): Promise<AddBasketResults["issued_vouchers"]> {
   const parent = alias(vouchers, "parent");
   const rows = await db.select({ key: vouchers.key, amount: vouchers.amount, parentKey: parent.key, expiryDate: vouchers.expiryDate, ret: vouchers.generatingReturnTransactionId })
     .from(vouchers).innerJoin(parent, eq(parent.id, vouchers.parentVoucherId))
-    .where(and(eq(vouchers.chainId, chainId), or(eq(vouchers.generatingReturnTransactionId, basketId), and(isNull(vouchers.generatingReturnTransactionId), eq(parent.basketId, basketId)))))
+    .where(and(
+      eq(vouchers.chainId, chainId),
+      or(eq(vouchers.generatingReturnTransactionId, basketId), and(isNull(vouchers.generatingReturnTransactionId), eq(parent.basketId, basketId))),
+      // A replacement this basket redeemed at once is in its pricing, not in the member's wallet.
+      or(isNull(vouchers.basketId), ne(vouchers.basketId, basketId)),
+    ))
     .orderBy(asc(vouchers.id));
   return rows.map((r) => ({
     key: r.key,

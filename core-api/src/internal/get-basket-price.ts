@@ -12,7 +12,8 @@
  * basket_total_price); access (68); several identifiers, items with basket_items, more than 2
  * decimals, an unknown branch business (419); the member (68); a basket_vouchers key that is no
  * voucher of the member (68). A voucher's state never fails the call: it is listed in
- * vouchers_not_applied with its reason.
+ * vouchers_not_applied with its reason. An exchange's return replacements that the chain applies
+ * at once (regenerated_rewards_redeem_immediately) are priced as add-basket will, key null.
  */
 import { okBody } from "@service/shared";
 import { getBasketPriceCall, type GetBasketPriceResults } from "@service/shared/internal/get-basket-price";
@@ -22,7 +23,7 @@ import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
 import { findMember, memberKeyOf, memberKeyValue, pricingInputs, readBasket, type BasketValues, type MemberKey } from "../baskets/basket-request.ts";
 import { priceBasket, pricingSettingsFor } from "../baskets/pricing.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
-import { matchReturns } from "../baskets/returns.ts";
+import { matchReturns, previewImmediateReplacements } from "../baskets/returns.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
@@ -63,8 +64,9 @@ export async function getBasketPrice(c: Context<AppEnv>): Promise<Response> {
   const basket = await readBasket(db, chainId, v);
   const { chain, user, considered } = await pricingInputs(db, chainId, member, basket.entries);
   const settings = pricingSettingsFor(chain, basket.platformType);
-  const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, considered, settings);
-  const { warnings } = await matchReturns(db, chainId, basket, false);
+  const { warnings, matched } = await matchReturns(db, chainId, basket, false);
+  const immediate = await previewImmediateReplacements(db, chainId, matched, user?.id ?? null, now);
+  const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, [...considered, ...immediate], settings);
   const results: GetBasketPriceResults = { ...pricingResults(user, basket, priced, warnings), result_type: "get-basket-price" };
   return c.json(okBody(results));
 }

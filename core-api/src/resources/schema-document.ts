@@ -76,7 +76,8 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
     if (decl && !entries.some((e) => e.decl.name === decl.name)) entries.push({ decl, methods: [], list: true, single: false });
   }
 
-  const internal = internalCallDocument(CALL_DECLARATIONS);
+  const resourceSchemas = resourceComponents(entries);
+  const internal = internalCallDocument(CALL_DECLARATIONS, resourceSchemas);
   Object.assign(paths, internal.paths);
   for (const t of internal.tags) tags.set(t.name, t.description);
 
@@ -102,7 +103,7 @@ export function buildSchemaDocument(adapters: readonly ResourceAdapter[], routes
     tags: [...tags].map(([name, description]) => ({ name, description })),
     paths,
     components: {
-      schemas: { ...resourceComponents(entries), ...internal.schemas },
+      schemas: { ...resourceSchemas, ...internal.schemas },
       parameters: HEADER_PARAMETERS,
       securitySchemes: SECURITY_SCHEMES,
     },

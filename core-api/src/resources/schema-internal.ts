@@ -52,8 +52,10 @@ const TOO_LARGE: JsonSchema = {
 /**
  * The paths, component schemas and tags of `calls`.
  * @param calls the declarations to describe (`CALL_DECLARATIONS`)
+ * @param components the document's other component schemas, where a call's `bodyAlso` is found
+ * @throws Error for a `bodyAlso` that names no component (a programming error)
  */
-export function internalCallDocument(calls: readonly CallDeclaration[]): InternalCallDocument {
+export function internalCallDocument(calls: readonly CallDeclaration[], components: Readonly<Record<string, JsonSchema>> = {}): InternalCallDocument {
   const paths: InternalCallDocument["paths"] = {};
   const schemas: Record<string, JsonSchema> = {};
   const tags = new Set<keyof typeof INTERNAL_TAGS>();
@@ -62,7 +64,7 @@ export function internalCallDocument(calls: readonly CallDeclaration[]): Interna
     const session = call === loginCall || call === logoutCall;
     const tag = session ? "auth" : "internal";
     tags.add(tag);
-    const params = paramsSchema(call);
+    const params = withBodyAlso(call, paramsSchema(call), components);
     const hasParams = call.parameters.size > 0;
     // A GET call's parameters are query parameters, listed one by one: no body schema for it.
     if (call.method !== "GET" && hasParams) schemas[callNames.params(call)] = params;
@@ -149,6 +151,22 @@ function paramsSchema(call: CallDeclaration): JsonSchema {
     // Unknown parameters are ignored (the operation says so). additionalProperties stays
     // unstated, JSON Schema's default: stating `true` makes example generators invent a property.
     description: "Every parameter as a JSON body carries it; form and query values are text of the same types.",
+  };
+}
+
+/**
+ * The parameters of `call` with the properties of the component its `bodyAlso` names (its own
+ * parameters win a shared name; only its own are required): alter-chain's body is chain_id and
+ * the Chain resource's PATCH body.
+ */
+function withBodyAlso(call: CallDeclaration, params: JsonSchema, components: Readonly<Record<string, JsonSchema>>): JsonSchema {
+  if (!call.bodyAlso) return params;
+  const also = components[call.bodyAlso];
+  if (!also) throw new Error(`${call.name}: bodyAlso names ${call.bodyAlso}, no component schema of the document`);
+  return {
+    ...params,
+    properties: { ...(also.properties as Record<string, JsonSchema>), ...(params.properties as Record<string, JsonSchema>) },
+    description: `${params.description as string} Besides its own parameters, every property of ${call.bodyAlso}, checked as there.`,
   };
 }
 

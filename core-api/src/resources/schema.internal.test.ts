@@ -1,12 +1,16 @@
 /**
  * GET /resources/schema describes every internal call (routes.ts CALLS) and /auth/login,
  * /auth/logout from their shared declarations, with every declared parameter, its errors and
- * aliases; and a person can log in with what the document says alone.
+ * aliases; the basket and loyalty calls' examples valid against their schemas (alter-chain's body
+ * holding the Chain resource's PATCH properties); and a person can log in with what the document
+ * says alone.
  */
 import { ERRORS } from "@service/shared";
 import { CALL_VENDOR } from "@service/shared/internal/call";
 import { CALL_DECLARATIONS } from "@service/shared/internal/call-registry";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { CALLS } from "../internal/call-routes.ts";
@@ -21,6 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => core.close());
 
+/** The document's id for the JSON Schema validator, so its `#/components/...` references resolve. */
+const DOC_ID = "https://schema.example.test/document";
 const resolve = (s: any) => (s?.$ref ? doc.components.schemas[s.$ref.split("/").pop()] : s);
 
 /** The parameters an operation documents: its query parameters, or its JSON body's properties. */
@@ -79,6 +85,40 @@ describe("the internal calls in the schema document", () => {
     expect(add.name).toMatchObject({ type: "string", maxLength: 255, minLength: 1 });
     expect(add.update_if_exists.default).toBe(false);
     expect(documentedParams(doc.paths["/internal/add-campaign"].post).active_date_from).toMatchObject({ type: ["string", "null"], format: "date-time" });
+  });
+
+  it("shows a request and a results example for each basket and loyalty call, each valid against the schema it illustrates", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, DOC_ID);
+    const at = (pointer: string[]) => ajv.getSchema(`${DOC_ID}#/${pointer.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`)!;
+    for (const [path, method] of [["/internal/get-basket-price", "post"], ["/internal/add-basket", "post"], ["/internal/apply-referral-code", "post"], ["/internal/alter-chain", "put"]] as const) {
+      const body = doc.paths[path][method].requestBody.content["application/json"];
+      const ok = doc.paths[path][method].responses["200"].content["application/json"];
+      expect(body.example, `${path} request`).toBeDefined();
+      expect(ok.example, `${path} results`).toBeDefined();
+      const request = at(["paths", path, method, "requestBody", "content", "application/json", "schema"]);
+      expect(request(body.example), `${path} request: ${JSON.stringify(request.errors)}`).toBe(true);
+      const results = at(["paths", path, method, "responses", "200", "content", "application/json", "schema"]);
+      expect(results(ok.example), `${path} results: ${JSON.stringify(results.errors)}`).toBe(true);
+      // The validator is not vacuous: results without their result_type are refused.
+      expect(results({ ...ok.example, results: { ...ok.example.results, result_type: undefined } }), path).toBe(false);
+    }
+  });
+
+  it("lists the Chain resource's PATCH properties in alter-chain's body, and its request example works as sent", async () => {
+    const op = doc.paths["/internal/alter-chain"].put;
+    const body = resolve(op.requestBody.content["application/json"].schema);
+    const patch = doc.components.schemas["chain.patch"];
+    expect(Object.keys(body.properties).sort()).toEqual([...new Set(["chain_id", ...Object.keys(patch.properties)])].sort());
+    expect(body.required).toEqual(["chain_id"]);
+    const example = op.requestBody.content["application/json"].example;
+    expect(Object.keys(example).filter((k) => k !== "chain_id").length).toBeGreaterThan(0);
+    // An example property the schema lacks would be refused by the strict PATCH rules: 419.
+    const superUser = await core.admin({ super_user: true });
+    const res = await core.json("/internal/alter-chain", { method: "PUT", headers: { ...superUser.headers, "Content-Type": "application/json" }, body: JSON.stringify({ ...example, chain_id: core.chainId }) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.results.chain).toMatchObject({ allows_double_discounting: example.allows_double_discounting, referral_code_submission_window_unit: example.referral_code_submission_window_unit });
   });
 });
 

@@ -37,9 +37,11 @@ export const alterChainCall = defineCall({
     "parameter_invalid", "string_parameter_too_long",
   ],
   results: alterChainResultsSchema,
+  // Its other parameters are the Chain resource's PATCH body's properties: the document lists
+  // them in the call's body, so the request example may hold them.
+  bodyAlso: "chain.patch",
   examples: {
-    // No request example: its properties are the Chain resource's, not parameters of this call,
-    // and an example may hold only what the call's own schema lists.
+    request: { chain_id: 1, allows_double_discounting: true, referral_code_submission_window_quantity: 3, referral_code_submission_window_unit: "month" },
     results: { chain: { id: 1, name: "Demo chain", allows_double_discounting: true, referral_code_submission_window_quantity: 3, referral_code_submission_window_unit: "month" }, result_type: "alter-chain" },
   },
 });

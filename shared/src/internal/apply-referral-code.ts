@@ -20,6 +20,19 @@ export type ApplyReferralCodeResults = z.infer<typeof applyReferralCodeResultsSc
 /** The whole success body of apply-referral-code. */
 export const applyReferralCodeResponseSchema = successEnvelope(applyReferralCodeResultsSchema);
 
+/** The referred user of the example: a user info object, every key present. */
+const EXAMPLE_USER: z.input<typeof userInfoSchema> = {
+  id: 42, user_id: 42, member_number: "10000042", username: "alex@example.com",
+  address_streetname: null, address_housenumber: null, address_housenumber_extension: null, address_line_2: null, address_line_3: null,
+  address_postalcode: null, address_regionstate: null, address_towncity: null, birthday: null, country_code: "NL", entity_code: null,
+  first_name: "Alex", last_name: "de Vries", gender: null,
+  mailing_list: { mailing_list_sub_offered: true, mailing_list_subscribed: false, printed_mailing_list_subscribed: null },
+  opt_in_programme: { programme_opted_in: true }, phone_number: null, signup_channel: "app", phone_number_status: 0,
+  phone_number_duplicate: false, referral_code: "H4TQ8ZRM", auxiliary_identifier: null, authentication_point_identifier: null,
+  language: "nl-NL", home_store_id: null, signup_store_id: null, is_employee: false, registered: true, opt_in_secondary: null,
+  created_date: "2026-11-20T09:30:00Z", last_modified_date: "2026-11-21T10:00:00Z",
+};
+
 /** apply-referral-code (unknown parameters are ignored). */
 export const applyReferralCodeCall = defineCall({
   name: "apply-referral-code",
@@ -40,6 +53,8 @@ export const applyReferralCodeCall = defineCall({
     "http_request_method_non_POST_not_allowed", "referral_code_own", "referral_window_closed", "referral_already_applied",
   ],
   results: applyReferralCodeResultsSchema,
-  // The results carry the whole user info object: the example shows the request only.
-  examples: { request: { chain_id: 1, user_id: 42, referral_code: "7K3M-9Q2P" } },
+  examples: {
+    request: { chain_id: 1, user_id: 42, referral_code: "7K3M-9Q2P" },
+    results: { user: EXAMPLE_USER, referring_user: { id: 17, first_name: "Sam", last_name: "Jansen" }, result_type: "apply-referral-code" },
+  },
 });

@@ -110,9 +110,15 @@ export const basketPricingSchema = z.strictObject({
     original_retailer_basket_code: z.string().optional(),
     discount: moneyText,
     final_price: moneyText,
-    adjustments: z.array(z.strictObject({ voucher_key: z.string(), amount: moneyText })),
+    // voucher_key null: a return's replacement not issued yet (get-basket-price), parent_voucher_key its original
+    adjustments: z.array(z.strictObject({ voucher_key: z.string().nullable(), amount: moneyText, parent_voucher_key: z.string().optional() })),
   })).nullable(),
-  vouchers_applied: z.array(z.strictObject({ key: z.string(), type: z.string(), discount: moneyText, amount_redeemed: moneyText.nullable(), honour_code: z.string().nullable() })),
+  // A return's replacement applied at once (chain setting regenerated_rewards_redeem_immediately) names the
+  // voucher it replaces as parent_voucher_key; its key is null in get-basket-price, which issues nothing.
+  vouchers_applied: z.array(z.strictObject({
+    key: z.string().nullable(), type: z.string(), discount: moneyText, amount_redeemed: moneyText.nullable(), honour_code: z.string().nullable(),
+    parent_voucher_key: z.string().optional(),
+  })),
   vouchers_not_applied: z.array(z.strictObject({ key: z.string(), reason: z.string() })),
   basket_discount: moneyText,
   basket_final_price: moneyText,

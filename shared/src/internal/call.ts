@@ -130,6 +130,12 @@ export interface CallDefinition<S extends z.ZodRawShape, R extends z.ZodType> {
    * /docs; a request example holds only declared parameters (linters check it against them)
    */
   examples?: { request?: Record<string, unknown>; results?: z.input<R> };
+  /**
+   * the schema document's component (a resource's write body, for example `chain.patch`) whose
+   * properties the call also takes besides `params`: the document lists them in the call's body,
+   * so a request example may hold them too
+   */
+  bodyAlso?: string;
 }
 
 /** An internal call with its parameters' metadata read back once. */

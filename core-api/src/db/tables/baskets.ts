@@ -40,6 +40,11 @@ export const baskets = mysqlTable(
  * Quantities returned of a line of a stored basket: one row per return basket and returned
  * line, so a line is never returned beyond its original quantity. The original basket itself is
  * never edited.
+ *
+ * `line_return_number` counts the returns of one original line (1, 2, ...) and is unique with
+ * it: two returns of one line racing on two Galera nodes (where a locking read of the original
+ * basket locks nothing on the other node) both write number n, so the later commit fails
+ * certification and its re-run sees the first (baskets/returns.ts).
  */
 export const basketReturns = mysqlTable(
   "basket_returns",
@@ -51,6 +56,8 @@ export const basketReturns = mysqlTable(
     returnBasketId: int("return_basket_id").notNull(),
     /** the quantity returned (positive) */
     quantity: double("quantity").notNull(),
+    /** 1 for the line's first return row, then 2, ... (see the table's comment) */
+    lineReturnNumber: int("line_return_number").notNull(),
   },
-  (t) => [index("basket_returns_of_line").on(t.originalBasketId, t.retailerItemCode)],
+  (t) => [uniqueIndex("basket_returns_of_line").on(t.originalBasketId, t.retailerItemCode, t.lineReturnNumber)],
 );
