@@ -58,13 +58,17 @@ export function canonicalJson(value: unknown): string {
   }
 }
 
-/** Canonical JSON of an object whose own keys, sorted, are `sortedKeys` (password and undefined values skipped here). */
-function objectJson(record: Record<string, unknown>, sortedKeys: readonly string[]): string {
+/**
+ * Canonical JSON of an object whose own keys, sorted, are `sortedKeys` (password and undefined
+ * values skipped here); `prefixes` (optional) are the keys' `"key":` texts, worked out before.
+ */
+function objectJson(record: Record<string, unknown>, sortedKeys: readonly string[], prefixes?: readonly string[]): string {
   let text = "";
-  for (const key of sortedKeys) {
+  for (let i = 0; i < sortedKeys.length; i++) {
+    const key = sortedKeys[i]!;
     const v = record[key];
     if (v === undefined || key === EXCLUDED_KEY) continue;
-    text += `${text === "" ? "{" : ","}${quote(key)}:${canonicalJson(v)}`;
+    text += `${text === "" ? "{" : ","}${prefixes ? prefixes[i] : `${quote(key)}:`}${canonicalJson(v)}`;
   }
   return text === "" ? "{}" : `${text}}`;
 }
@@ -90,18 +94,23 @@ export function userInfoHash(userInfo: HashedUserInfo): string {
 
 /**
  * A userInfoHash for hashing many objects of one shape (the reconcile: every customer of a pass).
- * It remembers the sorted keys of the last object it hashed and reuses them while the next object
- * has exactly those own keys (checked by count and presence, without building a key list), so a
- * pass sorts its keys once instead of once per customer. The hashes are userInfoHash's.
+ * It remembers the sorted keys of the last object it hashed (and their JSON texts) and reuses them
+ * while the next object has exactly those own keys (checked by count and presence, without
+ * building a key list), so a pass sorts and quotes its keys once instead of once per customer.
+ * The hashes are userInfoHash's.
  * @returns a function of a user info object to its `last_hash` (throws as userInfoHash)
  */
 export function userInfoHasher(): (userInfo: HashedUserInfo) => string {
   let sortedKeys: string[] = [];
+  let prefixes: string[] = [];
   return (userInfo) => {
     if (Array.isArray(userInfo)) return userInfoHash(userInfo);
     const record = userInfo as Record<string, unknown>;
-    if (!hasExactly(record, sortedKeys)) sortedKeys = Object.keys(record).sort();
-    return sha256Hex(objectJson(record, sortedKeys));
+    if (!hasExactly(record, sortedKeys)) {
+      sortedKeys = Object.keys(record).sort();
+      prefixes = sortedKeys.map((key) => `${quote(key)}:`);
+    }
+    return sha256Hex(objectJson(record, sortedKeys, prefixes));
   };
 }
 
