@@ -126,7 +126,8 @@ export function guardPool<P extends GuardablePool>(
  *
  * Made per request in place of a deadline that travels with the request's asynchronous work
  * (AsyncLocalStorage): on Node 20 that turns on promise hooks for every promise of the process,
- * a cost on every request (docs/performance.md); a view is an object and three closures.
+ * a cost on every request (about 30 µs of CPU of a by-id read's 300, 78 promises each); a view is
+ * an object and four closures.
  * @param at a `performance.now()` reading
  * @throws Error when `pool` is not guarded (guardPool)
  */
