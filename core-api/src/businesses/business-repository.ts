@@ -58,15 +58,13 @@ export function useGroupCommit(db: CoreDb, on: boolean): void {
   else alone.add(baseDatabase(db));
 }
 
-/** One group committer per shared database client (a process has one; tests have one per database). */
+/** One group committer per shared database client (a process has one; tests one per database); a batch is written on a request handle under its writes' soonest deadline. */
 const committers = new WeakMap<CoreDb, WriteBatcher<NewBusiness, BusinessRow>>();
 
 function committerOf(base: CoreDb): WriteBatcher<NewBusiness, BusinessRow> {
   let committer = committers.get(base);
   if (!committer) {
-    // a batch is written on a request handle (db/request-database.ts) under its soonest deadline
-    const write = (items: NewBusiness[], deadline: number | undefined) =>
-      writeNewBusinesses(deadline === undefined ? base : databaseUntil(base, deadline), items);
+    const write = (items: NewBusiness[], at: number | undefined) => writeNewBusinesses(at === undefined ? base : databaseUntil(base, at), items);
     committer = new WriteBatcher(write, { maxBatch: GROUP_COMMIT_MAX_BATCH, maxInFlight: GROUP_COMMIT_IN_FLIGHT });
     committers.set(base, committer);
   }
