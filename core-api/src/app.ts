@@ -10,7 +10,7 @@
 import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
-import { parseTrustedProxies, withDeadline } from "@service/shared/node";
+import { parseTrustedProxies } from "@service/shared/node";
 import { Hono, type Context } from "hono";
 import { clientIpOf, fromTrustedProxy } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
@@ -19,6 +19,7 @@ import { resolvesNothing } from "./net/public-target.ts";
 import { login, logout } from "./auth/login.ts";
 import { CheckCoalescer } from "./auth/check-coalescer.ts";
 import { useGroupCommit } from "./businesses/business-repository.ts";
+import { databaseUntil } from "./db/request-database.ts";
 import type { ChainGrant } from "./auth/identity.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
@@ -69,8 +70,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: callRoutingPath([loginCall, logoutCall, ...CALLS.map(([, , , call]) => call)]) });
   app.use("*", jsonLines); // before anything answers: every JSON body ends with a newline
   registerMetrics(app, deps); // first route: times every request, whatever answers it
-  // One deadline for everything the request does with the database (request-deadline.ts of @service/shared/node).
-  app.use("*", (_c, next) => withDeadline(deps.config.requestDeadlineMs, next));
   useGroupCommit(deps.db, deps.config.groupCommit);
   // A refused body left unread closes its connection after the answer (RFC 9112 9.6).
   app.use("*", closeWhenBodyUnread());
@@ -93,9 +92,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const now = clock();
     const version = parseApiVersion(requestHeader(c, "x-service-api-version"));
     const clientIp = clientIpOf(c, deps.clientAddress, trustedProxies);
+    // One deadline for everything the request does with the database, on its handle of it (db/request-database.ts).
+    const db = databaseUntil(deps.db, performance.now() + deps.config.requestDeadlineMs);
     // Headers only: the credentials are checked with the chain the handler needs, in one query.
-    const auth = new RequestAuth(readCredentials(c), { db: deps.db, now, clientIp, shopperTokens, coalescer });
-    c.set("ctx", { deps: handlerDeps, db: deps.db, auth, version, now, clientIp, secretBox });
+    const auth = new RequestAuth(readCredentials(c), { db, now, clientIp, shopperTokens, coalescer });
+    c.set("ctx", { deps: handlerDeps, db, auth, version, now, clientIp, secretBox });
     await next();
     // Credentials no handler needed (the schema document, an unknown path) are still checked:
     // bad ones are refused on every path, as when every request checked them upfront.

@@ -5,8 +5,7 @@ import type { MySqlDatabase } from "drizzle-orm/mysql-core";
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import type { MySql2PreparedQueryHKT, MySql2QueryResultHKT } from "drizzle-orm/mysql2/session";
 import { applySessionSettings, databaseSession } from "@service/shared/database-session";
-import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/node";
-import { remainingMs } from "@service/shared/node";
+import { DEFAULT_DATABASE_TIMEOUTS, deadlineAt, guardPool, type DatabaseTimeouts } from "@service/shared/node";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
@@ -55,7 +54,7 @@ export function openConnectorDatabase(
   pool.pool.on("connection", (conn) => {
     conn.query("SET time_zone = '+00:00'");
   });
-  guardPool(applySessionSettings(pool, session), timeouts, remainingMs);
+  guardPool(applySessionSettings(pool, session), timeouts, deadlineAt);
   const db = drizzle(pool, { schema, mode: "default" });
   return { db, pool, close: () => pool.end() };
 }

@@ -15,6 +15,7 @@ import { geoCell, geoRow } from "./geo.ts";
 import { adjustCellCounts } from "./cell-counts.ts";
 import { countWords, deleteWords, insertWords, tokenRows } from "./word-index.ts";
 import { runTransaction } from "@service/shared/node";
+import { baseDatabase, databaseUntil, deadlineOf } from "../db/request-database.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 /** Writable columns of a business (camelCase drizzle names). */
@@ -53,21 +54,19 @@ const alone = new WeakSet<CoreDb>();
  * business its own transaction, to measure what group commit saves).
  */
 export function useGroupCommit(db: CoreDb, on: boolean): void {
-  if (on) alone.delete(db);
-  else alone.add(db);
+  if (on) alone.delete(baseDatabase(db));
+  else alone.add(baseDatabase(db));
 }
 
-/** One group committer per database client (a process has one; tests have one per database). */
+/** One group committer per shared database client (a process has one; tests one per database); a batch is written on a request handle under its writes' soonest deadline. */
 const committers = new WeakMap<CoreDb, WriteBatcher<NewBusiness, BusinessRow>>();
 
-function committerOf(db: CoreDb): WriteBatcher<NewBusiness, BusinessRow> {
-  let committer = committers.get(db);
+function committerOf(base: CoreDb): WriteBatcher<NewBusiness, BusinessRow> {
+  let committer = committers.get(base);
   if (!committer) {
-    committer = new WriteBatcher((items: NewBusiness[]) => writeNewBusinesses(db, items), {
-      maxBatch: GROUP_COMMIT_MAX_BATCH,
-      maxInFlight: GROUP_COMMIT_IN_FLIGHT,
-    });
-    committers.set(db, committer);
+    const write = (items: NewBusiness[], at: number | undefined) => writeNewBusinesses(at === undefined ? base : databaseUntil(base, at), items);
+    committer = new WriteBatcher(write, { maxBatch: GROUP_COMMIT_MAX_BATCH, maxInFlight: GROUP_COMMIT_IN_FLIGHT });
+    committers.set(base, committer);
   }
   return committer;
 }
@@ -87,8 +86,9 @@ function committerOf(db: CoreDb): WriteBatcher<NewBusiness, BusinessRow> {
  */
 export async function insertBusiness(db: CoreDb, values: BusinessValues, now: Date): Promise<BusinessRow> {
   const item = { values, stamp: wholeSeconds(now) };
-  if (alone.has(db)) return translateDuplicate(async () => (await writeNewBusinesses(db, [item]))[0]!);
-  return translateDuplicate(() => committerOf(db).add(item));
+  const base = baseDatabase(db);
+  if (alone.has(base)) return translateDuplicate(async () => (await writeNewBusinesses(db, [item]))[0]!);
+  return translateDuplicate(() => committerOf(base).add(item, deadlineOf(db)));
 }
 
 /**

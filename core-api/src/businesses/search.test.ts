@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
+import { businesses } from "../db/schema.ts";
 import { distanceKm } from "./geo.ts";
 import { deleteBusiness, insertBusinesses, updateBusiness, type BusinessRow } from "./business-repository.ts";
 import { searchBusinesses, type BusinessSearch } from "./search.ts";
@@ -40,7 +41,7 @@ beforeAll(async () => {
   await updateBusiness(core.db, core.chainId, stores[1]!.id, { latitude: CENTRE.latitude + 0.001, longitude: CENTRE.longitude }, NOW);
   await updateBusiness(core.db, core.chainId, stores[2]!.id, { name: "Bakkerij Verhuisd" }, NOW);
   await deleteBusiness(core.db, core.chainId, stores[3]!.id, null, NOW);
-  stores = (await core.db.query.businesses.findMany()).filter((s) => !s.deleted);
+  stores = (await core.db.select().from(businesses)).filter((s) => !s.deleted);
   // Another chain's stores at the same places never show up.
   const other = await core.createChain();
   await insertBusinesses(core.db, values.slice(0, 50).map((v) => ({ ...v, chainId: other, ownerCode: null })), NOW);

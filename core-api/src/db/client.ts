@@ -4,16 +4,16 @@
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import { applySessionSettings, databaseSession } from "@service/shared/database-session";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/node";
-import { remainingMs } from "@service/shared/node";
 import mysql from "mysql2/promise";
-import * as schema from "./schema.ts";
 
 /**
  * The drizzle client of the core database. `$client` is its mysql2 pool (db/compiled-select.ts
  * runs on it). Its connections take one statement per text: a transaction is never sent as one
- * text (@service/shared/node, transaction-runner.ts).
+ * text (@service/shared/node, transaction-runner.ts). No relational queries (`db.query`): a
+ * request's handle of the database is a drizzle client made per request
+ * (db/request-database.ts), and drizzle builds one query builder per table for them.
  */
-export type CoreDb = MySql2Database<typeof schema> & { $client: mysql.Pool };
+export type CoreDb = MySql2Database & { $client: mysql.Pool };
 
 export interface CoreDatabase {
   db: CoreDb;
@@ -40,7 +40,7 @@ const interpolate = mysql.format as unknown as (sql: string, values: unknown, st
  * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises, and
- * within the request's deadline (@service/shared/node, request-deadline.ts).
+ * within the request's deadline on the request's handle of the database (db/request-database.ts).
  * Every session reads its writes on a Galera cluster (wsrep_sync_wait, shared/src/database-session.ts;
  * a `wsrep_sync_wait` parameter of `databaseUrl` changes it).
  * @param options.connectionLimit pool size (default 10)
@@ -70,7 +70,7 @@ export function openCoreDatabase(
     // typed by mysql2 as returning nothing and without its `this` (the connection)
     queryFormat: formatQuery as unknown as (query: string, values: unknown) => void,
   } as const;
-  const pool = guardPool(applySessionSettings(mysql.createPool(settings), session), timeouts, remainingMs);
-  const db = drizzle(pool, { schema, mode: "default" }) as CoreDb;
+  const pool = guardPool(applySessionSettings(mysql.createPool(settings), session), timeouts);
+  const db = drizzle(pool) as CoreDb;
   return { db, pool, close: () => pool.end() };
 }

@@ -15,10 +15,9 @@
  * conflicts until the deadline, a statement it refuses whatever the values) is every caller's, as
  * it would have been without batching.
  *
- * A batch runs under the soonest deadline of the requests it holds (@service/shared/node,
- * request-deadline.ts), so no caller waits past its own.
+ * A batch runs under the soonest deadline of the requests it holds (each write comes with its
+ * request's, db/request-database.ts), so no caller waits past its own.
  */
-import { deadlineAt, underDeadline } from "@service/shared/node";
 
 /** Options of a WriteBatcher. */
 export interface WriteBatcherOptions {
@@ -36,7 +35,7 @@ export interface WriteBatcherOptions {
 
 interface Waiting<I, O> {
   item: I;
-  /** the deadline of the request that added it (request-deadline.ts), if any */
+  /** the deadline of the request that added it (a `performance.now()` reading), if any */
   deadline: number | undefined;
   resolve(value: O): void;
   reject(err: unknown): void;
@@ -87,14 +86,15 @@ export class WriteBatcher<I, O> {
   private readonly queue: Array<Waiting<I, O>> = [];
   private inFlight = 0;
   private scheduled = false;
-  private readonly write: (items: I[]) => Promise<O[]>;
+  private readonly write: (items: I[], deadline: number | undefined) => Promise<O[]>;
   private readonly options: Required<WriteBatcherOptions>;
 
   /**
-   * @param write writes the items in one transaction of the transaction runner (all or nothing)
-   *   and answers one result per item, in order; it throws when nothing was written
+   * @param write writes the items in one transaction of the transaction runner (all or nothing),
+   *   within `deadline` (the soonest of the items', a `performance.now()` reading; undefined:
+   *   none), and answers one result per item, in order; it throws when nothing was written
    */
-  constructor(write: (items: I[]) => Promise<O[]>, options: WriteBatcherOptions) {
+  constructor(write: (items: I[], deadline: number | undefined) => Promise<O[]>, options: WriteBatcherOptions) {
     if (!(options.maxBatch >= 1 && options.maxInFlight >= 1)) throw new Error("WriteBatcher: maxBatch and maxInFlight must be at least 1");
     this.write = write;
     this.options = { retryAlone: isRowError, ...options };
@@ -102,13 +102,15 @@ export class WriteBatcher<I, O> {
 
   /**
    * Writes `item` with the next batch.
+   * @param deadline when the caller's database time ends (a `performance.now()` reading, its
+   *   request's); undefined: none
    * @returns its result, once the batch's transaction has committed
    * @throws what `write` threw for it: alone, or for its whole batch when the error is not one to
    *   retry alone (conflicts until the deadline included)
    */
-  add(item: I): Promise<O> {
+  add(item: I, deadline?: number): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, deadline: deadlineAt(), resolve, reject });
+      this.queue.push({ item, deadline, resolve, reject });
       this.schedule();
     });
   }
@@ -137,7 +139,7 @@ export class WriteBatcher<I, O> {
   private async runBatch(batch: Array<Waiting<I, O>>): Promise<void> {
     let results: O[];
     try {
-      results = await underDeadline(soonest(batch), () => this.write(batch.map((w) => w.item)));
+      results = await this.write(batch.map((w) => w.item), soonest(batch));
     } catch (err) {
       if (batch.length === 1 || !this.options.retryAlone(err)) {
         for (const w of batch) w.reject(err);

@@ -9,12 +9,12 @@
  * Never a 500. The marker rows count the committed transactions of each call.
  */
 import { and, count, eq, sql, sum } from "drizzle-orm";
-import { withDeadline } from "@service/shared/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { FAULTS, injectFaults, type Fault, type FaultInjector } from "../../../test/helpers/fault-injection.ts";
 import { insertBusiness } from "../businesses/business-repository.ts";
 import { claimDue } from "../outbox/outbox-repository.ts";
+import { databaseUntil } from "./request-database.ts";
 import { seedRange } from "../users/user-test-support.ts";
 import { seedCampaign, seedUser, seedVoucher } from "../vouchers/voucher-test-support.ts";
 import {
@@ -205,7 +205,7 @@ describe("the outbox claim under faults", () => {
       });
       return Number(res.insertId);
     };
-    const claim = (token: string) => claimDue(core.db, { now: NOW, leaseEnd: new Date(NOW.getTime() + 60_000), limit: 10, token });
+    const claim = (token: string, db = core.db) => claimDue(db, { now: NOW, leaseEnd: new Date(NOW.getTime() + 60_000), limit: 10, token });
     const attemptsOf = async (id: number) => (await core.db.select().from(outbox).where(eq(outbox.id, id)))[0]!;
     const id0 = await due();
     faults.arm({ fault: "deadlock", at: Number.MAX_SAFE_INTEGER });
@@ -223,8 +223,8 @@ describe("the outbox claim under faults", () => {
       }
       const id = await due();
       faults.arm({ fault, at: 1, every: true });
-      // the worker has no request deadline: the runner's own bound ends it (a short one here)
-      const failure = await withDeadline(400, () => claim("z".repeat(32))).catch((e: unknown) => e).finally(() => faults.disarm());
+      // the worker has no request deadline: the runner's own bound ends it (a short one here, on a handle)
+      const failure = await claim("z".repeat(32), databaseUntil(core.db, performance.now() + 400)).catch((e: unknown) => e).finally(() => faults.disarm());
       expect((failure as { code?: string }).code, fault).toBe("TRANSACTION_RETRIES_EXHAUSTED");
       expect(await attemptsOf(id)).toMatchObject({ attempts: 0, leaseToken: null });
     }

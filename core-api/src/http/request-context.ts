@@ -50,7 +50,12 @@ export interface AppDeps {
 
 /** Per-request context handed to every handler. */
 export interface RequestContext {
-  deps: AppDeps;
+  /** the app's dependencies; the database only as the request's handle, `db` */
+  deps: Omit<AppDeps, "db">;
+  /**
+   * the request's handle of the database: its statements, waits for a connection and
+   * transaction retries end at the request's deadline (REQUEST_DEADLINE_MS, db/request-database.ts)
+   */
   db: CoreDb;
   /** the caller, checked lazily with the chain the handler needs (auth/request-auth.ts) */
   auth: RequestAuth;

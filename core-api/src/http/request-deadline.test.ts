@@ -1,12 +1,14 @@
 /**
  * One deadline per request (REQUEST_DEADLINE_MS): with the pools' own timeouts at their defaults
- * (10 s per statement, per wait for a connection), a request on a frozen database, or one whose
+ * (10 s per statement, per wait for a connection), a request on a frozen database (a by-id read of
+ * the Resources API, an internal call's read, a write), or one whose
  * transaction waits on a lock, answers 503 service_unavailable (904) with Retry-After once its
  * deadline has passed, retries of the transaction runner included, and leaves no transaction
  * open behind it.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
@@ -24,6 +26,7 @@ let direct: CoreDatabase;
 let proxy: DatabaseProxy;
 let served: CoreDatabase;
 let chainId: number;
+let shopId: number;
 let app: ReturnType<typeof createApp>;
 let headers: Record<string, string>;
 
@@ -33,11 +36,14 @@ beforeAll(async () => {
   chainId = await createChain(direct.db, "Deadline Chain");
   const adminId = await createAdmin(direct.db, { username: "deadline@example.com", password: "pw-secret" });
   await grantAccess(direct.db, adminId, chainId, { read: true, write: true });
+  shopId = (await insertBusiness(direct.db, { chainId, name: "Read Shop", ownerCode: "READ-1" }, new Date())).id;
   proxy = await startDatabaseProxy();
   // the pool's own timeouts stay at their defaults (10 s): only the deadline can end the requests early
   served = openCoreDatabase(proxy.url, dbName, { connectionLimit: 2 });
   app = createApp({ db: served.db, config: loadCoreConfig({ CORE_DB_NAME: dbName, REQUEST_DEADLINE_MS: String(DEADLINE_MS) }), logger: quiet });
-  const res = await app.request("/auth/login", {
+  // Logged in with the default deadline: a password hash on a busy machine may take longer than DEADLINE_MS.
+  const login = createApp({ db: direct.db, config: loadCoreConfig({ CORE_DB_NAME: dbName }), logger: quiet });
+  const res = await login.request("/auth/login", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ username: "deadline@example.com", password: "pw-secret" }),
@@ -57,6 +63,7 @@ afterAll(async () => {
 });
 
 const read = () => app.request(`/internal/get-businesses?chain_id=${chainId}`, { headers });
+const byId = () => app.request(`/resources/business/${shopId}`, { headers });
 const send = (method: string, path: string, body: unknown) =>
   app.request(path, { method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
 
@@ -75,12 +82,30 @@ function expectDeadline(answer: Awaited<ReturnType<typeof timed>>) {
   expect(answer.ms).toBeLessThan(DEADLINE_MS + 1500);
 }
 
+describe("the deadline's carrier", () => {
+  it("is the request's handle of the database: serving runs no AsyncLocalStorage, which on Node 20 turns on promise hooks for the whole process", async () => {
+    const run = vi.spyOn(AsyncLocalStorage.prototype, "run");
+    const enterWith = vi.spyOn(AsyncLocalStorage.prototype, "enterWith");
+    try {
+      expect((await byId()).status).toBe(200);
+      expect((await send("POST", "/internal/add-business", { chain_id: chainId, name: "Carried" })).status).toBe(200);
+      expect(run).not.toHaveBeenCalled();
+      expect(enterWith).not.toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+      enterWith.mockRestore();
+    }
+  });
+});
+
 describe("a frozen database", () => {
   it("reads and writes answer 503 904 at the request's deadline, not at the pool's 10 s timeouts; they recover after the thaw", async () => {
     expect((await read()).status).toBe(200);
+    expect((await byId()).status).toBe(200);
     proxy.freeze();
     try {
       expectDeadline(await timed(read));
+      expectDeadline(await timed(byId));
       expectDeadline(await timed(() => send("POST", "/internal/add-business", { chain_id: chainId, name: "Frozen" })));
       // more requests than connections: the wait for one ends at the deadline too
       for (const answer of await Promise.all(Array.from({ length: 4 }, () => timed(read)))) expectDeadline(answer);

@@ -3,7 +3,7 @@
  * services' tests: core-api http/database-unavailable.test.ts, connector http/unavailable.test.ts).
  */
 import { describe, expect, it, vi } from "vitest";
-import { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, guardPool, isDatabaseUnavailable, type GuardableConnection } from "./db-timeouts.ts";
+import { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, guardedPoolOf, guardPool, isDatabaseUnavailable, poolDeadline, poolUntil, type GuardableConnection } from "./db-timeouts.ts";
 
 const never = () => new Promise<never>(() => {});
 const withCode = (code: string, extra: object = {}) => Object.assign(new Error(code), { code }, extra);
@@ -216,24 +216,74 @@ describe("isDatabaseUnavailable", () => {
   });
 });
 
-describe("guardPool with a request's budget", () => {
-  it("bounds each statement by what is left of the budget, and fails at once (destroying a taken connection) when nothing is", async () => {
-    const { conn, seen } = fakeConnection(async () => [[]]);
-    let left: number | undefined = 120;
-    const pool = guardPool(fakePool(async () => conn), { queryTimeoutMs: 10_000, acquireTimeoutMs: 10_000 }, () => left);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Connections as mysql2's promise pool hands them out: a new object each time, over one counted connection. */
+function countedConnections() {
+  const seen: unknown[] = [];
+  const counts = { released: 0, destroyed: 0 };
+  const take = async (): Promise<GuardableConnection> => ({
+    query: async (statement: unknown) => seen.push(statement) && [[]],
+    execute: async (statement: unknown) => seen.push(statement) && [[]],
+    release: () => void counts.released++,
+    destroy: () => void counts.destroyed++,
+  });
+  return { take, seen, counts };
+}
+
+describe("guardPool under a request's deadline", () => {
+  it("bounds each statement by what is left until its source's deadline, and fails at once (destroying a taken connection) once it has passed", async () => {
+    const { take, seen, counts } = countedConnections();
+    let at: number | undefined = performance.now() + 120;
+    const pool = guardPool(fakePool(take), { queryTimeoutMs: 10_000, acquireTimeoutMs: 10_000 }, () => at);
     const taken = await pool.getConnection();
     await taken.query("SELECT 1");
-    expect(seen).toEqual([{ sql: "SELECT 1", timeout: 120 }]);
-    left = 0;
+    expect((seen[0] as { timeout: number }).timeout).toBeGreaterThan(80);
+    expect((seen[0] as { timeout: number }).timeout).toBeLessThanOrEqual(120);
+    await sleep(130);
     const err = await taken.query("SELECT 2").catch((e: unknown) => e);
     expect((err as { code?: string }).code).toBe(DEADLINE_EXCEEDED);
     expect(isDatabaseUnavailable(err)).toBe(true);
-    expect(conn.destroyed).toBe(1); // it may hold an open transaction: it never goes back to the pool
+    expect(counts.destroyed).toBe(1); // it may hold an open transaction: it never goes back to the pool
     expect(seen).toHaveLength(1);
     expect(isDatabaseUnavailable(await pool.getConnection().catch((e: unknown) => e))).toBe(true);
-    left = undefined; // outside a request: the pool's own timeouts
+    at = undefined; // outside a request: the pool's own timeouts
     await (await pool.getConnection()).query("SELECT 3");
     expect(seen.at(-1)).toEqual({ sql: "SELECT 3", timeout: 10_000 });
+  });
+
+  it("a view of the pool (poolUntil) bounds its own statements and waits only, and never extends a deadline it was made under", async () => {
+    const { take, seen, counts } = countedConnections();
+    const pool = guardPool(fakePool(take), { queryTimeoutMs: 10_000, acquireTimeoutMs: 10_000 });
+    const view = poolUntil(pool, performance.now() + 100);
+    await view.query("SELECT 1");
+    await pool.query("SELECT 2");
+    expect((seen[0] as { timeout: number }).timeout).toBeLessThanOrEqual(100);
+    expect(seen[1]).toEqual({ sql: "SELECT 2", timeout: 10_000 });
+    expect(poolDeadline(pool)).toBeUndefined();
+    expect(poolDeadline(view)).toBeGreaterThan(performance.now());
+    expect(poolDeadline(poolUntil(view, performance.now() + 10_000))).toBe(poolDeadline(view));
+    expect(poolDeadline(poolUntil(view, performance.now() + 10))).toBeLessThan(poolDeadline(view)!);
+    expect(guardedPoolOf(poolUntil(view, 0))).toBe(pool);
+    await sleep(110);
+    const err = await view.getConnection().catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe(DEADLINE_EXCEEDED);
+    expect(isDatabaseUnavailable(await view.execute("SELECT 3").catch((e: unknown) => e))).toBe(true);
+    await pool.execute("SELECT 4"); // the pool itself is untouched
+    expect(seen.map((x) => (x as { sql: string }).sql)).toEqual(["SELECT 1", "SELECT 2", "SELECT 4"]);
+    expect(counts).toEqual({ released: 3, destroyed: 0 });
+    expect(() => poolUntil(fakePool(take), 0)).toThrow(/not guarded/);
+  });
+
+  it("a view on mysql2's callback pool ends a statement that does not answer at its deadline, destroying the connection", async () => {
+    const conn = { released: 0, destroyed: 0, query() {}, execute() {}, release() { this.released++; }, destroy() { this.destroyed++; } };
+    const pool = guardPool({ ...fakePool(() => Promise.reject(new Error("unused"))), pool: { getConnection: (cb: (err: unknown, c?: never) => void) => cb(null, conn as never) } }, { queryTimeoutMs: 10_000, acquireTimeoutMs: 10_000 });
+    const started = performance.now();
+    const err = await poolUntil(pool, started + 80).execute({ sql: "SELECT ?" }, [1]).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((err as { code?: string }).code).toBe("PROTOCOL_SEQUENCE_TIMEOUT");
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(conn.destroyed).toBe(1);
   });
 
   it("destroys a connection whose BEGIN failed (drizzle would never release it)", async () => {

@@ -12,12 +12,17 @@
  * Only errors that came out of a guarded pool count: a client that hangs up mid-request raises
  * ECONNRESET too, and that is no database failure. The pool marks its errors for this.
  *
+ * A request's deadline bounds its statements and waits too: `poolUntil` makes a view of the pool
+ * under one deadline (core-api's request database handle), or the pool reads it from a
+ * `DeadlineSource` (the connector's AsyncLocalStorage).
+ *
  * No mysql2 import: it works on the pool it is given (structural types), so both services (and
  * mysql2's promise and callback pools) share one implementation.
  */
-import { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, marked, rethrowMarked, unavailableError, type DriverError } from "../db-unavailable.ts";
+import { PoolGuard, type CallbackPool, type GuardableConnection } from "./pool-guard.ts";
 
 export { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, isDatabaseUnavailable, unavailableError } from "../db-unavailable.ts";
+export type { CallbackConnection, CallbackPool, GuardableConnection } from "./pool-guard.ts";
 
 /** The timeouts of a guarded pool, in milliseconds; 0 turns one off. */
 export interface DatabaseTimeouts {
@@ -41,35 +46,20 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
 
 /**
  * The database budget of one request when REQUEST_DEADLINE_MS does not set one, in milliseconds
- * (@service/shared/node, request-deadline.ts).
+ * (a view of the pool per request, poolUntil, in core-api; @service/shared/node,
+ * request-deadline.ts, in the connector).
  */
 export const DEFAULT_REQUEST_DEADLINE_MS = 5_000;
 
 /** Seconds a client is asked to wait (Retry-After) when the database is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-
 /**
- * Milliseconds left of the current request's database budget, or undefined outside a request
- * (a worker, a script): only the pool's own timeouts apply then.
+ * When the statements and waits of the work now running must end, as a `performance.now()`
+ * reading, or undefined when there is no deadline (a worker, a script): only the pool's own
+ * timeouts apply then.
  */
-export type BudgetSource = () => number | undefined;
-
-/** What guardPool needs of a pooled connection (mysql2's PromisePoolConnection has it). */
-export interface GuardableConnection {
-  query(...args: any[]): Promise<unknown>;
-  execute(...args: any[]): Promise<unknown>;
-  release(): void;
-  destroy(): void;
-}
-
-/** A connection of mysql2's callback pool (what its promise pool wraps). */
-export interface CallbackConnection {
-  query(statement: unknown, values: unknown, callback: (err: unknown, rows?: unknown, fields?: unknown) => void): unknown;
-  execute(statement: unknown, values: unknown, callback: (err: unknown, rows?: unknown, fields?: unknown) => void): unknown;
-  release(): void;
-  destroy(): void;
-}
+export type DeadlineSource = () => number | undefined;
 
 /** What guardPool needs of a pool (mysql2's promise Pool has it). */
 export interface GuardablePool {
@@ -78,21 +68,36 @@ export interface GuardablePool {
   execute(...args: any[]): Promise<unknown>;
   /**
    * mysql2's callback pool under the promise one: when present, the pool's own query / execute
-   * run on it directly (no promise wrapper per connection and statement, no captured stack: a
-   * statement of every request pays them otherwise)
+   * run on it directly (pool-guard.ts)
    */
-  pool?: { getConnection(callback: (err: unknown, conn?: CallbackConnection) => void): void };
+  pool?: CallbackPool;
 }
+
+/** The guard of a guarded pool; a view of it (poolUntil) inherits it from the pool. */
+const GUARD = Symbol("pool guard");
+/** The deadline source of a guarded pool or of a view of it. */
+const DEADLINE = Symbol("pool deadline");
+/** The guarded pool itself, on the pool and its views. */
+const BASE = Symbol("guarded pool");
+
+interface Guarded {
+  [GUARD]: PoolGuard;
+  [DEADLINE]: DeadlineSource;
+  [BASE]: object;
+}
+
+const noDeadline: DeadlineSource = () => undefined;
 
 /**
  * Adds the timeouts to `pool` in place (drizzle and anything else holding the pool see them):
  * every statement, on the pool or on a connection taken from it, gets `queryTimeoutMs` unless it
  * sets its own `timeout`; taking a connection gives up after `acquireTimeoutMs`.
  * @param timeouts `connectTimeoutMs` is not used here: pass it to mysql2's createPool
- * @param budget what is left of the current request's deadline (@service/shared/node,
- *   request-deadline.ts): each statement and wait for a connection is bounded by the smaller of
- *   its timeout and what is left; one that would start with nothing left fails at once with code
- *   DEADLINE_EXCEEDED
+ * @param deadline when the current work's database time ends (the connector's request deadline,
+ *   @service/shared/node request-deadline.ts), read when a statement or a wait for a connection
+ *   starts: each is bounded by the smaller of its timeout and what is left; one that would start
+ *   with nothing left fails at once with code DEADLINE_EXCEEDED. Default none: a request's
+ *   deadline then comes with a view of the pool (poolUntil).
  * @returns the same pool
  * @throws (from the guarded methods) an Error with code `PROTOCOL_SEQUENCE_TIMEOUT` (mysql2's) when a
  *   statement times out, code ACQUIRE_TIMEOUT when no connection became free in time
@@ -100,186 +105,55 @@ export interface GuardablePool {
 export function guardPool<P extends GuardablePool>(
   pool: P,
   timeouts: Pick<DatabaseTimeouts, "queryTimeoutMs" | "acquireTimeoutMs">,
-  budget: BudgetSource = () => undefined,
+  deadline: DeadlineSource = noDeadline,
 ): P {
-  const take = pool.getConnection.bind(pool);
-  const limits: Limits = {
-    acquireMs: () => bounded(timeouts.acquireTimeoutMs, budget()),
-    queryMs: () => bounded(timeouts.queryTimeoutMs, budget()),
-  };
-  const getConnection = async () => {
-    const conn = await acquire(take, limits.acquireMs()).catch(rethrowMarked);
-    return guardConnection(conn, limits.queryMs);
-  };
-  // The pool's own query/execute would hand a timed-out connection back to the pool: run them on
-  // a guarded connection instead.
-  const onConnection = (method: "query" | "execute") => async (...args: unknown[]) => {
-    const conn = await getConnection();
-    try {
-      return await conn[method](...args);
-    } finally {
-      conn.release(); // a no-op once destroyed
-    }
-  };
-  const callbackPool = pool.pool;
-  // The budget is read when the statement is given, in the request's context: mysql2 calls back
-  // from its pool's own, where the request's deadline is not known.
-  const limitsFromNow = (): Limits => {
-    const left = budget();
-    if (left === undefined) return limits;
-    const given = performance.now();
-    const remaining = () => left - (performance.now() - given);
-    return { acquireMs: () => bounded(timeouts.acquireTimeoutMs, remaining()), queryMs: () => bounded(timeouts.queryTimeoutMs, remaining()) };
-  };
-  const onCallbackConnection = callbackPool
-    ? (method: "query" | "execute") => (statement: unknown, values?: unknown) => runOnCallbackPool(callbackPool, method, statement, values, limitsFromNow())
-    : onConnection;
-  Object.assign(pool, { getConnection, query: onCallbackConnection("query"), execute: onCallbackConnection("execute") });
-  return pool;
-}
-
-/** A guarded pool's limits, in milliseconds (0: none), read when a wait or statement starts. */
-interface Limits {
-  acquireMs(): number;
-  queryMs(): number;
+  const guard = new PoolGuard(pool.getConnection.bind(pool), pool.pool, { queryTimeoutMs: timeouts.queryTimeoutMs, acquireTimeoutMs: timeouts.acquireTimeoutMs });
+  return Object.assign(pool, {
+    getConnection: () => guard.getConnection(deadline()),
+    query: (...args: unknown[]) => guard.run("query", args, deadline()),
+    execute: (...args: unknown[]) => guard.run("execute", args, deadline()),
+    [GUARD]: guard,
+    [DEADLINE]: deadline,
+    [BASE]: pool,
+  });
 }
 
 /**
- * The smaller of a timeout (0: none) and what is left of the budget (undefined: none).
- * @throws an unavailable error with code DEADLINE_EXCEEDED when nothing is left
- */
-function bounded(timeoutMs: number, leftMs: number | undefined): number {
-  if (leftMs === undefined) return timeoutMs;
-  if (leftMs <= 0) throw unavailableError("The request's time for the database has run out.", DEADLINE_EXCEEDED);
-  const left = Math.max(1, Math.ceil(leftMs));
-  return timeoutMs > 0 ? Math.min(timeoutMs, left) : left;
-}
-
-/**
- * One statement on a connection of mysql2's callback pool, with the same guards as a guarded
- * connection: the acquire limit, the statement limit (the connection is destroyed when it is
- * reached), marked errors; resolves as mysql2's promise pool does, to `[rows, fields]`.
+ * A view of the guarded pool `pool` (or of a view of it) whose statements and waits for a
+ * connection end at `at`, or sooner at the deadline `pool` already has (a view never extends
+ * one): what a request's database handle runs on (core-api db/request-database.ts). The view is
+ * the pool for everything else (its prototype), so drizzle and the pool gauges take it as one.
  *
- * The statement limit is a timer of its own rather than mysql2's `timeout`: an `execute` first
- * prepares its statement on a connection that has not yet, and mysql2 starts the timeout only
- * once the prepared statement runs, so a database that froze before answering the PREPARE would
- * hold the request for ever.
+ * Made per request in place of a deadline that travels with the request's asynchronous work
+ * (AsyncLocalStorage): on Node 20 that turns on promise hooks for every promise of the process,
+ * a cost on every request (about 30 µs of CPU of a by-id read's 300, 78 promises each); a view is
+ * an object and four closures.
+ * @param at a `performance.now()` reading
+ * @throws Error when `pool` is not guarded (guardPool)
  */
-function runOnCallbackPool(
-  pool: NonNullable<GuardablePool["pool"]>,
-  method: "query" | "execute",
-  statement: unknown,
-  values: unknown,
-  limits: Limits,
-): Promise<[unknown, unknown]> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const fail = (err: unknown) => {
-      settled = true;
-      reject(marked(err));
-    };
-    const waitMs = limits.acquireMs();
-    const waiting = waitMs > 0
-      ? setTimeout(() => fail(Object.assign(new Error(`No database connection became free within ${waitMs} ms.`), { code: ACQUIRE_TIMEOUT })), waitMs)
-      : undefined;
-    pool.getConnection((err, conn) => {
-      if (waiting !== undefined) clearTimeout(waiting);
-      if (settled) return conn?.release();
-      if (err || !conn) return fail(err);
-      let limitMs: number;
-      try {
-        limitMs = limits.queryMs();
-      } catch (deadline) {
-        conn.release();
-        return fail(deadline);
-      }
-      const running = limitMs > 0
-        ? setTimeout(() => {
-          conn.destroy(); // its reply may never come: the connection must not serve another statement
-          fail(Object.assign(new Error(`The database did not answer within ${limitMs} ms.`), { code: "PROTOCOL_SEQUENCE_TIMEOUT" }));
-        }, limitMs)
-        : undefined;
-      conn[method](statement, values, (failure, rows, fields) => {
-        if (running !== undefined) clearTimeout(running);
-        if (settled) return; // timed out: the connection is destroyed already
-        if (failure) {
-          if ((failure as DriverError).code === "PROTOCOL_SEQUENCE_TIMEOUT") conn.destroy();
-          else conn.release();
-          return fail(failure);
-        }
-        conn.release();
-        settled = true;
-        resolve([rows, fields]);
-      });
-    });
-  });
-}
-
-/** Waits for a connection at most `ms`; one that arrives later goes straight back to the pool. */
-function acquire(take: () => Promise<GuardableConnection>, ms: number): Promise<GuardableConnection> {
-  if (ms <= 0) return take();
-  return new Promise((resolve, reject) => {
-    let late = false;
-    const timer = setTimeout(() => {
-      late = true;
-      reject(Object.assign(new Error(`No database connection became free within ${ms} ms.`), { code: ACQUIRE_TIMEOUT }));
-    }, ms);
-    take().then(
-      (conn) => {
-        clearTimeout(timer);
-        if (late) conn.release();
-        else resolve(conn);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        if (!late) reject(err);
-      },
-    );
-  });
+export function poolUntil<P extends GuardablePool>(pool: P, at: number): P {
+  const guarded = pool as P & Partial<Guarded>;
+  const guard = guarded[GUARD];
+  if (!guard) throw new Error("poolUntil: the pool is not guarded (guardPool)");
+  const outer = guarded[DEADLINE]?.();
+  const until = outer !== undefined && outer < at ? outer : at;
+  const view = Object.create(pool) as P & Guarded;
+  view.getConnection = () => guard.getConnection(until);
+  view.query = (...args: unknown[]) => guard.run("query", args, until);
+  view.execute = (...args: unknown[]) => guard.run("execute", args, until);
+  view[DEADLINE] = () => until;
+  return view;
 }
 
 /**
- * Gives the connection's statements the default timeout (none when `queryMs` answers 0), destroys
- * it when one times out, and marks its errors.
+ * The deadline the statements of `pool` (a guarded pool or a view of it) would now run under, as
+ * a `performance.now()` reading; undefined for none (also for a pool that is not guarded).
  */
-function guardConnection(conn: GuardableConnection, queryMs: () => number): GuardableConnection {
-  for (const method of ["query", "execute"] as const) {
-    const send = conn[method].bind(conn);
-    conn[method] = async (statement: unknown, ...rest: unknown[]) => {
-      let ms: number;
-      try {
-        ms = queryMs();
-      } catch (deadline) {
-        // The request's time ran out between two statements of a transaction: the connection
-        // goes (the server rolls back what it holds open) rather than back to the pool, where
-        // the next caller would find that transaction still open.
-        conn.destroy();
-        throw deadline;
-      }
-      try {
-        return await send(ms > 0 ? withTimeout(statement, ms) : statement, ...rest);
-      } catch (err) {
-        // A BEGIN that failed: drizzle hands such a connection back to no one (it releases a
-        // transaction's connection only once BEGIN has answered), so it goes rather than leak.
-        if ((err as DriverError | null)?.code === "PROTOCOL_SEQUENCE_TIMEOUT" || isBegin(statement)) conn.destroy();
-        return rethrowMarked(err);
-      }
-    };
-  }
-  return conn;
+export function poolDeadline(pool: object | undefined): number | undefined {
+  return (pool as Partial<Guarded> | undefined)?.[DEADLINE]?.();
 }
 
-/** Whether a statement (SQL text or mysql2 query options) opens a transaction. */
-function isBegin(statement: unknown): boolean {
-  const text = typeof statement === "string" ? statement : (statement as { sql?: unknown } | null)?.sql;
-  return typeof text === "string" && /^\s*(begin|start transaction|set transaction)\b/i.test(text);
-}
-
-/** The statement (SQL text or mysql2 query options) with `timeout` set unless it has one. */
-function withTimeout(statement: unknown, ms: number): unknown {
-  if (typeof statement === "string") return { sql: statement, timeout: ms };
-  if (statement && typeof statement === "object" && (statement as { timeout?: unknown }).timeout === undefined) {
-    return { ...statement, timeout: ms };
-  }
-  return statement;
+/** The guarded pool behind `pool` (itself, or the pool a view was made of); undefined when not guarded. */
+export function guardedPoolOf(pool: object | undefined): object | undefined {
+  return (pool as Partial<Guarded> | undefined)?.[BASE];
 }

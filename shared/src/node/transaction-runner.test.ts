@@ -5,8 +5,8 @@
  * answer was lost, the deadline, nesting.
  */
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "./db-timeouts.ts";
-import { deadlineAt, remainingMs, withDeadline } from "./request-deadline.ts";
+import { guardPool, isDatabaseUnavailable, poolUntil } from "./db-timeouts.ts";
+import { deadlineAt, withDeadline } from "./request-deadline.ts";
 import { markerKey, runStatement, runTransaction, sweepTransactionMarkers, type TransactionalDatabase } from "./transaction-runner.ts";
 
 const serverError = (code: string, errno: number) => Object.assign(new Error(code), { code, errno, fatal: false });
@@ -91,17 +91,29 @@ describe("runTransaction", () => {
     expect(await runTransaction(fakeDatabase([]), async () => { throw mine; }, noWait).catch((e: unknown) => e)).toBe(mine);
   });
 
-  it("stops at the request's deadline with TRANSACTION_RETRIES_EXHAUSTED (503), its cause the last conflict", async () => {
-    const db = fakeDatabase(Array.from({ length: 1000 }, () => ({ at: "work" as const, error: () => serverError("ER_LOCK_DEADLOCK", 1213) })));
-    const started = performance.now();
-    const failure = await withDeadline(150, () => runTransaction(db, async () => 1)).catch((e: unknown) => e);
-    const took = performance.now() - started;
-    expect((failure as { code?: string }).code).toBe("TRANSACTION_RETRIES_EXHAUSTED");
-    expect(((failure as Error).cause as { code?: string }).code).toBe("ER_LOCK_DEADLOCK");
-    expect(isDatabaseUnavailable(failure)).toBe(true);
-    expect(took).toBeLessThan(150 + 100);
-    expect(db.transactions()).toBeGreaterThan(2);
-    expect(db.markers.size).toBe(0);
+  it("stops at its pool's deadline with TRANSACTION_RETRIES_EXHAUSTED (503), its cause the last conflict: a request's view of the pool, or the pool's deadline source", async () => {
+    const unused = async (): Promise<never> => {
+      throw new Error("no statement runs on this pool");
+    };
+    const pool = () => ({ getConnection: unused, query: unused, execute: unused });
+    const timeouts = { queryTimeoutMs: 0, acquireTimeoutMs: 0 };
+    const ways: Array<[string, (run: (client: object) => Promise<unknown>) => Promise<unknown>]> = [
+      ["a view under a deadline (core-api's request handle)", (run) => run(poolUntil(guardPool(pool(), timeouts), performance.now() + 150))],
+      ["AsyncLocalStorage read by the pool (the connector)", (run) => withDeadline(150, () => run(guardPool(pool(), timeouts, deadlineAt)))],
+    ];
+    for (const [way, within] of ways) {
+      const db = fakeDatabase(Array.from({ length: 1000 }, () => ({ at: "work" as const, error: () => serverError("ER_LOCK_DEADLOCK", 1213) })));
+      const started = performance.now();
+      const failure = await within((client) => runTransaction(Object.assign(db, { $client: client }), async () => 1)).catch((e: unknown) => e);
+      const took = performance.now() - started;
+      expect((failure as { code?: string }).code, way).toBe("TRANSACTION_RETRIES_EXHAUSTED");
+      expect(((failure as Error).cause as { code?: string }).code).toBe("ER_LOCK_DEADLOCK");
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      expect(took, way).toBeGreaterThan(60); // back-offs of 2.5-5, 5-10, ... 40-80 ms came first
+      expect(took, way).toBeLessThan(150 + 100);
+      expect(db.transactions()).toBeGreaterThan(2);
+      expect(db.markers.size).toBe(0);
+    }
   });
 
   it("inside an open transaction runs the unit in it: no retries, no second marker", async () => {
@@ -155,13 +167,15 @@ describe("markers", () => {
 describe("request deadlines", () => {
   it("a nested deadline never extends its caller's; none outside a request", async () => {
     expect(deadlineAt()).toBeUndefined();
-    expect(remainingMs()).toBeUndefined();
+    const started = performance.now();
     await withDeadline(100, async () => {
       const outer = deadlineAt()!;
+      expect(outer - started).toBeGreaterThanOrEqual(100);
       await withDeadline(10_000, async () => expect(deadlineAt()).toBe(outer));
       await withDeadline(10, async () => expect(deadlineAt()!).toBeLessThan(outer));
       await new Promise((r) => setTimeout(r, 5));
-      expect(remainingMs()!).toBeLessThan(100);
+      expect(deadlineAt()).toBe(outer);
     });
+    expect(deadlineAt()).toBeUndefined();
   });
 });

@@ -17,7 +17,9 @@
  *   (`transaction_marker`); a fresh connection then looks it up with a locking read, which waits
  *   for a COMMIT still in progress: absent, the transaction rolled back and is run again; present,
  *   it committed and the runner fails with TRANSACTION_OUTCOME_UNKNOWN rather than write twice.
- * - Retries stop at the request's deadline (request-deadline.ts; outside a request, after
+ * - Retries stop at the deadline of the database the runner is given (its pool's: a request's
+ *   database handle in core-api, db-timeouts.ts poolUntil; the request's AsyncLocalStorage
+ *   deadline in the connector, request-deadline.ts; outside a request, after
  *   DEFAULT_REQUEST_DEADLINE_MS of retrying): the runner then fails with
  *   TRANSACTION_RETRIES_EXHAUSTED. Both errors count as `isDatabaseUnavailable`, so the services
  *   answer 503 `service_unavailable` (904) with Retry-After, never 500.
@@ -27,13 +29,24 @@
  * than once.
  */
 import { randomBytes } from "node:crypto";
-import { DEFAULT_REQUEST_DEADLINE_MS, isDatabaseUnavailable, unavailableError } from "./db-timeouts.ts";
-import { deadlineAt, underDeadline } from "./request-deadline.ts";
+import { DEFAULT_REQUEST_DEADLINE_MS, guardedPoolOf, isDatabaseUnavailable, poolDeadline, unavailableError } from "./db-timeouts.ts";
 
-/** What the runner needs of a drizzle database (mysql2 driver): transactions and raw statements. */
+/**
+ * What the runner needs of a drizzle database (mysql2 driver): transactions and raw statements,
+ * and its pool (`$client`), whose deadline ends the retries (db-timeouts.ts, poolDeadline).
+ */
 export interface TransactionalDatabase {
   transaction(work: (tx: any) => Promise<any>, config?: any): Promise<any>;
   execute(query: string): Promise<unknown>;
+  $client?: object;
+}
+
+/**
+ * When the retries on `db` must stop: its pool's deadline (a request's), else
+ * DEFAULT_REQUEST_DEADLINE_MS from now. A `performance.now()` reading.
+ */
+function stopAtFor(db: { $client?: object } | undefined): number {
+  return poolDeadline(db?.$client) ?? performance.now() + DEFAULT_REQUEST_DEADLINE_MS;
 }
 
 /** The transaction type of a database `D` (drizzle's `tx`). */
@@ -82,7 +95,7 @@ export async function runTransaction<D extends TransactionalDatabase, T>(
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
-  const stopAt = deadlineAt() ?? performance.now() + DEFAULT_REQUEST_DEADLINE_MS;
+  const stopAt = stopAtFor(db);
   for (let attempt = 1; ; attempt++) {
     const key = markerKey();
     let committing = false;
@@ -111,13 +124,18 @@ export async function runTransaction<D extends TransactionalDatabase, T>(
 /**
  * Runs one statement on its own (autocommit: a transaction of one statement, atomic on every
  * engine) and runs it again while it fails on a conflict the engine resolved by rolling it back
- * (1213, 1205, 1047), with the same back-off and deadline as runTransaction. A connection lost
+ * (1213, 1205, 1047), with the same back-off as runTransaction. A connection lost
  * under it is not retried: the statement may have been applied, and it wrote no marker to tell;
  * the caller gets the pool's error (503). For a statement whose second run would be harmless or
  * refused (an UPDATE guarded by the values it read, a DELETE by id) and that sits on a hot path,
  * where runTransaction's three round trips more would cost; anything else uses runTransaction.
  * Never inside a transaction: a conflict there rolled the whole transaction back, so only
  * runTransaction may run it again.
+ *
+ * Each attempt runs on the statement's own database, and so within its deadline (a request's
+ * handle, or the connector's request deadline): once that has passed the attempt fails at once
+ * with DEADLINE_EXCEEDED (503), which ends the retries; DEFAULT_REQUEST_DEADLINE_MS of retrying
+ * ends them in any case.
  * @param statement sends the statement (again on each attempt)
  * @returns what it answered
  * @throws its error when it is no conflict; TRANSACTION_RETRIES_EXHAUSTED when conflicts lasted
@@ -126,7 +144,7 @@ export async function runStatement<T>(statement: () => Promise<T>, options: Omit
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
-  const stopAt = deadlineAt() ?? performance.now() + DEFAULT_REQUEST_DEADLINE_MS;
+  const stopAt = stopAtFor(undefined);
   for (let attempt = 1; ; attempt++) {
     try {
       return await statement();
@@ -255,18 +273,25 @@ export async function sweepTransactionMarkers(db: TransactionalDatabase, now = D
   return answer[0].affectedRows;
 }
 
-/** When each database is swept next (performance.now()); the first sweep comes an interval after its first transaction. */
+/**
+ * When each database is swept next (performance.now()), by its guarded pool (the request handles
+ * of one database share it); the first sweep comes an interval after its first transaction.
+ */
 const nextSweeps = new WeakMap<object, number>();
 
-/** Starts a sweep in the background, outside any request's deadline, once per SWEEP_INTERVAL_MS per database. */
+/**
+ * Starts a sweep in the background once per SWEEP_INTERVAL_MS per database, on `db` and so within
+ * what is left of its deadline: a sweep cut short deleted nothing, and the next one takes it up.
+ */
 function sweepNowAndThen(db: TransactionalDatabase): void {
   const now = performance.now();
-  const next = nextSweeps.get(db);
+  const key = guardedPoolOf(db.$client) ?? db;
+  const next = nextSweeps.get(key);
   if (next === undefined) {
-    nextSweeps.set(db, now + SWEEP_INTERVAL_MS);
+    nextSweeps.set(key, now + SWEEP_INTERVAL_MS);
     return;
   }
   if (now < next) return;
-  nextSweeps.set(db, now + SWEEP_INTERVAL_MS);
-  underDeadline(undefined, () => void sweepTransactionMarkers(db).catch(() => {}));
+  nextSweeps.set(key, now + SWEEP_INTERVAL_MS);
+  void sweepTransactionMarkers(db).catch(() => {});
 }
