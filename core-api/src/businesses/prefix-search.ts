@@ -14,12 +14,12 @@
  *   for, is one SUM over the counts;
  * - the page's rows, read with the page (businesses/search.ts, pageWithRows).
  */
-import { and, asc, desc, eq, gt, like, lt, sql, sum, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, like, lt, sql, sum } from "drizzle-orm";
 import { alias, QueryBuilder } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { businessSearchWordCounts } from "../db/schema.ts";
-import { one, rows } from "./query.ts";
-import { pageHits, type PageStatement, type PlannedPage } from "./page-rows.ts";
+import { one, precompiled, rowArrays, rows, type Rendered } from "./query.ts";
+import { hitsOf, pageWithRows, type PlannedPage } from "./page-rows.ts";
 import { FROM_WORDS_BY_WORD, prefixPattern, t } from "./search-sql.ts";
 
 /** Merge at most this many (word, lcp_prev) runs; beyond it, sort. */
@@ -31,17 +31,25 @@ type Run = { token: string; lcp_prev: number; n: number };
 
 const qb = new QueryBuilder();
 const counted = alias(businessSearchWordCounts, "c");
+/** Placeholders of the prefix's statements (each precompiled: query.ts). */
+const CHAIN = sql.placeholder("chain");
+const FIELD = sql.placeholder("field");
+const PATTERN = sql.placeholder("pattern");
+const LENGTH = sql.placeholder("length");
+const WANTED = sql.placeholder("wanted");
+const LIMIT = sql.placeholder("limit");
+const OFFSET = sql.placeholder("offset");
 
 /** The runs of the prefix: its (word, lcp_prev) pairs holding entries (see the module comment). */
-function runsUnder(chainId: number, field: number, word: string): SQL {
-  return and(
-    eq(counted.chainId, chainId),
-    eq(counted.field, field),
-    like(counted.token, prefixPattern(word)),
-    lt(counted.lcpPrev, [...word].length),
-    gt(counted.n, 0),
-  )!;
-}
+const RUNS_UNDER = and(eq(counted.chainId, CHAIN), eq(counted.field, FIELD), like(counted.token, PATTERN), lt(counted.lcpPrev, LENGTH), gt(counted.n, 0))!;
+const RUNS = () =>
+  qb
+    .select({ token: counted.token, lcp_prev: counted.lcpPrev, n: counted.n })
+    .from(counted)
+    .where(RUNS_UNDER)
+    .orderBy(counted.token, counted.lcpPrev)
+    .limit(MAX_RUNS + 1);
+const RUNS_SUM = () => qb.select({ n: sql<number>`COALESCE(${sum(counted.n)}, 0)`.as("n") }).from(counted).where(RUNS_UNDER);
 
 /**
  * One page of the businesses of `chainId` with a word in field `field` (TOKEN_FIELD code)
@@ -58,65 +66,63 @@ export function prefixPage(
   offset: number,
   descending: boolean,
 ): PlannedPage {
-  const where = runsUnder(chainId, field, word);
-  const runs = rows<Run>(
-    db,
-    qb
-      .select({ token: counted.token, lcp_prev: counted.lcpPrev, n: counted.n })
-      .from(counted)
-      .where(where)
-      .orderBy(counted.token, counted.lcpPrev)
-      .limit(MAX_RUNS + 1),
-  );
+  const prefix = { chain: chainId, field, pattern: prefixPattern(word), length: [...word].length };
+  const runs = rows<Run>(db, precompiled("prefix-runs", RUNS, prefix));
   const hits = runs.then(async (found) => {
-    const wanted = offset + limit;
-    const merged = found.length <= MAX_RUNS && found.reduce((total, r) => total + Math.min(Number(r.n), wanted), 0) <= MAX_MERGED_ENTRIES;
-    const page = merged ? mergedPage(chainId, field, found, limit, offset, descending) : sortedPage(chainId, field, word, limit, offset, descending);
-    return { hits: page === null ? [] : await pageHits(db, page) };
+    const page = { ...prefix, wanted: offset + limit, limit, offset };
+    const merged = found.length <= MAX_RUNS && found.reduce((total, r) => total + Math.min(Number(r.n), page.wanted), 0) <= MAX_MERGED_ENTRIES;
+    if (found.length === 0) return { hits: [] };
+    return { hits: hitsOf(await rowArrays(db, merged ? mergedPage(found, page, descending) : sortedPage(page, descending))) };
   });
   return {
     hits,
     total: async () => {
       const found = await runs;
       if (found.length <= MAX_RUNS) return found.reduce((total, r) => total + Number(r.n), 0);
-      const all = await one<{ n: number }>(db, qb.select({ n: sql<number>`COALESCE(${sum(counted.n)}, 0)`.as("n") }).from(counted).where(where));
-      return Number(all?.n ?? 0);
+      return Number((await one<{ n: number }>(db, precompiled("prefix-sum", RUNS_SUM, prefix)))?.n ?? 0);
     },
   };
 }
 
+/** The values of a page's placeholders. */
+type PageValues = { chain: number; field: number; pattern: string; length: number; wanted: number; limit: number; offset: number };
+
 /** The page sorted from every entry under the prefix (too many runs to merge). */
-function sortedPage(chainId: number, field: number, word: string, limit: number, offset: number, descending: boolean): PageStatement {
-  const order = descending ? desc(t.businessId) : asc(t.businessId);
-  return {
-    sql: sql`SELECT ${t.businessId} AS id, NULL AS distance_km FROM ${FROM_WORDS_BY_WORD}
-      WHERE ${t.chainId} = ${chainId} AND ${t.field} = ${field} AND ${t.token} LIKE ${prefixPattern(word)} AND ${t.lcpPrev} < ${[...word].length}
-      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
-    order: [{ column: "id", descending }],
-  };
+function sortedPage(values: PageValues, descending: boolean): Rendered {
+  const build = () =>
+    pageWithRows({
+      sql: sql`SELECT ${t.businessId} AS id, NULL AS distance_km FROM ${FROM_WORDS_BY_WORD}
+        WHERE ${t.chainId} = ${CHAIN} AND ${t.field} = ${FIELD} AND ${t.token} LIKE ${PATTERN} AND ${t.lcpPrev} < ${LENGTH}
+        ORDER BY ${descending ? desc(t.businessId) : asc(t.businessId)} LIMIT ${LIMIT} OFFSET ${OFFSET}`,
+      order: [{ column: "id", descending }],
+    });
+  const { wanted: _wanted, ...used } = values;
+  return precompiled(`prefix-sorted:${descending}`, build, used);
 }
 
 /** A run that holds no entry (no stored word is empty): pads the runs to a power of two. */
 const NO_RUN: Run = { token: "", lcp_prev: 0, n: 0 };
 
 /**
- * The page merged from the first offset + limit ids of each run; null without runs. The runs are
- * padded to a power of two with runs holding nothing, so a connection prepares one statement per
- * size class.
+ * The page merged from the first offset + limit ids of each run (at least one). The runs are
+ * padded to a power of two with runs holding nothing: one statement per size class and order.
  */
-function mergedPage(chainId: number, field: number, runs: readonly Run[], limit: number, offset: number, descending: boolean): PageStatement | null {
-  if (runs.length === 0) return null;
-  const order = descending ? desc(t.businessId) : asc(t.businessId);
+function mergedPage(runs: readonly Run[], values: PageValues, descending: boolean): Rendered {
   const size = 2 ** Math.ceil(Math.log2(runs.length));
   const all = [...runs, ...Array.from({ length: size - runs.length }, () => NO_RUN)];
-  const parts = all.map(
-    (r) => sql`(SELECT ${t.businessId} FROM ${FROM_WORDS_BY_WORD}
-      WHERE ${t.chainId} = ${chainId} AND ${t.field} = ${field} AND ${t.token} = ${r.token} AND ${t.lcpPrev} = ${Number(r.lcp_prev)}
-      ORDER BY ${order} LIMIT ${offset + limit})`,
-  );
-  return {
-    sql: sql`SELECT business_id AS id, NULL AS distance_km FROM (${sql.join(parts, sql` UNION ALL `)}) u
-      ORDER BY business_id ${descending ? sql`DESC` : sql`ASC`} LIMIT ${limit} OFFSET ${offset}`,
-    order: [{ column: "id", descending }],
+  const build = () => {
+    const parts = all.map(
+      (_, i) => sql`(SELECT ${t.businessId} FROM ${FROM_WORDS_BY_WORD}
+        WHERE ${t.chainId} = ${CHAIN} AND ${t.field} = ${FIELD} AND ${t.token} = ${sql.placeholder(`tokens[${i}]`)} AND ${t.lcpPrev} = ${sql.placeholder(`lcps[${i}]`)}
+        ORDER BY ${descending ? desc(t.businessId) : asc(t.businessId)} LIMIT ${WANTED})`,
+    );
+    return pageWithRows({
+      sql: sql`SELECT business_id AS id, NULL AS distance_km FROM (${sql.join(parts, sql` UNION ALL `)}) u
+        ORDER BY business_id ${descending ? sql`DESC` : sql`ASC`} LIMIT ${LIMIT} OFFSET ${OFFSET}`,
+      order: [{ column: "id", descending }],
+    });
   };
+  const { pattern: _pattern, length: _length, ...used } = values;
+  const lists = { tokens: all.map((r) => r.token), lcps: all.map((r) => Number(r.lcp_prev)) };
+  return precompiled(`prefix-merged:${size}:${descending}`, build, { ...used, ...lists });
 }

@@ -1,6 +1,7 @@
 /**
  * Runs the search's statements: drizzle queries (the query builder, or `sql` templates where it
- * lacks a construct), every value a bound parameter, sent as server-side prepared statements
+ * lacks a construct), every value a bound parameter, the hot ones rendered once per shape
+ * (precompiled), all sent as server-side prepared statements
  * (mysql2 `execute`: the server parses a text once per connection, and the binary protocol binds a
  * coordinate as a DOUBLE, which a distance computes with directly, where a decimal literal in a
  * text is converted again for every row). The search keeps its texts few (lists padded to a
@@ -8,35 +9,90 @@
  * Rows come back as compileSelect reads them: whole business rows through tableRows
  * (db/compiled-select.ts).
  */
-import type { SQL, SQLWrapper } from "drizzle-orm";
+import { is, Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { MySqlDialect } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 
 /** Turns drizzle queries into their text and values (no database needed). */
 const dialect = new MySqlDialect();
 
+/** A statement's text and its values, ready to send. */
+export interface Rendered {
+  sql: string;
+  params: unknown[];
+}
+
+/** What the runners take: a drizzle query (rendered per run) or a rendered statement (precompiled). */
+export type Query = SQL | SQLWrapper | Rendered;
+
 /** The text and values of `query` (a builder's own rendering, or the dialect's for an `sql` template). */
-function rendered(query: SQL | SQLWrapper): { sql: string; params: unknown[] } {
-  const built = query as { toSQL?: () => { sql: string; params: unknown[] } };
+function rendered(query: Query): Rendered {
+  if ("params" in query) return query;
+  const built = query as { toSQL?: () => Rendered };
   return built.toSQL ? built.toSQL() : dialect.sqlToQuery(query.getSQL());
 }
 
+/** A hot statement's text, rendered once, and where each run's values go. */
+interface Compiled {
+  text: string;
+  slots: Array<{ name: string; index?: number } | { value: unknown }>;
+}
+
+/** Hot statements by shape (a few per plan: one per list size class and order). */
+const compiled = new Map<string, Compiled>();
+/** Shapes kept at most (far more than the plans have: a bound, not a working size). */
+const MAX_COMPILED = 512;
+
+/**
+ * The statement `build` returns, rendered once per `shape` and bound to `values` by placeholder
+ * name. Drizzle's rendering of a search's statement (a few kilobytes of fragments) cost more node
+ * time than the rest of the search together: the hot plans (location, one-word prefix) render
+ * each shape once, with `sql.placeholder(name)` for every value that changes between runs
+ * (`name[i]`: item i of the list `values[name]`).
+ * @param shape names everything the text depends on (list sizes, order), nothing else
+ * @throws Error naming a placeholder `values` gives no value
+ */
+export function precompiled(shape: string, build: () => SQL | SQLWrapper, values: Readonly<Record<string, unknown>>): Rendered {
+  let statement = compiled.get(shape);
+  if (!statement) {
+    const { sql, params } = rendered(build());
+    statement = { text: sql, slots: params.map(slotOf) };
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(shape, statement);
+  }
+  const params = statement.slots.map((slot) => {
+    if ("value" in slot) return slot.value;
+    const given = values[slot.name];
+    const value = slot.index === undefined ? given : (given as readonly unknown[] | undefined)?.[slot.index];
+    if (value === undefined) throw new Error(`search statement ${shape}: no value for placeholder ${slot.name}${slot.index === undefined ? "" : `[${slot.index}]`}`);
+    return value;
+  });
+  return { sql: statement.text, params };
+}
+
+/** Where a rendered value comes from: a constant, a placeholder's value, or an item of a list (`name[i]`). */
+function slotOf(param: unknown): Compiled["slots"][number] {
+  if (!is(param, Placeholder)) return { value: param };
+  const item = /^(\w+)\[(\d+)\]$/.exec(param.name);
+  return item ? { name: item[1]!, index: Number(item[2]) } : { name: param.name };
+}
+
 /** Runs `query` and returns its rows (objects by column name). */
-export async function rows<T>(db: CoreDb, query: SQL | SQLWrapper): Promise<T[]> {
+export async function rows<T>(db: CoreDb, query: Query): Promise<T[]> {
   const { sql, params } = rendered(query);
   const [result] = (await db.$client.execute(sql, params as never)) as unknown as [T[]];
   return result;
 }
 
 /** Runs `query` and returns its rows as arrays (column order), for tableRows. */
-export async function rowArrays(db: CoreDb, query: SQL | SQLWrapper): Promise<unknown[][]> {
+export async function rowArrays(db: CoreDb, query: Query): Promise<unknown[][]> {
   const { sql, params } = rendered(query);
   const [result] = (await db.$client.execute({ sql, rowsAsArray: true }, params as never)) as unknown as [unknown[][]];
   return result;
 }
 
 /** Runs `query` and returns its first row, if any. */
-export async function one<T>(db: CoreDb, query: SQL | SQLWrapper): Promise<T | undefined> {
+export async function one<T>(db: CoreDb, query: Query): Promise<T | undefined> {
   return (await rows<T>(db, query))[0];
 }
 

@@ -17,6 +17,16 @@ import { TOKEN_FIELD } from "./word-index.ts";
 export type TextField = keyof typeof TOKEN_FIELD;
 /** A search circle; radius in kilometres. */
 export type Location = { latitude: number; longitude: number; radiusKm: number };
+/** A search circle in a statement: its numbers, or placeholders of a precompiled one (AT). */
+export type LocationSql = { latitude: unknown; longitude: unknown; radiusKm: unknown };
+
+/** The search circle as placeholders `lat`, `lon` and `radius` (their values: locationValues). */
+export const AT: LocationSql = { latitude: sql.placeholder("lat"), longitude: sql.placeholder("lon"), radiusKm: sql.placeholder("radius") };
+
+/** The values of AT's placeholders. */
+export function locationValues(at: Location): Record<"lat" | "lon" | "radius", number> {
+  return { lat: at.latitude, lon: at.longitude, radius: at.radiusKm };
+}
 /** A text search: terms as searchTermsOf reads them, in which fields, all terms or any. */
 export type Text = { terms: string[][]; fields: TextField[]; matchAll: boolean };
 
@@ -45,14 +55,14 @@ export function prefixPattern(word: string): string {
 }
 
 /** Haversine distance in km from the search point to the point (`lat`, `lon`) of a row. */
-export function distance(at: Location, lat: AnyColumn, lon: AnyColumn): SQL {
+export function distance(at: LocationSql, lat: AnyColumn, lon: AnyColumn): SQL {
   return sql`(${2 * EARTH_RADIUS_KM} * ASIN(LEAST(1, SQRT(
     POW(SIN(RADIANS(${lat} - ${at.latitude}) / 2), 2) +
     COS(RADIANS(${at.latitude})) * COS(RADIANS(${lat})) * POW(SIN(RADIANS(${lon} - ${at.longitude}) / 2), 2)))))`;
 }
 
 /** Whether the point (`lat`, `lon`) of a row lies within the circle. */
-export function within(at: Location, lat: AnyColumn, lon: AnyColumn): SQL {
+export function within(at: LocationSql, lat: AnyColumn, lon: AnyColumn): SQL {
   return sql`${distance(at, lat, lon)} <= ${at.radiusKm}`;
 }
 
@@ -62,6 +72,20 @@ export function inCells(ranges: readonly CellRange[], column: AnyColumn): SQL {
     padded(ranges).map(([first, last]) => sql`${column} BETWEEN ${first} AND ${last}`),
     sql` OR `,
   )})`;
+}
+
+/**
+ * `column` in one of `count` cell ranges given as the list placeholder `name` (first and last
+ * cell of each range in turn: cellValues), for a precompiled statement.
+ */
+export function cellSlots(count: number, column: AnyColumn, name: string): SQL {
+  const ranges = Array.from({ length: count }, (_, i) => sql`${column} BETWEEN ${sql.placeholder(`${name}[${2 * i}]`)} AND ${sql.placeholder(`${name}[${2 * i + 1}]`)}`);
+  return sql`(${sql.join(ranges, sql` OR `)})`;
+}
+
+/** The value of cellSlots' placeholder for `ranges` (padded: query.ts padded). */
+export function cellValues(ranges: readonly CellRange[]): number[] {
+  return ranges.flat();
 }
 
 /**

@@ -22,15 +22,15 @@
  * prepared statements (query.ts).
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { QueryBuilder } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { businesses } from "../db/schema.ts";
 import { cellCover, cellRangesWithin } from "./geo.ts";
 import { TOKEN_FIELD } from "./word-index.ts";
 import { prefixPage } from "./prefix-search.ts";
 import { BUSINESS_ROW_COLUMNS, hitsOf, orderBy, pageHits, pageWithRows, type BusinessHit, type OrderKey, type PageStatement, type PlannedPage } from "./page-rows.ts";
-import { one, rowArrays } from "./query.ts";
-import { b, c, distance, FROM_BUSINESSES, FROM_CELL_COUNTS, FROM_LOCATION_INDEX, FROM_WORDS, inCells, textMatch, within, wordRange, t } from "./search-sql.ts";
+import { one, padded, precompiled, rowArrays, type Rendered } from "./query.ts";
+import { AT, b, c, cellSlots, cellValues, distance, FROM_BUSINESSES, FROM_CELL_COUNTS, FROM_LOCATION_INDEX, FROM_WORDS } from "./search-sql.ts";
+import { inCells, locationValues, textMatch, within, wordRange, t } from "./search-sql.ts";
 import type { Location, Text, TextField } from "./search-sql.ts";
 
 export type { BusinessHit, PageHits, PlannedPage } from "./page-rows.ts";
@@ -64,7 +64,10 @@ export interface BusinessSearchResult {
   total?: number;
 }
 
-const qb = new QueryBuilder();
+/** Placeholders of the precompiled statements: the chain, the page's size and start. */
+const CHAIN = sql.placeholder("chain");
+const LIMIT = sql.placeholder("limit");
+const OFFSET = sql.placeholder("offset");
 const key = (column: OrderKey["column"], descending = false): OrderKey => ({ column, descending });
 /** A count's row as a number (none: 0). */
 const countOf = (row: { n: number | string | null } | undefined) => Number(row?.n ?? 0);
@@ -105,7 +108,7 @@ function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, 
   const hits = async () => {
     let radius = Math.min(at.radiusKm, 2 * Math.max(1, Math.sqrt(wanted / 25)));
     for (;;) {
-      const found = await pageHits(db, nearest(chainId, { ...at, radiusKm: radius }, limit, offset, descending));
+      const found = hitsOf(await rowArrays(db, nearest(chainId, { ...at, radiusKm: radius }, limit, offset, descending)));
       if (found.length >= limit || radius >= at.radiusKm) return { hits: found };
       radius = Math.min(at.radiusKm, radius * 4);
     }
@@ -113,30 +116,42 @@ function locationPage(db: CoreDb, chainId: number, at: Location, limit: number, 
   return { hits: hits(), total: () => countWithin(db, chainId, at) };
 }
 
-/** Number of live businesses of the chain within the circle. */
+/** Number of live businesses of the chain within the circle (precompiled per number of inner and boundary ranges). */
 async function countWithin(db: CoreDb, chainId: number, at: Location): Promise<number> {
-  const { inner, boundary } = cellCover(at.latitude, at.longitude, at.radiusKm);
-  const parts: SQL[] = [];
-  if (inner.length) {
-    parts.push(sql`(SELECT COALESCE(SUM(${c.n}), 0) FROM ${FROM_CELL_COUNTS} WHERE ${c.chainId} = ${chainId} AND ${inCells(inner, c.geoCell)})`);
-  }
-  if (boundary.length) {
-    parts.push(sql`(SELECT COUNT(*) FROM ${FROM_LOCATION_INDEX}
-      WHERE ${b.chainId} = ${chainId} AND ${inCells(boundary, b.geoCell)} AND ${within(at, b.latitude, b.longitude)})`);
-  }
-  if (!parts.length) return 0;
-  return countOf(await one(db, sql`SELECT ${sql.join(parts, sql` + `)} AS n`));
+  const cover = cellCover(at.latitude, at.longitude, at.radiusKm);
+  const inner = padded(cover.inner);
+  const boundary = padded(cover.boundary);
+  if (!inner.length && !boundary.length) return 0;
+  const build = () => {
+    const parts: SQL[] = [];
+    if (inner.length) {
+      parts.push(sql`(SELECT COALESCE(SUM(${c.n}), 0) FROM ${FROM_CELL_COUNTS} WHERE ${c.chainId} = ${CHAIN} AND ${cellSlots(inner.length, c.geoCell, "inner")})`);
+    }
+    if (boundary.length) {
+      parts.push(sql`(SELECT COUNT(*) FROM ${FROM_LOCATION_INDEX}
+        WHERE ${b.chainId} = ${CHAIN} AND ${cellSlots(boundary.length, b.geoCell, "boundary")} AND ${within(AT, b.latitude, b.longitude)})`);
+    }
+    return sql`SELECT ${sql.join(parts, sql` + `)} AS n`;
+  };
+  const values = { chain: chainId, ...locationValues(at), inner: cellValues(inner), boundary: cellValues(boundary) };
+  return countOf(await one(db, precompiled(`within:${inner.length}:${boundary.length}`, build, values)));
 }
 
-/** The page of the live businesses of the chain within the circle, nearest first (the first offset + limit of them). */
-function nearest(chainId: number, at: Location, limit: number, offset: number, descending: boolean): PageStatement {
-  const ranges = cellRangesWithin(at.latitude, at.longitude, at.radiusKm);
-  return {
-    sql: sql`SELECT ${b.id}, ${distance(at, b.latitude, b.longitude)} AS distance_km FROM ${FROM_LOCATION_INDEX}
-      WHERE ${b.chainId} = ${chainId} AND ${inCells(ranges, b.geoCell)} AND ${within(at, b.latitude, b.longitude)}
-      ORDER BY distance_km ASC, ${descending ? desc(b.id) : asc(b.id)} LIMIT ${limit} OFFSET ${offset}`,
-    order: [key("distance_km"), key("id", descending)],
-  };
+/**
+ * The page of the live businesses of the chain within the circle, nearest first (the first
+ * offset + limit of them), with its rows (precompiled per number of cell ranges and order).
+ */
+function nearest(chainId: number, at: Location, limit: number, offset: number, descending: boolean): Rendered {
+  const ranges = padded(cellRangesWithin(at.latitude, at.longitude, at.radiusKm));
+  const build = () =>
+    pageWithRows({
+      sql: sql`SELECT ${b.id}, ${distance(AT, b.latitude, b.longitude)} AS distance_km FROM ${FROM_LOCATION_INDEX}
+        WHERE ${b.chainId} = ${CHAIN} AND ${cellSlots(ranges.length, b.geoCell, "cells")} AND ${within(AT, b.latitude, b.longitude)}
+        ORDER BY distance_km ASC, ${descending ? desc(b.id) : asc(b.id)} LIMIT ${LIMIT} OFFSET ${OFFSET}`,
+      order: [key("distance_km"), key("id", descending)],
+    });
+  const values = { chain: chainId, ...locationValues(at), cells: cellValues(ranges), limit, offset };
+  return precompiled(`nearest:${ranges.length}:${descending}`, build, values);
 }
 
 /** Text, with or without location, from the word index alone. */
