@@ -4,7 +4,7 @@
  *
  * Counts at the protocol level: every Query and Execute command any connection of these pools puts
  * on the wire, including `begin` / `commit` / `rollback` of transactions (each is a round trip);
- * several statements sent in one text (core-api/src/db/built-statements.ts) are one round trip.
+ * a text holding several statements would be one round trip.
  * Connection handshakes and pings are not statements and are not counted.
  *
  * @example

@@ -2,13 +2,10 @@
  * Business storage: every write of a business goes through here, so the row, its location grid
  * cell and its text-search words always agree (spec, "Business"; handbook, schema-as-code).
  */
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import type { TargetJoin } from "../auth/target-join.ts";
+import { and, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
 import { rowAsInserted, wholeSeconds } from "../db/inserted-row.ts";
 import { WriteBatcher } from "../db/group-commit.ts";
-import { insertRows, runInTransaction } from "../db/built-statements.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { geoCell, geoRow } from "./geo.ts";
@@ -17,7 +14,6 @@ import { countWords, deleteWords, insertWords, tokenRows } from "./word-index.ts
 import { runTransaction } from "@service/shared/node";
 import { baseDatabase, databaseUntil, deadlineOf } from "../db/request-database.ts";
 
-export type BusinessRow = typeof businesses.$inferSelect;
 /** Writable columns of a business (camelCase drizzle names). */
 export type BusinessValues = Omit<
   typeof businesses.$inferInsert,
@@ -26,6 +22,17 @@ export type BusinessValues = Omit<
 export type BusinessChanges = Partial<Omit<BusinessValues, "chainId">>;
 
 export { TOKEN_FIELD } from "./word-index.ts";
+export {
+  BUSINESS_BY_ID_JOIN,
+  BUSINESS_BY_OWNER_CODE_JOIN,
+  chainExists,
+  findBusinessById,
+  findBusinessByOwnerCode,
+  findBusinessesByIds,
+  type BusinessRow,
+  type BusinessTargetRow,
+} from "./business-reads.ts";
+import type { BusinessRow } from "./business-reads.ts";
 
 const DUPLICATE_OWNER_CODE = "businesses_unique_owner_code_per_chain";
 
@@ -119,7 +126,7 @@ async function writeNewBusinesses(db: CoreDb, items: readonly NewBusiness[]): Pr
   const written = items.map(({ values: v, stamp }) => ({ ...v, geoCell: geoCell(v.latitude, v.longitude), createdDate: stamp, lastModifiedDate: stamp }));
   return runTransaction(db, async (tx) => {
     const ids: number[] = [];
-    for (const row of written) ids.push((await runInTransaction(tx, insertRows(businesses, [row]))).insertId);
+    for (const row of written) ids.push((await tx.insert(businesses).values(row))[0].insertId);
     const words = written.flatMap((v, i) => tokenRows(v.chainId, ids[i]!, v));
     await insertWords(tx, words);
     await adjustCellCounts(tx, written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 as const })));
@@ -206,101 +213,6 @@ export async function deleteBusiness(
     await countWords(tx, removed, []);
     return true;
   });
-}
-
-/** The live business of chain `chainId` with id `id` (compiled once: db/compiled-select.ts). */
-const LIVE_BY_ID = compileSelect(
-  qb
-    .select()
-    .from(businesses)
-    .where(and(eq(businesses.id, sql.placeholder("id")), eq(businesses.chainId, sql.placeholder("chainId")), eq(businesses.deleted, false)))
-    .limit(1),
-  ["id", "chainId"],
-);
-
-/** The live business of chain `chainId` with owner code `ownerCode` (compiled once). */
-const LIVE_BY_OWNER_CODE = compileSelect(
-  qb
-    .select()
-    .from(businesses)
-    .where(and(eq(businesses.chainId, sql.placeholder("chainId")), eq(businesses.activeOwnerCode, sql.placeholder("ownerCode"))))
-    .limit(1),
-  ["chainId", "ownerCode"],
-);
-
-/**
- * What a target join reads of a business: every column a record is rendered from, which is all
- * but the two the store keeps for its indexes (`active_owner_code`, `geo_cell`): every column is
- * a column definition more the server sends and the driver reads per request.
- */
-const { activeOwnerCode: _activeOwnerCode, geoCell: _geoCell, ...BUSINESS_TARGET_COLUMNS } = getTableColumns(businesses);
-
-/** A business row as a target join reads it (BusinessRow without its index-only columns). */
-export type BusinessTargetRow = Omit<BusinessRow, "activeOwnerCode" | "geoCell">;
-
-/**
- * The live business named by id (placeholder `target`) in the chain the caller's check grants,
- * read in that check's one query (auth/target-join.ts): the row findBusinessById reads, less
- * its index-only columns (BusinessTargetRow).
- */
-export const BUSINESS_BY_ID_JOIN: TargetJoin = {
-  key: "business-by-id",
-  table: businesses,
-  selection: BUSINESS_TARGET_COLUMNS,
-  on: (chainId) => and(eq(businesses.id, sql.placeholder("target")), eq(businesses.chainId, chainId), eq(businesses.deleted, false))!,
-};
-
-/** The live business named by owner code (placeholder `target`) in the granted chain: the row findBusinessByOwnerCode reads, as BUSINESS_BY_ID_JOIN reads it. */
-export const BUSINESS_BY_OWNER_CODE_JOIN: TargetJoin = {
-  key: "business-by-owner-code",
-  table: businesses,
-  selection: BUSINESS_TARGET_COLUMNS,
-  on: (chainId) => and(eq(businesses.chainId, chainId), eq(businesses.activeOwnerCode, sql.placeholder("target")))!,
-};
-
-/** The live business of chain `chainId` with id `id`, or null. */
-export async function findBusinessById(db: CoreDb, chainId: number, id: number): Promise<BusinessRow | null> {
-  const [row] = await LIVE_BY_ID.run(db, { id, chainId });
-  return row ?? null;
-}
-
-/** The live business of chain `chainId` with owner code `ownerCode`, or null. */
-export async function findBusinessByOwnerCode(db: CoreDb, chainId: number, ownerCode: string): Promise<BusinessRow | null> {
-  const [row] = await LIVE_BY_OWNER_CODE.run(db, { chainId, ownerCode });
-  return row ?? null;
-}
-
-/**
- * Statements reading the live businesses of up to N ids, N a power of two: a handful of prepared
- * statements per connection serve every page size (the server caps them: max_prepared_stmt_count).
- */
-const liveByIds = new Map<number, CompiledSelect<BusinessRow, `id${number}`>>();
-
-/** Live businesses by id, in the order of `ids` (ids not found are skipped). */
-export async function findBusinessesByIds(db: CoreDb, ids: number[]): Promise<BusinessRow[]> {
-  if (ids.length === 0) return [];
-  const slots = 2 ** Math.ceil(Math.log2(ids.length));
-  let statement = liveByIds.get(slots);
-  if (!statement) {
-    const names = Array.from({ length: slots }, (_, i) => `id${i}` as const);
-    statement = compileSelect(
-      qb.select().from(businesses).where(and(inArray(businesses.id, names.map((n) => sql.placeholder(n))), eq(businesses.deleted, false))),
-      names,
-    );
-    liveByIds.set(slots, statement);
-  }
-  // The slots past the ids repeat the last one: IN ignores the repeats.
-  const values: Record<`id${number}`, number> = {};
-  for (let i = 0; i < slots; i++) values[`id${i}`] = ids[Math.min(i, ids.length - 1)]!;
-  const rows = await statement.run(db, values);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** Whether chain `chainId` exists and is not deleted. */
-export async function chainExists(db: CoreDb, chainId: number): Promise<boolean> {
-  const rows = await db.execute(sql`SELECT 1 FROM chains WHERE id = ${chainId} AND deleted = 0 LIMIT 1`);
-  return (rows[0] as unknown as unknown[]).length > 0;
 }
 
 async function translateDuplicate<T>(work: () => Promise<T>): Promise<T> {

@@ -3,8 +3,7 @@
  * businesses they count, so a radius search can add up whole cells (search.ts).
  */
 import { businessGeoCellCounts } from "../db/schema.ts";
-import { insertRows, runInTransaction, type BuiltStatement } from "../db/built-statements.ts";
-import type { Tx } from "./word-index.ts";
+import { ADD_N, slices, type Tx } from "./word-index.ts";
 
 /** One business entering (+1) or leaving (-1) a grid cell of a chain; null cells are ignored. */
 export interface CellChange {
@@ -14,11 +13,10 @@ export interface CellChange {
 }
 
 /**
- * The statements applying `changes` to the per-cell counts (one, unless thousands of cells change).
- * Keys are summed and written sorted: a fixed lock order, so concurrent writers of the same cells
- * queue instead of deadlocking.
+ * The changes of the per-cell counts, keys summed and sorted: a fixed lock order, so concurrent
+ * writers of the same cells queue instead of deadlocking.
  */
-export function cellCountStatements(changes: readonly CellChange[]): BuiltStatement[] {
+function cellCountChanges(changes: readonly CellChange[]): Array<{ chainId: number; geoCell: number; n: number }> {
   const sums = new Map<string, { chainId: number; geoCell: number; n: number }>();
   for (const c of changes) {
     if (c.cell === null) continue;
@@ -27,13 +25,12 @@ export function cellCountStatements(changes: readonly CellChange[]): BuiltStatem
     entry.n += c.delta;
     sums.set(key, entry);
   }
-  const values = [...sums.values()].filter((v) => v.n !== 0).sort((a, b) => a.chainId - b.chainId || a.geoCell - b.geoCell);
-  const statements = [];
-  for (let i = 0; i < values.length; i += 5000) statements.push(insertRows(businessGeoCellCounts, values.slice(i, i + 5000), { addOnDuplicateKey: "n" }));
-  return statements;
+  return [...sums.values()].filter((v) => v.n !== 0).sort((a, b) => a.chainId - b.chainId || a.geoCell - b.geoCell);
 }
 
-/** Applies `changes` to the per-cell counts in `tx` (cellCountStatements). */
+/** Applies `changes` to the per-cell counts in `tx` (one upsert, unless thousands of cells change). */
 export async function adjustCellCounts(tx: Tx, changes: readonly CellChange[]): Promise<void> {
-  for (const statement of cellCountStatements(changes)) await runInTransaction(tx, statement);
+  for (const slice of slices(cellCountChanges(changes))) {
+    await tx.insert(businessGeoCellCounts).values(slice).onDuplicateKeyUpdate({ set: { n: ADD_N } });
+  }
 }

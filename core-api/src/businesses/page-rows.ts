@@ -3,6 +3,8 @@
  * the ids and then their rows were two round trips): the page's ids joined to `businesses`, in the
  * page's order, read as the compiled reads read a row (db/compiled-select.ts tableRows).
  */
+import { asc, desc, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { tableRows } from "../db/compiled-select.ts";
 import { businesses } from "../db/schema.ts";
@@ -30,23 +32,40 @@ export type PageHits = { hits: BusinessHit[]; total?: number };
  * without location) and the columns `order` names, ordered by them and limited to the page.
  */
 export interface PageStatement {
-  sql: string;
-  /** the page's order as `<column of the statement> ASC|DESC`, ids last */
-  order: string[];
+  sql: SQL;
+  /** the page's order by the statement's columns, ids last */
+  order: OrderKey[];
 }
 
-/** The business row as the page's statements select it (alias `r`). */
+/** One key of a page's order: a column the page's statement selects, and its direction. */
+export interface OrderKey {
+  column: "distance_km" | "relevance" | "sort_key" | "id";
+  descending: boolean;
+}
+
+/** `column` in `order`'s direction, as ORDER BY takes it (`inner` names the table or derived table). */
+export function orderBy(order: readonly OrderKey[], inner?: string): SQL {
+  const keys = order.map(({ column, descending }) => {
+    const name = inner ? sql`${sql.identifier(inner)}.${sql.identifier(column)}` : sql.identifier(column);
+    return descending ? desc(name) : asc(name);
+  });
+  return sql.join(keys, sql`, `);
+}
+
+/** The business row as the page's statements select it (alias `r`), read as the compiled reads read a row. */
+const r = alias(businesses, "r");
 const BUSINESS_ROWS = tableRows(businesses, "r");
+const ROW_COLUMNS = sql.join(Object.values(getTableColumns(r)), sql`, `);
 /** The columns of a business row; pageWithRows selects the distance right after them. */
 export const BUSINESS_ROW_COLUMNS = BUSINESS_ROWS.count;
 
 /**
  * The page's statement with its business rows joined, in its order: the business columns
- * (BUSINESS_ROWS), then the distance, then the statement's extra columns.
+ * (BUSINESS_ROWS), then the distance, then the statement's `extra` columns (of `p`).
  */
-export function pageWithRows(page: PageStatement, extra = ""): string {
-  return `SELECT ${BUSINESS_ROWS.columns}, p.distance_km${extra} FROM (${page.sql}) p
-    JOIN businesses r ON r.id = p.id AND r.deleted = 0 ORDER BY ${page.order.map((o) => `p.${o}`).join(", ")}`;
+export function pageWithRows(page: PageStatement, extra?: SQL): SQL {
+  return sql`SELECT ${ROW_COLUMNS}, p.distance_km${extra ? sql`, ${extra}` : sql``} FROM (${page.sql}) p
+    JOIN ${businesses} ${r} ON ${r.id} = p.id AND ${r.deleted} = 0 ORDER BY ${orderBy(page.order, "p")}`;
 }
 
 /** Reads hits from the rows of pageWithRows. */

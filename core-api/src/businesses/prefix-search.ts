@@ -14,10 +14,13 @@
  *   for, is one SUM over the counts;
  * - the page's rows, read with the page (businesses/search.ts, pageWithRows).
  */
+import { and, asc, desc, eq, gt, like, lt, sql, sum } from "drizzle-orm";
+import { alias, QueryBuilder } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
-import { int, one, rows, str } from "./query.ts";
-import { pageHits, type PageStatement, type PlannedPage } from "./page-rows.ts";
-import { escapeLike } from "./text.ts";
+import { businessSearchWordCounts } from "../db/schema.ts";
+import { one, precompiled, rowArrays, rows, type Rendered } from "./query.ts";
+import { hitsOf, pageWithRows, type PlannedPage } from "./page-rows.ts";
+import { FROM_WORDS_BY_WORD, prefixPattern, t } from "./search-sql.ts";
 
 /** Merge at most this many (word, lcp_prev) runs; beyond it, sort. */
 const MAX_RUNS = 64;
@@ -25,6 +28,28 @@ const MAX_RUNS = 64;
 const MAX_MERGED_ENTRIES = 20_000;
 
 type Run = { token: string; lcp_prev: number; n: number };
+
+const qb = new QueryBuilder();
+const counted = alias(businessSearchWordCounts, "c");
+/** Placeholders of the prefix's statements (each precompiled: query.ts). */
+const CHAIN = sql.placeholder("chain");
+const FIELD = sql.placeholder("field");
+const PATTERN = sql.placeholder("pattern");
+const LENGTH = sql.placeholder("length");
+const WANTED = sql.placeholder("wanted");
+const LIMIT = sql.placeholder("limit");
+const OFFSET = sql.placeholder("offset");
+
+/** The runs of the prefix: its (word, lcp_prev) pairs holding entries (see the module comment). */
+const RUNS_UNDER = and(eq(counted.chainId, CHAIN), eq(counted.field, FIELD), like(counted.token, PATTERN), lt(counted.lcpPrev, LENGTH), gt(counted.n, 0))!;
+const RUNS = () =>
+  qb
+    .select({ token: counted.token, lcp_prev: counted.lcpPrev, n: counted.n })
+    .from(counted)
+    .where(RUNS_UNDER)
+    .orderBy(counted.token, counted.lcpPrev)
+    .limit(MAX_RUNS + 1);
+const RUNS_SUM = () => qb.select({ n: sql<number>`COALESCE(${sum(counted.n)}, 0)`.as("n") }).from(counted).where(RUNS_UNDER);
 
 /**
  * One page of the businesses of `chainId` with a word in field `field` (TOKEN_FIELD code)
@@ -41,51 +66,63 @@ export function prefixPage(
   offset: number,
   descending: boolean,
 ): PlannedPage {
-  const length = [...word].length;
-  const like = str(`${escapeLike(word)}%`);
-  const counts = `FROM business_search_word_counts c
-    WHERE c.chain_id = ${int(chainId)} AND c.field = ${int(field)} AND c.token LIKE ${like} AND c.lcp_prev < ${int(length)} AND c.n > 0`;
-  const runs = rows<Run>(db, `SELECT c.token, c.lcp_prev, c.n ${counts} ORDER BY c.token, c.lcp_prev LIMIT ${int(MAX_RUNS + 1)}`);
+  const prefix = { chain: chainId, field, pattern: prefixPattern(word), length: [...word].length };
+  const runs = rows<Run>(db, precompiled("prefix-runs", RUNS, prefix));
   const hits = runs.then(async (found) => {
-    const wanted = offset + limit;
-    const merged = found.length <= MAX_RUNS && found.reduce((sum, r) => sum + Math.min(Number(r.n), wanted), 0) <= MAX_MERGED_ENTRIES;
-    const page = merged ? mergedPage(chainId, field, found, limit, offset, descending) : sortedPage(chainId, field, like, length, limit, offset, descending);
-    return { hits: page === null ? [] : await pageHits(db, page) };
+    const page = { ...prefix, wanted: offset + limit, limit, offset };
+    const merged = found.length <= MAX_RUNS && found.reduce((total, r) => total + Math.min(Number(r.n), page.wanted), 0) <= MAX_MERGED_ENTRIES;
+    if (found.length === 0) return { hits: [] };
+    return { hits: hitsOf(await rowArrays(db, merged ? mergedPage(found, page, descending) : sortedPage(page, descending))) };
   });
   return {
     hits,
     total: async () => {
       const found = await runs;
-      if (found.length <= MAX_RUNS) return found.reduce((sum, r) => sum + Number(r.n), 0);
-      return Number((await one<{ n: number }>(db, `SELECT COALESCE(SUM(c.n), 0) AS n ${counts}`))?.n ?? 0);
+      if (found.length <= MAX_RUNS) return found.reduce((total, r) => total + Number(r.n), 0);
+      return Number((await one<{ n: number }>(db, precompiled("prefix-sum", RUNS_SUM, prefix)))?.n ?? 0);
     },
   };
 }
 
-/** The page sorted from every entry under the prefix (too many runs to merge); `like` is the escaped pattern. */
-function sortedPage(chainId: number, field: number, like: string, length: number, limit: number, offset: number, descending: boolean): PageStatement {
-  const order = descending ? "DESC" : "ASC";
-  return {
-    sql: `SELECT t.business_id AS id, NULL AS distance_km FROM business_search_tokens t FORCE INDEX (business_search_tokens_by_word)
-      WHERE t.chain_id = ${int(chainId)} AND t.field = ${int(field)} AND t.token LIKE ${like} AND t.lcp_prev < ${int(length)}
-      ORDER BY t.business_id ${order} LIMIT ${int(limit)} OFFSET ${int(offset)}`,
-    order: [`id ${order}`],
-  };
+/** The values of a page's placeholders. */
+type PageValues = { chain: number; field: number; pattern: string; length: number; wanted: number; limit: number; offset: number };
+
+/** The page sorted from every entry under the prefix (too many runs to merge). */
+function sortedPage(values: PageValues, descending: boolean): Rendered {
+  const build = () =>
+    pageWithRows({
+      sql: sql`SELECT ${t.businessId} AS id, NULL AS distance_km FROM ${FROM_WORDS_BY_WORD}
+        WHERE ${t.chainId} = ${CHAIN} AND ${t.field} = ${FIELD} AND ${t.token} LIKE ${PATTERN} AND ${t.lcpPrev} < ${LENGTH}
+        ORDER BY ${descending ? desc(t.businessId) : asc(t.businessId)} LIMIT ${LIMIT} OFFSET ${OFFSET}`,
+      order: [{ column: "id", descending }],
+    });
+  const { wanted: _wanted, ...used } = values;
+  return precompiled(`prefix-sorted:${descending}`, build, used);
 }
 
-/** The page merged from the first offset + limit ids of each run; null without runs. */
-function mergedPage(chainId: number, field: number, runs: readonly Run[], limit: number, offset: number, descending: boolean): PageStatement | null {
-  if (runs.length === 0) return null;
-  const order = descending ? "DESC" : "ASC";
-  const wanted = offset + limit;
-  const parts = runs.map(
-    (r) => `(SELECT t.business_id FROM business_search_tokens t FORCE INDEX (business_search_tokens_by_word)
-      WHERE t.chain_id = ${int(chainId)} AND t.field = ${int(field)} AND t.token = ${str(r.token)} AND t.lcp_prev = ${int(Number(r.lcp_prev))}
-      ORDER BY t.business_id ${order} LIMIT ${int(wanted)})`,
-  );
-  return {
-    sql: `SELECT business_id AS id, NULL AS distance_km FROM (${parts.join(" UNION ALL ")}) u
-      ORDER BY business_id ${order} LIMIT ${int(limit)} OFFSET ${int(offset)}`,
-    order: [`id ${order}`],
+/** A run that holds no entry (no stored word is empty): pads the runs to a power of two. */
+const NO_RUN: Run = { token: "", lcp_prev: 0, n: 0 };
+
+/**
+ * The page merged from the first offset + limit ids of each run (at least one). The runs are
+ * padded to a power of two with runs holding nothing: one statement per size class and order.
+ */
+function mergedPage(runs: readonly Run[], values: PageValues, descending: boolean): Rendered {
+  const size = 2 ** Math.ceil(Math.log2(runs.length));
+  const all = [...runs, ...Array.from({ length: size - runs.length }, () => NO_RUN)];
+  const build = () => {
+    const parts = all.map(
+      (_, i) => sql`(SELECT ${t.businessId} FROM ${FROM_WORDS_BY_WORD}
+        WHERE ${t.chainId} = ${CHAIN} AND ${t.field} = ${FIELD} AND ${t.token} = ${sql.placeholder(`tokens[${i}]`)} AND ${t.lcpPrev} = ${sql.placeholder(`lcps[${i}]`)}
+        ORDER BY ${descending ? desc(t.businessId) : asc(t.businessId)} LIMIT ${WANTED})`,
+    );
+    return pageWithRows({
+      sql: sql`SELECT business_id AS id, NULL AS distance_km FROM (${sql.join(parts, sql` UNION ALL `)}) u
+        ORDER BY business_id ${descending ? sql`DESC` : sql`ASC`} LIMIT ${LIMIT} OFFSET ${OFFSET}`,
+      order: [{ column: "id", descending }],
+    });
   };
+  const { pattern: _pattern, length: _length, ...used } = values;
+  const lists = { tokens: all.map((r) => r.token), lcps: all.map((r) => Number(r.lcp_prev)) };
+  return precompiled(`prefix-merged:${size}:${descending}`, build, { ...used, ...lists });
 }

@@ -1,58 +1,108 @@
 /**
- * The search's hand-written statements, run on the pool directly as text: built as SQL text from
- * values the search computed or checked itself, with every value written as a literal here, so
- * nothing is built twice (no drizzle `sql` template turned into text per request, no client-side
- * interpolation pass of mysql2), and with the literal types the server computes fastest with:
- * - whole numbers (ids, grid cells, limits) as integers;
- * - coordinates, radii and the Earth's diameter as DOUBLE literals (`5.23791e+1`): a decimal
- *   literal (`52.3791`) in a distance is converted to a double again for every row (about a
- *   quarter of the distance's cost). Both forms are the same double (the shortest decimal form
- *   of a double reads back as that double), so every distance and comparison is the same;
- * - text through mysql2's own escaping (what its interpolation of `?` did).
- * Rows come back as the text protocol reads them: ids, words, counts and distances; whole
- * business rows through tableRows (db/compiled-select.ts), decoded as the compiled reads are.
+ * Runs the search's statements: drizzle queries (the query builder, or `sql` templates where it
+ * lacks a construct), every value a bound parameter, the hot ones rendered once per shape
+ * (precompiled), all sent as server-side prepared statements
+ * (mysql2 `execute`: the server parses a text once per connection, and the binary protocol binds a
+ * coordinate as a DOUBLE, which a distance computes with directly, where a decimal literal in a
+ * text is converted again for every row). The search keeps its texts few (lists padded to a
+ * power of two: search-sql.ts), so the prepared statements of a connection stay few too.
+ * Rows come back as compileSelect reads them: whole business rows through tableRows
+ * (db/compiled-select.ts).
  */
-import { escape } from "mysql2/promise";
+import { is, Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
+import { MySqlDialect } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 
-/** Runs `text` and returns its rows (objects by column name). */
-export async function rows<T>(db: CoreDb, text: string): Promise<T[]> {
-  const [result] = (await db.$client.query(text)) as unknown as [T[]];
+/** Turns drizzle queries into their text and values (no database needed). */
+const dialect = new MySqlDialect();
+
+/** A statement's text and its values, ready to send. */
+export interface Rendered {
+  sql: string;
+  params: unknown[];
+}
+
+/** What the runners take: a drizzle query (rendered per run) or a rendered statement (precompiled). */
+export type Query = SQL | SQLWrapper | Rendered;
+
+/** The text and values of `query` (a builder's own rendering, or the dialect's for an `sql` template). */
+function rendered(query: Query): Rendered {
+  if ("params" in query) return query;
+  const built = query as { toSQL?: () => Rendered };
+  return built.toSQL ? built.toSQL() : dialect.sqlToQuery(query.getSQL());
+}
+
+/** A hot statement's text, rendered once, and where each run's values go. */
+interface Compiled {
+  text: string;
+  slots: Array<{ name: string; index?: number } | { value: unknown }>;
+}
+
+/** Hot statements by shape (a few per plan: one per list size class and order). */
+const compiled = new Map<string, Compiled>();
+/** Shapes kept at most (far more than the plans have: a bound, not a working size). */
+const MAX_COMPILED = 512;
+
+/**
+ * The statement `build` returns, rendered once per `shape` and bound to `values` by placeholder
+ * name. Drizzle's rendering of a search's statement (a few kilobytes of fragments) cost more node
+ * time than the rest of the search together: the hot plans (location, one-word prefix) render
+ * each shape once, with `sql.placeholder(name)` for every value that changes between runs
+ * (`name[i]`: item i of the list `values[name]`).
+ * @param shape names everything the text depends on (list sizes, order), nothing else
+ * @throws Error naming a placeholder `values` gives no value
+ */
+export function precompiled(shape: string, build: () => SQL | SQLWrapper, values: Readonly<Record<string, unknown>>): Rendered {
+  let statement = compiled.get(shape);
+  if (!statement) {
+    const { sql, params } = rendered(build());
+    statement = { text: sql, slots: params.map(slotOf) };
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(shape, statement);
+  }
+  const params = statement.slots.map((slot) => {
+    if ("value" in slot) return slot.value;
+    const given = values[slot.name];
+    const value = slot.index === undefined ? given : (given as readonly unknown[] | undefined)?.[slot.index];
+    if (value === undefined) throw new Error(`search statement ${shape}: no value for placeholder ${slot.name}${slot.index === undefined ? "" : `[${slot.index}]`}`);
+    return value;
+  });
+  return { sql: statement.text, params };
+}
+
+/** Where a rendered value comes from: a constant, a placeholder's value, or an item of a list (`name[i]`). */
+function slotOf(param: unknown): Compiled["slots"][number] {
+  if (!is(param, Placeholder)) return { value: param };
+  const item = /^(\w+)\[(\d+)\]$/.exec(param.name);
+  return item ? { name: item[1]!, index: Number(item[2]) } : { name: param.name };
+}
+
+/** Runs `query` and returns its rows (objects by column name). */
+export async function rows<T>(db: CoreDb, query: Query): Promise<T[]> {
+  const { sql, params } = rendered(query);
+  const [result] = (await db.$client.execute(sql, params as never)) as unknown as [T[]];
   return result;
 }
 
-/** Runs `text` and returns its rows as arrays (column order), for tableRows. */
-export async function rowArrays(db: CoreDb, text: string): Promise<unknown[][]> {
-  const [result] = (await db.$client.query({ sql: text, rowsAsArray: true })) as unknown as [unknown[][]];
+/** Runs `query` and returns its rows as arrays (column order), for tableRows. */
+export async function rowArrays(db: CoreDb, query: Query): Promise<unknown[][]> {
+  const { sql, params } = rendered(query);
+  const [result] = (await db.$client.execute({ sql, rowsAsArray: true }, params as never)) as unknown as [unknown[][]];
   return result;
 }
 
-/** Runs `text` and returns its first row, if any. */
-export async function one<T>(db: CoreDb, text: string): Promise<T | undefined> {
-  return (await rows<T>(db, text))[0];
+/** Runs `query` and returns its first row, if any. */
+export async function one<T>(db: CoreDb, query: Query): Promise<T | undefined> {
+  return (await rows<T>(db, query))[0];
 }
 
 /**
- * A whole number as an SQL integer literal.
- * @throws Error for anything else (a bug: the search passes only checked integers)
+ * `items` padded to the next power of two by repeating the last one (none when empty): a list of
+ * any length up to it then gives the same statement text, so a connection prepares one statement
+ * per size class. Only for lists whose repeats change nothing (OR-ed ranges, IN lists).
  */
-export function int(n: number): string {
-  if (!Number.isSafeInteger(n)) throw new Error(`search SQL: ${n} is not an integer`);
-  return String(n);
-}
-
-/**
- * A finite number as an SQL DOUBLE literal (exponent form; negative ones in parentheses, so no
- * `- -` can read as a comment).
- * @throws Error for NaN or an infinity (a bug: the search passes only checked numbers)
- */
-export function dbl(x: number): string {
-  if (!Number.isFinite(x)) throw new Error(`search SQL: ${x} is not a finite number`);
-  const text = x.toExponential();
-  return x < 0 ? `(${text})` : text;
-}
-
-/** A text as an escaped SQL string literal. */
-export function str(s: string): string {
-  return escape(s);
+export function padded<T>(items: readonly T[]): T[] {
+  if (items.length === 0) return [];
+  const size = 2 ** Math.ceil(Math.log2(items.length));
+  return Array.from({ length: size }, (_, i) => items[Math.min(i, items.length - 1)]!);
 }

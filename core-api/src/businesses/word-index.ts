@@ -4,9 +4,8 @@
  * inserted and deleted, last: businesses/business-repository.ts), so the counts prefix searches
  * sum never drift from the words they count.
  */
-import { eq, type SQL } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { insertRows, runInTransaction, type BuiltStatement } from "../db/built-statements.ts";
 import { businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
 import { geoRow } from "./geo.ts";
 import { tokenize } from "./text.ts";
@@ -49,19 +48,19 @@ export function withLcpPrev(words: string[]): Array<{ token: string; lcpPrev: nu
   });
 }
 
-/**
- * The INSERTs adding `rows` to the word index (the caller counts them: wordCountStatements). A
- * row's business id may be an `sql` expression (a business inserted in the same transaction).
- */
-export function wordInsertStatements(rows: ReadonlyArray<WordRow | (Omit<WordRow, "businessId"> & { businessId: SQL })>): BuiltStatement[] {
-  const statements = [];
-  for (let i = 0; i < rows.length; i += 5000) statements.push(insertRows(businessSearchTokens, rows.slice(i, i + 5000)));
-  return statements;
+/** Most rows of one multi-row INSERT (a bulk load of thousands of businesses takes several). */
+export const ROWS_PER_INSERT = 5000;
+
+/** `rows` in slices of at most ROWS_PER_INSERT. */
+export function slices<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) out.push(rows.slice(i, i + ROWS_PER_INSERT));
+  return out;
 }
 
 /** Adds `rows` to the word index; the caller counts them (countWords) in the same transaction. */
 export async function insertWords(tx: Tx, rows: readonly WordRow[]): Promise<void> {
-  for (const statement of wordInsertStatements(rows)) await runInTransaction(tx, statement);
+  for (const slice of slices(rows)) await tx.insert(businessSearchTokens).values(slice);
 }
 
 /**
@@ -75,14 +74,11 @@ export async function deleteWords(tx: Tx, businessId: number): Promise<WordRow[]
 }
 
 /**
- * The statements applying removed and added words to the per-word counts (one, unless thousands
- * of words change). Run them last in the write's transaction: the count rows of common words are
- * shared by every writer, so their locks should be held only until the commit that follows. Keys
- * are summed first and written sorted: a fixed lock order, so concurrent writers of the same words
- * queue instead of deadlocking.
+ * The changes of the per-word counts that removed and added words make, keys summed and sorted:
+ * a fixed lock order, so concurrent writers of the same words queue instead of deadlocking.
  */
-export function wordCountStatements(removed: readonly WordRow[], added: readonly WordRow[]): BuiltStatement[] {
-  const counts = new Map<string, { chainId: number; field: number; token: string; lcpPrev: number; n: number }>();
+function wordCountChanges(removed: readonly WordRow[], added: readonly WordRow[]): WordCount[] {
+  const counts = new Map<string, WordCount>();
   const count = (r: WordRow, sign: 1 | -1) => {
     const key = `${r.chainId}\u0000${r.field}\u0000${r.token}\u0000${r.lcpPrev}`;
     const c = counts.get(key) ?? { chainId: r.chainId, field: r.field, token: r.token, lcpPrev: r.lcpPrev ?? 0, n: 0 };
@@ -91,13 +87,21 @@ export function wordCountStatements(removed: readonly WordRow[], added: readonly
   };
   for (const r of removed) count(r, -1);
   for (const r of added) count(r, 1);
-  const values = [...counts.entries()].filter(([, v]) => v.n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  const statements = [];
-  for (let i = 0; i < values.length; i += 5000) statements.push(insertRows(businessSearchWordCounts, values.slice(i, i + 5000), { addOnDuplicateKey: "n" }));
-  return statements;
+  return [...counts.entries()].filter(([, v]) => v.n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 }
 
-/** Runs wordCountStatements in `tx` (see there: last in the transaction). */
+type WordCount = { chainId: number; field: number; token: string; lcpPrev: number; n: number };
+
+/**
+ * Applies removed and added words to the per-word counts in `tx` (one upsert, unless thousands of
+ * words change). Run it last in the write's transaction: the count rows of common words are
+ * shared by every writer, so their locks should be held only until the commit that follows.
+ */
 export async function countWords(tx: Tx, removed: readonly WordRow[], added: readonly WordRow[]): Promise<void> {
-  for (const statement of wordCountStatements(removed, added)) await runInTransaction(tx, statement);
+  for (const slice of slices(wordCountChanges(removed, added))) {
+    await tx.insert(businessSearchWordCounts).values(slice).onDuplicateKeyUpdate({ set: { n: ADD_N } });
+  }
 }
+
+/** `n = n + VALUES(n)`: an upsert adds its count to the stored one. */
+export const ADD_N = sql`${sql.identifier("n")} + VALUES(${sql.identifier("n")})`;

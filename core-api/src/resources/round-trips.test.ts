@@ -4,8 +4,8 @@
  * most one for nested records), a business's in 1 (its row read by that query: auth/target-join.ts;
  * 2 for a shopper, whose app is checked first); a one-field voucher PATCH in at most 5, begin /
  * commit included; a list in at most 3 plus its count query; a one-word prefix search in at most 4,
- * counted total included; get-businesses counts no total; add-business in 3 (its write is one
- * transaction: the statements in one text, then its COMMIT alone, db/built-statements.ts). Counted
+ * counted total included; get-businesses counts no total; add-business in 8 (the caller's check,
+ * then its transaction, each statement a round trip of its own: business-repository.ts). Counted
  * on the wire (test/helpers/statements.ts), so a change that adds a query fails here with the
  * statements sent.
  */
