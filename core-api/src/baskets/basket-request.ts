@@ -11,7 +11,7 @@
 import type { BasketLine, BasketVoucherEntry } from "@service/shared/internal/basket-params";
 import { BASKET_USER_IDENTIFIERS } from "@service/shared/internal/basket-params";
 import type { BasketItem } from "@service/shared/internal/add-basket";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { findBusinessById, findBusinessByOwnerCode } from "../businesses/business-repository.ts";
 import type { CoreDb } from "../db/client.ts";
 import { chains, users, vouchers } from "../db/schema.ts";
@@ -19,7 +19,7 @@ import { ServiceError } from "../http/service-error.ts";
 import { findUser, type UserRow } from "../users/user-repository.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
 import { toCents, type Cents } from "./money.ts";
-import type { BasketPlatformType, ChainPricingColumns, ConsideredVoucher, PricingLine, PricingVoucher } from "./pricing.ts";
+import type { BasketPlatformType, ConsideredVoucher, PricingLine, PricingVoucher } from "./pricing.ts";
 
 /** The basket parameters as both calls read them. */
 export interface BasketValues {
@@ -121,7 +121,7 @@ export async function findMember(db: CoreDb | CoreTx, chainId: number, v: Basket
 }
 
 /** The chain's columns pricing reads (pricing.ts ChainPricingColumns). */
-const PRICING_COLUMNS = {
+export const PRICING_COLUMNS = {
   basketVoucherAlwaysRedeemFullValueInStore: chains.basketVoucherAlwaysRedeemFullValueInStore,
   basketVoucherAlwaysRedeemFullValueOnline: chains.basketVoucherAlwaysRedeemFullValueOnline,
   calculateBasketOnTotalValueInStore: chains.calculateBasketOnTotalValueInStore,
@@ -131,21 +131,10 @@ const PRICING_COLUMNS = {
   excludeRewardsOnBasketCampaignDiscountedItems: chains.excludeRewardsOnBasketCampaignDiscountedItems,
 };
 
-/** The chain's pricing settings (both platform variants). */
-export async function chainPricingColumns(db: CoreDb | CoreTx, chainId: number): Promise<ChainPricingColumns & { regenerateVouchersOnPartialRedemption: boolean; expiredVouchersRegenerateOnReturn: boolean }> {
-  const [row] = await db.select({
-    ...PRICING_COLUMNS,
-    regenerateVouchersOnPartialRedemption: chains.regenerateVouchersOnPartialRedemption,
-    expiredVouchersRegenerateOnReturn: chains.expiredVouchersRegenerateOnReturn,
-  }).from(chains).where(eq(chains.id, chainId));
-  if (!row) throw new ServiceError(DENIED);
-  return row;
-}
-
 export type VoucherRow = typeof vouchers.$inferSelect;
 
 /** A voucher row as pricing reads it (amounts in cents). */
-export function pricingVoucherOf(r: VoucherRow): PricingVoucher {
+export function pricingVoucherOf(r: Pick<VoucherRow, "id" | "key" | "type" | "status" | "deleted" | "amount" | "discountRatio" | "expiryDate" | "lockedUntil" | "basketOwnerCodeExclusive" | "lockingCode" | "redemptionExclusiveBusinessId" | "honourCode">): PricingVoucher {
   return {
     id: r.id, key: r.key, type: r.type, status: r.status, deleted: r.deleted,
     amount: r.amount === null ? null : Math.round(r.amount * 100),
@@ -153,31 +142,6 @@ export function pricingVoucherOf(r: VoucherRow): PricingVoucher {
     basketOwnerCodeExclusive: r.basketOwnerCodeExclusive, lockingCode: r.lockingCode,
     redemptionExclusiveBusinessId: r.redemptionExclusiveBusinessId, honourCode: r.honourCode,
   };
-}
-
-/**
- * The vouchers a basket considers: the entries' vouchers (in key order; `forUpdate` locks them),
- * else every claimed, live voucher of the member; none without a member.
- * @throws ServiceError 68 for an entry whose key is no voucher of the member in the chain
- */
-export async function consideredVouchers(db: CoreDb | CoreTx, chainId: number, user: UserRow | null, entries: BasketVoucherEntry[] | null, forUpdate = false): Promise<Array<ConsideredVoucher & { row: VoucherRow; entry?: BasketVoucherEntry }>> {
-  if (entries === null) {
-    if (!user) return [];
-    const rows = await db.select().from(vouchers)
-      .where(and(eq(vouchers.chainId, chainId), eq(vouchers.userId, user.id), eq(vouchers.status, "claimed"), eq(vouchers.deleted, false)));
-    return rows.map((row) => ({ voucher: pricingVoucherOf(row), row }));
-  }
-  if (entries.length === 0) return [];
-  const keys = [...new Set(entries.map((e) => e.key))].sort();
-  if (keys.length !== entries.length) throw new ServiceError("parameter_invalid", "A voucher key appears twice in basket_vouchers.");
-  const query = db.select().from(vouchers).where(and(eq(vouchers.chainId, chainId), inArray(vouchers.key, keys))).orderBy(asc(vouchers.key));
-  const rows = forUpdate ? await query.for("update") : await query;
-  const byKey = new Map(rows.map((r) => [r.key, r]));
-  return entries.map((entry) => {
-    const row = byKey.get(entry.key);
-    if (!row || !user || row.userId !== user.id) throw new ServiceError(DENIED, `Voucher ${entry.key} is no voucher of this member.`);
-    return { voucher: pricingVoucherOf(row), lockingCode: entry.locking_code ?? null, row, entry };
-  });
 }
 
 /** The member a request names: by id, by one identifier's value, or none. */

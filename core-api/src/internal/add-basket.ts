@@ -9,9 +9,10 @@
  * basket_total_price present (3 / 441); chain_id an integer (76); write access to the chain
  * (admin or chain-scope token), else 68; the other parameters (419, 482); no member identifier
  * (441) or several (419); the branch business a live business of the chain (419); the member a
- * user of the chain, else 68; a voucher key that is no voucher of the member (68); then, in the
- * transaction, a reused retailer_basket_code (replay, or 914) and every named voucher (909-913,
- * 915, 916, 910).
+ * user of the chain, else 68; then, in the transaction, a voucher key that is no voucher of the
+ * member (68) and every named voucher (909-913, 915, 916, 910). A reused retailer_basket_code
+ * answers the stored basket as a replay, or 914 for other content, whichever of these errors its
+ * copy met (answerStored).
  */
 import { okBody } from "@service/shared";
 import { addBasketCall, type AddBasketResults, type BasketRecord } from "@service/shared/internal/add-basket";
@@ -20,9 +21,10 @@ import type { Context } from "hono";
 import { createHash } from "node:crypto";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import { CALL_ACCESS } from "../auth/access-table.ts";
-import { findMember, linesOf, memberKeyOf, readBasket, type BasketValues } from "../baskets/basket-request.ts";
+import { linesOf, memberKeyOf, memberKeyValue, readBasket, type BasketValues } from "../baskets/basket-request.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
 import { confirmSale, type BasketRow, type SaleOutcome } from "../baskets/sale.ts";
+import { readSaleInputs } from "../baskets/sale-reads.ts";
 import { baskets, vouchers } from "../db/schema.ts";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
@@ -46,10 +48,10 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
   const v = readCallParams(addBasketCall, params) as BasketValues & { chain_id: number };
   if (memberKeyOf(v) === null) throw new ServiceError("parameter_missing", "Name the member by one of user_id, member_number, username, authentication_point_identifier.");
   const basket = await readBasket(db, chainId, v);
-  const user = (await findMember(db, chainId, v))!;
+  const { chain: settings, user } = await readSaleInputs(db, chainId, memberKeyValue(v)!);
   const lines = linesOf(v);
   const sale = {
-    chainId, user, basket, now,
+    chainId, user, basket, now, chain: settings,
     itemsJson: lines === null ? null : JSON.stringify(v.items ?? lines),
     requestHash: canonicalHash(v),
     firstTransactionSetsStores: chain.firstTransactionSetsHomeAndSignupStore,
@@ -59,11 +61,7 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
   try {
     outcome = await confirmSale(db, sale);
   } catch (err) {
-    // Another member's basket took the same retailer_basket_code meanwhile: the unique index decides.
-    if (!isDuplicateKey(err, "baskets_by_retailer_code")) throw err;
-    const [stored] = await db.select().from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, basket.retailerBasketCode!)));
-    if (!stored || stored.requestHash !== sale.requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${basket.retailerBasketCode} is a basket with other content.`);
-    outcome = { basket: stored, duplicate: true, issuedVouchers: true };
+    outcome = await answerStored(db, chainId, basket.retailerBasketCode, sale.requestHash, err);
   }
   const results: AddBasketResults = {
     basket: basketRecordOf(outcome.basket, version),
@@ -73,6 +71,25 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
     result_type: "add-basket",
   };
   return c.json(okBody(results));
+}
+
+/**
+ * A sale that failed (`err`) while naming a retailer_basket_code: the basket stored under that
+ * code answers it as a replay (same content) when there is one. A copy of a stored sale fails in
+ * its transaction on its vouchers (redeemed by the original) or on the unique index, never before
+ * it; another member's basket may also have taken the code meanwhile.
+ * @returns the stored basket, `duplicate: true`
+ * @throws ServiceError 914 basket_already_exists when the stored basket has other content, or
+ *   the index refused the code and no basket holds it; otherwise `err` as it came (also when no
+ *   code was named, or the error is neither a ServiceError nor that duplicate key)
+ */
+async function answerStored(db: CoreDb, chainId: number, code: string | null, requestHash: string, err: unknown): Promise<SaleOutcome> {
+  const duplicate = isDuplicateKey(err, "baskets_by_retailer_code");
+  if (code === null || !(duplicate || err instanceof ServiceError)) throw err;
+  const [stored] = await db.select().from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, code)));
+  if (!stored && !duplicate) throw err;
+  if (!stored || stored.requestHash !== requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${code} is a basket with other content.`);
+  return { basket: stored, duplicate: true, issuedVouchers: true };
 }
 
 /** The vouchers basket `basketId` issued: a return's replacements, and the rest of partly used vouchers. */
