@@ -11,15 +11,14 @@
 import type { BasketLine, BasketVoucherEntry } from "@service/shared/internal/basket-params";
 import { BASKET_USER_IDENTIFIERS } from "@service/shared/internal/basket-params";
 import type { BasketItem } from "@service/shared/internal/add-basket";
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { findBusinessById, findBusinessByOwnerCode } from "../businesses/business-repository.ts";
 import type { CoreDb } from "../db/client.ts";
-import { chains, users, vouchers } from "../db/schema.ts";
+import { chains, vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { findUser, type UserRow } from "../users/user-repository.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
 import { toCents, type Cents } from "./money.ts";
-import type { BasketPlatformType, ConsideredVoucher, PricingLine, PricingVoucher } from "./pricing.ts";
+import type { BasketPlatformType, PricingLine, PricingVoucher } from "./pricing.ts";
 
 /** The basket parameters as both calls read them. */
 export interface BasketValues {
@@ -133,8 +132,19 @@ export const PRICING_COLUMNS = {
 
 export type VoucherRow = typeof vouchers.$inferSelect;
 
+/** The voucher columns pricing reads (pricingVoucherOf). */
+export const PRICING_VOUCHER_COLUMNS = {
+  id: vouchers.id, key: vouchers.key, type: vouchers.type, status: vouchers.status, deleted: vouchers.deleted,
+  amount: vouchers.amount, discountRatio: vouchers.discountRatio, expiryDate: vouchers.expiryDate, lockedUntil: vouchers.lockedUntil,
+  basketOwnerCodeExclusive: vouchers.basketOwnerCodeExclusive, lockingCode: vouchers.lockingCode,
+  redemptionExclusiveBusinessId: vouchers.redemptionExclusiveBusinessId, honourCode: vouchers.honourCode,
+};
+
+/** A voucher row as pricing reads it. */
+export type PricingVoucherRow = Pick<VoucherRow, keyof typeof PRICING_VOUCHER_COLUMNS>;
+
 /** A voucher row as pricing reads it (amounts in cents). */
-export function pricingVoucherOf(r: Pick<VoucherRow, "id" | "key" | "type" | "status" | "deleted" | "amount" | "discountRatio" | "expiryDate" | "lockedUntil" | "basketOwnerCodeExclusive" | "lockingCode" | "redemptionExclusiveBusinessId" | "honourCode">): PricingVoucher {
+export function pricingVoucherOf(r: PricingVoucherRow): PricingVoucher {
   return {
     id: r.id, key: r.key, type: r.type, status: r.status, deleted: r.deleted,
     amount: r.amount === null ? null : Math.round(r.amount * 100),
@@ -154,36 +164,4 @@ export function memberKeyValue(v: BasketValues): MemberKey {
   if (key === "user_id") return { column: "id", value: v.user_id! };
   const column = key === "member_number" ? "memberNumber" : key === "username" ? "username" : "authenticationPointIdentifier";
   return { column, value: String(v[key]) };
-}
-
-/**
- * What get-basket-price reads, in one query: the chain's pricing settings, the member, and the
- * vouchers the basket considers (as consideredVouchers chooses them).
- * @throws ServiceError 68 for a member that is no user of the chain, or an entry's key that is
- *   no voucher of the member in the chain
- */
-export async function pricingInputs(db: CoreDb, chainId: number, member: MemberKey, entries: BasketVoucherEntry[] | null) {
-  const memberCondition = member === null ? sql`false` : and(eq(users.chainId, chainId), eq(users[member.column], member.value));
-  const keys = entries?.map((e) => e.key) ?? [];
-  if (new Set(keys).size !== keys.length) throw new ServiceError("parameter_invalid", "A voucher key appears twice in basket_vouchers.");
-  const voucherCondition = entries === null
-    ? and(eq(vouchers.chainId, chainId), eq(vouchers.userId, users.id), eq(vouchers.status, "claimed"), eq(vouchers.deleted, false))
-    : keys.length === 0 ? sql`false` : and(eq(vouchers.chainId, chainId), eq(vouchers.userId, users.id), inArray(vouchers.key, keys));
-  const rows = await db.select({ chain: PRICING_COLUMNS, user: users, voucher: vouchers }).from(chains)
-    .leftJoin(users, memberCondition).leftJoin(vouchers, voucherCondition).where(eq(chains.id, chainId));
-  if (rows.length === 0) throw new ServiceError(DENIED);
-  const user = rows[0]!.user;
-  if (member !== null && !user) throw new ServiceError(DENIED, "The member named is no user of the chain.");
-  const found = rows.flatMap((r) => (r.voucher ? [r.voucher] : []));
-  let considered: Array<ConsideredVoucher & { row: VoucherRow }>;
-  if (entries === null) considered = found.map((row) => ({ voucher: pricingVoucherOf(row), row }));
-  else {
-    const byKey = new Map(found.map((r) => [r.key, r]));
-    considered = entries.map((entry) => {
-      const row = byKey.get(entry.key);
-      if (!row) throw new ServiceError(DENIED, `Voucher ${entry.key} is no voucher of this member.`);
-      return { voucher: pricingVoucherOf(row), lockingCode: entry.locking_code ?? null, row };
-    });
-  }
-  return { chain: rows[0]!.chain, user, considered };
 }

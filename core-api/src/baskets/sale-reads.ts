@@ -16,7 +16,7 @@ import type { CoreDb } from "../db/client.ts";
 import { chains, users, vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
-import { PRICING_COLUMNS, pricingVoucherOf, type MemberKey } from "./basket-request.ts";
+import { PRICING_COLUMNS, PRICING_VOUCHER_COLUMNS, pricingVoucherOf, type MemberKey } from "./basket-request.ts";
 import type { ChainPricingColumns, ConsideredVoucher } from "./pricing.ts";
 
 const DENIED = "permission_denied_or_non_existent";
@@ -68,11 +68,7 @@ export async function readSaleInputs(db: CoreDb, chainId: number, member: NonNul
 
 /** The voucher columns a sale reads: pricing's (pricingVoucherOf), the owner, and what a remainder voucher copies. */
 const SALE_VOUCHER_COLUMNS = {
-  id: vouchers.id, key: vouchers.key, type: vouchers.type, status: vouchers.status, deleted: vouchers.deleted, userId: vouchers.userId,
-  amount: vouchers.amount, discountRatio: vouchers.discountRatio, expiryDate: vouchers.expiryDate, lockedUntil: vouchers.lockedUntil,
-  basketOwnerCodeExclusive: vouchers.basketOwnerCodeExclusive, lockingCode: vouchers.lockingCode,
-  redemptionExclusiveBusinessId: vouchers.redemptionExclusiveBusinessId, honourCode: vouchers.honourCode,
-  campaignId: vouchers.campaignId, currencyId: vouchers.currencyId, title: vouchers.title, description: vouchers.description,
+  ...PRICING_VOUCHER_COLUMNS, userId: vouchers.userId, campaignId: vouchers.campaignId, currencyId: vouchers.currencyId, title: vouchers.title, description: vouchers.description,
 };
 
 /** A voucher row as a sale reads it. */
