@@ -2,10 +2,10 @@
  * Confirming a sale (handbook, "Baskets": add-basket): one runner transaction stores the priced
  * basket and redeems exactly the vouchers its `basket_vouchers` name, exactly once.
  *
- * In the transaction, in this order: the member's row and the named vouchers are locked
- * `FOR UPDATE` in one statement (the member first, then the vouchers in key order: no deadlocks;
- * two baskets of one member see each other: the first-transaction rule and the idempotency
- * check) and priced again; every named voucher must apply (its reason's error, 909-913 / 916) and
+ * In the transaction, in this order: the member (68 when no user of the chain) and the named
+ * vouchers are locked `FOR UPDATE` in one statement (the member first, then the vouchers in key
+ * order: no deadlocks; two baskets of one member see each other: the first-transaction rule and
+ * the idempotency check) and priced with the chain's settings the authentication read; every named voucher must apply (its reason's error, 909-913 / 916) and
  * match its `expected_discount` (915); the basket is inserted and the vouchers set `redeemed`
  * in one UPDATE `WHERE status = 'claimed'`, as many rows changed as vouchers named or 910; partly
  * used vouchers leave claimed children with the rest (regenerate_vouchers_on_partial_redemption,
@@ -32,7 +32,7 @@ import { baskets, users, vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
 import { generateVoucherKey } from "../vouchers/key.ts";
-import type { BasketRequest } from "./basket-request.ts";
+import type { BasketRequest, MemberKey } from "./basket-request.ts";
 import { centsToNumber, toCents } from "./money.ts";
 import { priceBasket, pricingSettingsFor, type PricingResult } from "./pricing.ts";
 import { matchReturns, settleReturns } from "./returns.ts";
@@ -44,8 +44,9 @@ export type BasketRow = typeof baskets.$inferSelect;
 /** A sale to confirm. */
 export interface Sale {
   chainId: number;
-  user: SaleMember;
-  /** the chain's settings, read before the transaction (sale-reads.ts readSaleInputs) */
+  /** the member, as the request names it (found and locked in the transaction) */
+  member: NonNullable<MemberKey>;
+  /** the chain's settings, read with the request's authentication (the chain head) */
   chain: SaleChain;
   basket: BasketRequest;
   /** the `items` column: the lines as sent, JSON; null without lines */
@@ -55,8 +56,8 @@ export interface Sale {
   /** the chain's first_transaction_sets_home_and_signup_store */
   firstTransactionSetsStores: boolean;
   now: Date;
-  /** the pricing as answered, from the priced basket (stored for replays) */
-  answer: (priced: PricingResult, warnings: string[]) => unknown;
+  /** the pricing as answered, from the member and the priced basket (stored for replays) */
+  answer: (user: SaleMember, priced: PricingResult, warnings: string[]) => unknown;
 }
 
 /** What a confirmation did: the new basket, and whether it issued vouchers. */
@@ -64,16 +65,17 @@ export type SaleOutcome = { basket: BasketRow; duplicate: boolean; issuedVoucher
 
 /**
  * Confirms a sale; see the module comment.
- * @throws ServiceError 909-913 / 916 for a named voucher that cannot apply, 915
+ * @throws ServiceError 68 for a member that is no user of the chain or a key that is no voucher of
+ *   the member, 909-913 / 916 for a named voucher that cannot apply, 915
  *   basket_price_changed, 910 voucher_already_redeemed; the duplicate-key error of
  *   `baskets_by_retailer_code` when the code is stored already; nothing is written then
  */
 export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> {
-  const { chainId, user, basket, now, chain } = sale;
+  const { chainId, basket, now, chain } = sale;
   // DATETIME keeps whole seconds: the row answered is the row stored, on every engine.
   const createdDate = new Date(Math.floor(now.getTime() / 1000) * 1000);
   return runTransaction(db, async (tx) => {
-    const locked = await lockMemberAndVouchers(tx, chainId, user.id, basket.entries ?? []);
+    const { user, locked } = await lockMemberAndVouchers(tx, chainId, sale.member, basket.entries ?? []);
     const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, locked, pricingSettingsFor(chain, basket.platformType));
     refuseUnapplied(priced, locked);
     const returns = await matchReturns(tx, chainId, basket, true);
@@ -84,7 +86,7 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
       chainId, userId: user.id, branchBusinessId: basket.branchBusinessId,
       basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
       retailerBasketCode: basket.retailerBasketCode, basketPlatformType: basket.platformType,
-      basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(priced, returns.warnings)),
+      basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(user, priced, returns.warnings)),
       requestHash: sale.requestHash, createdDate,
     };
     const basketId = (await runInTransaction(tx, insertRows(baskets, [row]))).insertId;

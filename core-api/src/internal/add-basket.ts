@@ -8,8 +8,8 @@
  * Checks, in order (nothing is written unless all pass): credentials (6 / 266); chain_id and
  * basket_total_price present (3 / 441); chain_id an integer (76); write access to the chain
  * (admin or chain-scope token), else 68; the other parameters (419, 482); no member identifier
- * (441) or several (419); the branch business a live business of the chain (419); the member a
- * user of the chain, else 68; then, in the transaction, a voucher key that is no voucher of the
+ * (441) or several (419); the branch business a live business of the chain (419); then, in the
+ * transaction, the member a user of the chain, else 68; a voucher key that is no voucher of the
  * member (68) and every named voucher (909-913, 915, 916, 910). A reused retailer_basket_code
  * answers the stored basket as a replay, or 914 for other content, whichever of these errors its
  * copy met (answerStored).
@@ -24,7 +24,7 @@ import { CALL_ACCESS } from "../auth/access-table.ts";
 import { linesOf, memberKeyOf, memberKeyValue, readBasket, type BasketValues } from "../baskets/basket-request.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
 import { confirmSale, type BasketRow, type SaleOutcome } from "../baskets/sale.ts";
-import { readSaleInputs } from "../baskets/sale-reads.ts";
+import type { SaleMember } from "../baskets/sale-reads.ts";
 import { baskets, vouchers } from "../db/schema.ts";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
@@ -48,14 +48,13 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
   const v = readCallParams(addBasketCall, params) as BasketValues & { chain_id: number };
   if (memberKeyOf(v) === null) throw new ServiceError("parameter_missing", "Name the member by one of user_id, member_number, username, authentication_point_identifier.");
   const basket = await readBasket(db, chainId, v);
-  const { chain: settings, user } = await readSaleInputs(db, chainId, memberKeyValue(v)!);
   const lines = linesOf(v);
   const sale = {
-    chainId, user, basket, now, chain: settings,
+    chainId, member: memberKeyValue(v)!, basket, now, chain,
     itemsJson: lines === null ? null : JSON.stringify(v.items ?? lines),
     requestHash: canonicalHash(v),
     firstTransactionSetsStores: chain.firstTransactionSetsHomeAndSignupStore,
-    answer: (priced: Parameters<typeof pricingResults>[2], warnings: string[]) => pricingResults(user, basket, priced, warnings),
+    answer: (user: SaleMember, priced: Parameters<typeof pricingResults>[2], warnings: string[]) => pricingResults(user, basket, priced, warnings),
   };
   let outcome: SaleOutcome;
   try {
