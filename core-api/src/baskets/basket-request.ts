@@ -1,7 +1,8 @@
 /**
  * What get-basket-price and add-basket read alike (handbook, "Baskets": get-basket-price's
  * parameters): the member, the branch business, the platform type, the lines in cents and the
- * `basket_vouchers` entries; the chain's pricing settings; the vouchers a basket considers.
+ * `basket_vouchers` entries; the chain's pricing columns and the voucher columns pricing reads
+ * (what get-basket-price's one read selects: pricing-inputs.ts; add-basket's: sale-reads.ts).
  *
  * Errors: 419 parameter_invalid for several member identifiers, both `items` and `basket_items`,
  * an amount with more than 2 decimals, or a branch business that is no live business of the
