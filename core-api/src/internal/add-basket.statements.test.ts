@@ -63,6 +63,21 @@ describe("add-basket's round trips", () => {
     expect(sent, sent.join("\n")).toHaveLength(6);
   });
 
+  it("with regenerated_rewards_redeem_immediately on, a plain sale still sends 7 statements (the setting comes with the chain head)", async () => {
+    await core.db.update(chains).set({ regeneratedRewardsRedeemImmediately: true, expiredVouchersRegenerateOnReturn: true }).where(eq(chains.id, core.chainId));
+    try {
+      const sent = await statementsOf(async () => {
+        const member = await newMember();
+        const v = await seedVoucher(core, member, "basket", { amount: 2 });
+        return { user_id: member, basket_total_price: "20.00", retailer_basket_code: `st-imm-${seq}`, basket_items: LINES, basket_vouchers: [v.key] };
+      });
+      expect(sent, sent.join("\n")).toHaveLength(7);
+      expect(sent.some((s) => s.includes("from `chains`")), sent.join("\n")).toBe(false);
+    } finally {
+      await core.db.update(chains).set({ regeneratedRewardsRedeemImmediately: false, expiredVouchersRegenerateOnReturn: false }).where(eq(chains.id, core.chainId));
+    }
+  });
+
   it("both vouchers redeemed by the one UPDATE, each with its own amount_redeemed", async () => {
     await core.db.update(chains).set({ allowsDoubleDiscounting: true }).where(eq(chains.id, core.chainId));
     const member = await newMember();
