@@ -10,9 +10,9 @@
  * (admin or chain-scope token), else 68; the other parameters (419, 482); no member identifier
  * (441) or several (419); the branch business a live business of the chain (419); then, in the
  * transaction, the member a user of the chain, else 68; a voucher key that is no voucher of the
- * member (68) and every named voucher (909-913, 915, 916, 910). A reused retailer_basket_code
- * answers the stored basket as a replay, or 914 for other content, whichever of these errors its
- * copy met (answerStored).
+ * member (68), a return line beyond its original quantity (419) and every named voucher (909-913,
+ * 915, 916, 910). A reused retailer_basket_code answers the stored basket as a replay, or 914 for
+ * other content, whichever of these errors its copy met (answerStored).
  */
 import { okBody } from "@service/shared";
 import { addBasketCall, type AddBasketResults, type BasketRecord } from "@service/shared/internal/add-basket";
