@@ -13,7 +13,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb } from "../db/compiled-select.ts";
-import { chainHeadSelection } from "../chains/chain-columns.ts";
+import { chainHeadOf, packedChainHeadSelection } from "../chains/chain-columns.ts";
 import { apps, chains, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { UNKNOWN_APP } from "./apps.ts";
@@ -35,7 +35,8 @@ const APP_CHAIN_AND_USER = compileSelect(
   qb
     .select({
       // the chain's head: what access checks read and a chain nested at the default level shows
-      chain: chainHeadSelection,
+      // (packed: its yes / no columns in one, chains/chain-columns.ts)
+      chain: packedChainHeadSelection,
       jwtIssuer: chains.jwtIssuer,
       jwtAudience: chains.jwtAudience,
       jwtJwksUrl: chains.jwtJwksUrl,
@@ -60,7 +61,8 @@ export async function loadShopperTokenGrant(db: CoreDb, claim: ShopperTokenClaim
   const hinted = subjectOf(claim.token);
   const [row] = await APP_CHAIN_AND_USER.run(db, { hostname: claim.hostname, userId: hinted ?? 0 });
   if (!row) throw new ServiceError("no_valid_session", UNKNOWN_APP);
-  const { chain, user } = row;
+  const chain = chainHeadOf(row.chain);
+  const { user } = row;
   const jwt = { issuer: row.jwtIssuer, audience: row.jwtAudience, jwksUrl: row.jwtJwksUrl };
   const check = await tokens.verify(claim.token, jwt, now);
   if (!check.ok) throw new ServiceError("no_valid_session", `Access token refused: ${check.reason}.`);

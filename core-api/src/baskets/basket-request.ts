@@ -1,7 +1,8 @@
 /**
  * What get-basket-price and add-basket read alike (handbook, "Baskets": get-basket-price's
  * parameters): the member, the branch business, the platform type, the lines in cents and the
- * `basket_vouchers` entries; the chain's pricing settings; the vouchers a basket considers.
+ * `basket_vouchers` entries; the chain's pricing columns and the voucher columns pricing reads
+ * (what get-basket-price's one read selects: pricing-inputs.ts; add-basket's: sale-reads.ts).
  *
  * Errors: 419 parameter_invalid for several member identifiers, both `items` and `basket_items`,
  * an amount with more than 2 decimals, or a branch business that is no live business of the
@@ -11,15 +12,14 @@
 import type { BasketLine, BasketVoucherEntry } from "@service/shared/internal/basket-params";
 import { BASKET_USER_IDENTIFIERS } from "@service/shared/internal/basket-params";
 import type { BasketItem } from "@service/shared/internal/add-basket";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { findBusinessById, findBusinessByOwnerCode } from "../businesses/business-repository.ts";
 import type { CoreDb } from "../db/client.ts";
-import { chains, users, vouchers } from "../db/schema.ts";
+import { chains, vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { findUser, type UserRow } from "../users/user-repository.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
 import { toCents, type Cents } from "./money.ts";
-import type { BasketPlatformType, ChainPricingColumns, ConsideredVoucher, PricingLine, PricingVoucher } from "./pricing.ts";
+import type { BasketPlatformType, PricingLine, PricingVoucher } from "./pricing.ts";
 
 /** The basket parameters as both calls read them. */
 export interface BasketValues {
@@ -121,7 +121,7 @@ export async function findMember(db: CoreDb | CoreTx, chainId: number, v: Basket
 }
 
 /** The chain's columns pricing reads (pricing.ts ChainPricingColumns). */
-const PRICING_COLUMNS = {
+export const PRICING_COLUMNS = {
   basketVoucherAlwaysRedeemFullValueInStore: chains.basketVoucherAlwaysRedeemFullValueInStore,
   basketVoucherAlwaysRedeemFullValueOnline: chains.basketVoucherAlwaysRedeemFullValueOnline,
   calculateBasketOnTotalValueInStore: chains.calculateBasketOnTotalValueInStore,
@@ -131,22 +131,21 @@ const PRICING_COLUMNS = {
   excludeRewardsOnBasketCampaignDiscountedItems: chains.excludeRewardsOnBasketCampaignDiscountedItems,
 };
 
-/** The chain's pricing settings (both platform variants). */
-export async function chainPricingColumns(db: CoreDb | CoreTx, chainId: number): Promise<ChainPricingColumns & { regenerateVouchersOnPartialRedemption: boolean; expiredVouchersRegenerateOnReturn: boolean; regeneratedRewardsRedeemImmediately: boolean }> {
-  const [row] = await db.select({
-    ...PRICING_COLUMNS,
-    regenerateVouchersOnPartialRedemption: chains.regenerateVouchersOnPartialRedemption,
-    expiredVouchersRegenerateOnReturn: chains.expiredVouchersRegenerateOnReturn,
-    regeneratedRewardsRedeemImmediately: chains.regeneratedRewardsRedeemImmediately,
-  }).from(chains).where(eq(chains.id, chainId));
-  if (!row) throw new ServiceError(DENIED);
-  return row;
-}
-
 export type VoucherRow = typeof vouchers.$inferSelect;
 
+/** The voucher columns pricing reads (pricingVoucherOf). */
+export const PRICING_VOUCHER_COLUMNS = {
+  id: vouchers.id, key: vouchers.key, type: vouchers.type, status: vouchers.status, deleted: vouchers.deleted,
+  amount: vouchers.amount, discountRatio: vouchers.discountRatio, expiryDate: vouchers.expiryDate, lockedUntil: vouchers.lockedUntil,
+  basketOwnerCodeExclusive: vouchers.basketOwnerCodeExclusive, lockingCode: vouchers.lockingCode,
+  redemptionExclusiveBusinessId: vouchers.redemptionExclusiveBusinessId, honourCode: vouchers.honourCode,
+};
+
+/** A voucher row as pricing reads it. */
+export type PricingVoucherRow = Pick<VoucherRow, keyof typeof PRICING_VOUCHER_COLUMNS>;
+
 /** A voucher row as pricing reads it (amounts in cents). */
-export function pricingVoucherOf(r: VoucherRow): PricingVoucher {
+export function pricingVoucherOf(r: PricingVoucherRow): PricingVoucher {
   return {
     id: r.id, key: r.key, type: r.type, status: r.status, deleted: r.deleted,
     amount: r.amount === null ? null : Math.round(r.amount * 100),
@@ -154,31 +153,6 @@ export function pricingVoucherOf(r: VoucherRow): PricingVoucher {
     basketOwnerCodeExclusive: r.basketOwnerCodeExclusive, lockingCode: r.lockingCode,
     redemptionExclusiveBusinessId: r.redemptionExclusiveBusinessId, honourCode: r.honourCode,
   };
-}
-
-/**
- * The vouchers a basket considers: the entries' vouchers (in key order; `forUpdate` locks them),
- * else every claimed, live voucher of the member; none without a member.
- * @throws ServiceError 68 for an entry whose key is no voucher of the member in the chain
- */
-export async function consideredVouchers(db: CoreDb | CoreTx, chainId: number, user: UserRow | null, entries: BasketVoucherEntry[] | null, forUpdate = false): Promise<Array<ConsideredVoucher & { row: VoucherRow; entry?: BasketVoucherEntry }>> {
-  if (entries === null) {
-    if (!user) return [];
-    const rows = await db.select().from(vouchers)
-      .where(and(eq(vouchers.chainId, chainId), eq(vouchers.userId, user.id), eq(vouchers.status, "claimed"), eq(vouchers.deleted, false)));
-    return rows.map((row) => ({ voucher: pricingVoucherOf(row), row }));
-  }
-  if (entries.length === 0) return [];
-  const keys = [...new Set(entries.map((e) => e.key))].sort();
-  if (keys.length !== entries.length) throw new ServiceError("parameter_invalid", "A voucher key appears twice in basket_vouchers.");
-  const query = db.select().from(vouchers).where(and(eq(vouchers.chainId, chainId), inArray(vouchers.key, keys))).orderBy(asc(vouchers.key));
-  const rows = forUpdate ? await query.for("update") : await query;
-  const byKey = new Map(rows.map((r) => [r.key, r]));
-  return entries.map((entry) => {
-    const row = byKey.get(entry.key);
-    if (!row || !user || row.userId !== user.id) throw new ServiceError(DENIED, `Voucher ${entry.key} is no voucher of this member.`);
-    return { voucher: pricingVoucherOf(row), lockingCode: entry.locking_code ?? null, row, entry };
-  });
 }
 
 /** The member a request names: by id, by one identifier's value, or none. */
@@ -191,36 +165,4 @@ export function memberKeyValue(v: BasketValues): MemberKey {
   if (key === "user_id") return { column: "id", value: v.user_id! };
   const column = key === "member_number" ? "memberNumber" : key === "username" ? "username" : "authenticationPointIdentifier";
   return { column, value: String(v[key]) };
-}
-
-/**
- * What get-basket-price reads, in one query: the chain's pricing settings, the member, and the
- * vouchers the basket considers (as consideredVouchers chooses them).
- * @throws ServiceError 68 for a member that is no user of the chain, or an entry's key that is
- *   no voucher of the member in the chain
- */
-export async function pricingInputs(db: CoreDb, chainId: number, member: MemberKey, entries: BasketVoucherEntry[] | null) {
-  const memberCondition = member === null ? sql`false` : and(eq(users.chainId, chainId), eq(users[member.column], member.value));
-  const keys = entries?.map((e) => e.key) ?? [];
-  if (new Set(keys).size !== keys.length) throw new ServiceError("parameter_invalid", "A voucher key appears twice in basket_vouchers.");
-  const voucherCondition = entries === null
-    ? and(eq(vouchers.chainId, chainId), eq(vouchers.userId, users.id), eq(vouchers.status, "claimed"), eq(vouchers.deleted, false))
-    : keys.length === 0 ? sql`false` : and(eq(vouchers.chainId, chainId), eq(vouchers.userId, users.id), inArray(vouchers.key, keys));
-  const rows = await db.select({ chain: PRICING_COLUMNS, user: users, voucher: vouchers }).from(chains)
-    .leftJoin(users, memberCondition).leftJoin(vouchers, voucherCondition).where(eq(chains.id, chainId));
-  if (rows.length === 0) throw new ServiceError(DENIED);
-  const user = rows[0]!.user;
-  if (member !== null && !user) throw new ServiceError(DENIED, "The member named is no user of the chain.");
-  const found = rows.flatMap((r) => (r.voucher ? [r.voucher] : []));
-  let considered: Array<ConsideredVoucher & { row: VoucherRow }>;
-  if (entries === null) considered = found.map((row) => ({ voucher: pricingVoucherOf(row), row }));
-  else {
-    const byKey = new Map(found.map((r) => [r.key, r]));
-    considered = entries.map((entry) => {
-      const row = byKey.get(entry.key);
-      if (!row) throw new ServiceError(DENIED, `Voucher ${entry.key} is no voucher of this member.`);
-      return { voucher: pricingVoucherOf(row), lockingCode: entry.locking_code ?? null, row };
-    });
-  }
-  return { chain: rows[0]!.chain, user, considered };
 }

@@ -11,7 +11,7 @@ import { formatCents } from "./money.ts";
 import type { PricingResult, Replacement } from "./pricing.ts";
 
 /** get-basket-price's results (without result_type), add-basket's `pricing`. */
-export function pricingResults(user: UserRow | null, basket: BasketRequest, priced: PricingResult, warnings: string[] = []): BasketPricing {
+export function pricingResults(user: Pick<UserRow, "id" | "memberNumber"> | null, basket: BasketRequest, priced: PricingResult, warnings: string[] = []): BasketPricing {
   return {
     user: user === null ? null : { id: user.id, member_number: user.memberNumber },
     basket_platform_type: basket.platformType,

@@ -2,34 +2,44 @@
  * Confirming a sale (handbook, "Baskets": add-basket): one runner transaction stores the priced
  * basket and redeems exactly the vouchers its `basket_vouchers` name, exactly once.
  *
- * In the transaction, in this order: the member's row is locked (two baskets of one member see
- * each other: the first-transaction rule and the idempotency check); a basket already stored
- * under the same `retailer_basket_code` is answered as a replay or refused (914; another
- * member's copy racing this one loses on the unique index, and add-basket answers it so); the named vouchers are locked `FOR UPDATE` in key
- * order (no deadlocks) and priced again; every named voucher must apply (its reason's error,
- * 909-913 / 916) and match its `expected_discount` (915); the basket is inserted and each voucher
- * set `redeemed` with `WHERE status = 'claimed'`, one row changed or 910; a partly used voucher
- * leaves a claimed child with the rest (regenerate_vouchers_on_partial_redemption), and a return
- * records its quantities and issues replacement vouchers (baskets/returns.ts), which with
- * regenerated_rewards_redeem_immediately are priced with the basket and redeemed by it for what
- * they take.
+ * In the transaction, in this order: the member (68 when no user of the chain) and the named
+ * vouchers are locked `FOR UPDATE` in one statement (the member first, then the vouchers in key
+ * order: no deadlocks; two baskets of one member see each other: the first-transaction rule and
+ * the idempotency check) and priced with the chain's settings the authentication read; every named voucher must apply (its reason's error, 909-913 / 916) and
+ * match its `expected_discount` (915); the basket is inserted and the vouchers set `redeemed`
+ * in one UPDATE `WHERE status = 'claimed'`, as many rows changed as vouchers named or 910; partly
+ * used vouchers leave claimed children with the rest (regenerate_vouchers_on_partial_redemption,
+ * one INSERT), and a return records its quantities and issues replacement vouchers
+ * (baskets/returns.ts), which with regenerated_rewards_redeem_immediately (read with the other
+ * settings) are priced with the basket after its named vouchers and issued redeemed by it for what
+ * they take. A plain sale (no return lines) reads nothing for returns. The basket answered is the row as inserted (its created_date in whole
+ * seconds, as the column stores it), not read back.
+ *
+ * A basket already stored under the same `retailer_basket_code` is not looked up first: a copy of
+ * it fails on its vouchers (already redeemed) or on the unique index, and the caller then answers
+ * it as a replay or refuses it (914): add-basket, `answerStored`, also when a copy committed on
+ * another node of a cluster surfaced here as its redeemed voucher (910). Nothing of the failed copy
+ * is written.
  *
  * A sale racing another for one voucher on one server waits for the voucher's lock and then
  * finds it redeemed: 910, and the rollback leaves nothing of it. On a Galera cluster `FOR UPDATE`
  * does not lock across nodes: the losing commit fails certification (1213), the runner re-runs
- * the whole unit, and the re-run finds the voucher redeemed (910) or the basket stored (replay).
+ * the whole unit, and the re-run finds the voucher redeemed (910) or the basket stored (the
+ * unique index: a replay).
  */
 import { runTransaction } from "@service/shared/node";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { insertRows, runInTransaction } from "../db/built-statements.ts";
 import type { CoreDb } from "../db/client.ts";
 import { baskets, users, vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
-import type { UserRow } from "../users/user-repository.ts";
+import type { CoreTx } from "../users/member-numbers.ts";
 import { generateVoucherKey } from "../vouchers/key.ts";
-import { chainPricingColumns, consideredVouchers, type BasketRequest } from "./basket-request.ts";
+import type { BasketRequest, MemberKey } from "./basket-request.ts";
 import { centsToNumber, toCents } from "./money.ts";
 import { priceBasket, pricingSettingsFor, type PricingResult } from "./pricing.ts";
 import { immediateReplacements, matchReturns, pendingReplacements, settleReturns } from "./returns.ts";
+import { lockMemberAndVouchers, type LockedVoucher, type SaleChain, type SaleMember } from "./sale-reads.ts";
 import { REASON_ERRORS } from "./voucher-rules.ts";
 
 export type BasketRow = typeof baskets.$inferSelect;
@@ -37,7 +47,10 @@ export type BasketRow = typeof baskets.$inferSelect;
 /** A sale to confirm. */
 export interface Sale {
   chainId: number;
-  user: UserRow;
+  /** the member, as the request names it (found and locked in the transaction) */
+  member: NonNullable<MemberKey>;
+  /** the chain's settings, read with the request's authentication (the chain head) */
+  chain: SaleChain;
   basket: BasketRequest;
   /** the `items` column: the lines as sent, JSON; null without lines */
   itemsJson: string | null;
@@ -46,97 +59,102 @@ export interface Sale {
   /** the chain's first_transaction_sets_home_and_signup_store */
   firstTransactionSetsStores: boolean;
   now: Date;
-  /** the pricing as answered, from the priced basket (stored for replays) */
-  answer: (priced: PricingResult, warnings: string[]) => unknown;
+  /** the pricing as answered, from the member and the priced basket (stored for replays) */
+  answer: (user: SaleMember, priced: PricingResult, warnings: string[]) => unknown;
 }
 
-/**
- * What a confirmation did: a new basket, or the one stored before under the same code; whether
- * it issued vouchers (a replay: not known here, so true, and the caller reads them).
- */
+/** What a confirmation did: the new basket, and whether it issued vouchers. */
 export type SaleOutcome = { basket: BasketRow; duplicate: boolean; issuedVouchers: boolean };
 
 /**
  * Confirms a sale; see the module comment.
- * @throws ServiceError 914 basket_already_exists (same code, other content), 909-913 / 916 for a
- *   named voucher that cannot apply, 915 basket_price_changed, 910 voucher_already_redeemed; nothing
- *   is written then
+ * @throws ServiceError 68 for a member that is no user of the chain or a key that is no voucher of
+ *   the member, 909-913 / 916 for a named voucher that cannot apply, 915
+ *   basket_price_changed, 910 voucher_already_redeemed, 419 for a line returned beyond its
+ *   original quantity; the duplicate-key error of `baskets_by_retailer_code` when the code is
+ *   stored already, or of `basket_returns_of_line` when another return of a line committed
+ *   meanwhile (add-basket's confirmSaleOnce runs the sale once more); nothing is written then
  */
 export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> {
-  const { chainId, user, basket, now } = sale;
+  const { chainId, basket, now, chain } = sale;
+  // DATETIME keeps whole seconds: the row answered is the row stored, on every engine.
+  const createdDate = new Date(Math.floor(now.getTime() / 1000) * 1000);
   return runTransaction(db, async (tx) => {
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
-    if (basket.retailerBasketCode !== null) {
-      // A plain read, never a locking one: a locking read of a code not stored yet would gap-lock
-      // the index's end, where every new code goes, and make concurrent sales deadlock. The member's
-      // row lock above already orders two copies of one sale; the unique index decides the rest.
-      const [stored] = await tx.select().from(baskets)
-        .where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, basket.retailerBasketCode)));
-      if (stored) return replayOf(stored, sale.requestHash);
-    }
-    const chain = await chainPricingColumns(tx, chainId);
-    const considered = await consideredVouchers(tx, chainId, user, basket.entries ?? [], true);
+    const { user, locked } = await lockMemberAndVouchers(tx, chainId, sale.member, basket.entries ?? []);
     const returns = await matchReturns(tx, chainId, basket, true);
+    // No statement for a basket without return lines, or whose returned lines carried no voucher.
     const pending = await pendingReplacements(tx, chainId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now, true);
     const immediate = chain.regeneratedRewardsRedeemImmediately ? immediateReplacements(pending, user.id) : [];
-    const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, [...considered, ...immediate], pricingSettingsFor(chain, basket.platformType));
-    checkNamedVouchers(considered, priced);
+    const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, [...locked, ...immediate], pricingSettingsFor(chain, basket.platformType));
+    checkNamedVouchers(priced, locked);
     // Whether this is the member's first basket matters only to the first-transaction rule.
     const storesRule = sale.firstTransactionSetsStores && basket.branchBusinessId !== null;
     const [earlier] = storesRule ? await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1) : [];
-    const [res] = await tx.insert(baskets).values({
+    const row: Omit<BasketRow, "id"> = {
       chainId, userId: user.id, branchBusinessId: basket.branchBusinessId,
       basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
       retailerBasketCode: basket.retailerBasketCode, basketPlatformType: basket.platformType,
-      basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(priced, returns.warnings)),
-      requestHash: sale.requestHash, createdDate: now,
-    });
-    const basketId = Number(res.insertId);
-    const regenerate = chain.regenerateVouchersOnPartialRedemption;
-    let issued = 0;
-    for (const a of priced.applied) {
-      if (a.replacement) continue; // issued by settleReturns, redeemed by this basket
-      const [done] = await tx.update(vouchers).set({
-        status: "redeemed", basketId, redeemedDate: now, dbRedeemedDate: sql`CURRENT_TIMESTAMP`, lastModifiedDate: now,
-        amountRedeemed: a.amountRedeemed === null ? null : centsToNumber(a.amountRedeemed),
-      }).where(and(eq(vouchers.id, a.voucher.id), eq(vouchers.status, "claimed")));
-      if (done.affectedRows !== 1) throw new ServiceError("voucher_already_redeemed", `Voucher ${a.voucher.key} has already been redeemed.`);
-      if (regenerate && a.remainder > 0) {
-        const parent = considered.find((c) => c.voucher.id === a.voucher.id)!.row;
-        issued += 1;
-        await tx.insert(vouchers).values({
-          chainId, key: generateVoucherKey(), type: "basket", status: "claimed", campaignId: parent.campaignId, userId: user.id,
-          currencyId: parent.currencyId, parentVoucherId: parent.id, amount: centsToNumber(a.remainder), expiryDate: parent.expiryDate,
-          title: parent.title, description: parent.description, lockedUntil: now, createdDate: now, lastModifiedDate: now,
-        });
-      }
-    }
-    issued += (await settleReturns(tx, chainId, basketId, returns.matched, pending, new Map(priced.applied.filter((a) => a.replacement).map((a) => [a.voucher.key, a.discount])), now)).length;
+      basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(user, priced, returns.warnings)),
+      requestHash: sale.requestHash, createdDate,
+    };
+    const basketId = (await runInTransaction(tx, insertRows(baskets, [row]))).insertId;
+    let issued = await redeem(tx, chainId, basketId, priced, locked, chain.regenerateVouchersOnPartialRedemption, now);
+    const used = new Map(priced.applied.flatMap((a) => (a.replacement ? [[a.voucher.key, a.discount] as const] : [])));
+    issued += (await settleReturns(tx, chainId, basketId, returns.matched, pending, used, now)).length;
     if (storesRule && !earlier) {
       const store = basket.branchBusinessId!;
       await tx.update(users)
         .set({ signupStoreId: sql`COALESCE(${users.signupStoreId}, ${store})`, homeStoreId: sql`COALESCE(${users.homeStoreId}, ${store})`, lastModifiedDate: now })
         .where(eq(users.id, user.id));
     }
-    const [row] = await tx.select().from(baskets).where(eq(baskets.id, basketId));
-    return { basket: row!, duplicate: false, issuedVouchers: issued > 0 };
+    return { basket: { id: basketId, ...row }, duplicate: false, issuedVouchers: issued > 0 };
   });
 }
 
 /**
- * Every named voucher applies (else its reason's error, 909-913 / 916) and gives the discount its
- * entry expected, when it says (else 915 basket_price_changed).
+ * Every named voucher applies (else its reason's error) and gives the discount its entry
+ * expected, when it says. A return's replacement applied at once is never refused: what it does
+ * not take stays claimed (pricing lists no reason for it).
+ * @throws ServiceError the reason's error (909-913, 916); 915 basket_price_changed
  */
-function checkNamedVouchers(considered: ReadonlyArray<Awaited<ReturnType<typeof consideredVouchers>>[number]>, priced: PricingResult): void {
+function checkNamedVouchers(priced: PricingResult, locked: readonly LockedVoucher[]): void {
   for (const { voucher, reason } of priced.notApplied) throw new ServiceError(REASON_ERRORS[reason], `Voucher ${voucher.key}: ${reason.replaceAll("_", " ")}.`);
-  for (const c of considered) {
-    const expected = c.entry?.expected_discount;
+  for (const c of locked) {
+    const expected = c.entry.expected_discount;
     const given = priced.applied.find((a) => a.voucher.id === c.voucher.id)!.discount;
     if (expected !== undefined && toCents(expected) !== given) throw new ServiceError("basket_price_changed", `Voucher ${c.voucher.key} gives ${centsToNumber(given).toFixed(2)}, not ${Number(expected).toFixed(2)}.`);
   }
 }
 
-function replayOf(stored: BasketRow, requestHash: string): SaleOutcome {
-  if (stored.requestHash !== requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${stored.retailerBasketCode} is a basket with other content.`);
-  return { basket: stored, duplicate: true, issuedVouchers: true };
+/**
+ * Sets the applied named vouchers `redeemed` by basket `basketId`, in one UPDATE (each voucher's
+ * own amount_redeemed by a CASE on its id), and issues the claimed children of partly used ones in
+ * one INSERT when `regenerate`. A return's replacements applied at once have no row yet: settleReturns
+ * issues them redeemed.
+ * @returns how many children it issued
+ * @throws ServiceError 910 voucher_already_redeemed when not every voucher was still claimed
+ */
+async function redeem(tx: CoreTx, chainId: number, basketId: number, priced: PricingResult, locked: readonly LockedVoucher[], regenerate: boolean, now: Date): Promise<number> {
+  const applied = priced.applied.filter((a) => !a.replacement);
+  if (applied.length === 0) return 0;
+  const amounts = applied.map((a) => (a.amountRedeemed === null ? null : centsToNumber(a.amountRedeemed)));
+  const amountRedeemed: number | null | SQL = amounts.every((x) => x === amounts[0]) ? amounts[0]!
+    : sql`CASE ${vouchers.id} ${sql.join(applied.map((a, i) => sql`WHEN ${a.voucher.id} THEN ${amounts[i]}`), sql` `)} END`;
+  const ids = applied.map((a) => a.voucher.id);
+  const [done] = await tx.update(vouchers)
+    .set({ status: "redeemed", basketId, redeemedDate: now, dbRedeemedDate: sql`CURRENT_TIMESTAMP`, lastModifiedDate: now, amountRedeemed })
+    .where(and(inArray(vouchers.id, ids), eq(vouchers.status, "claimed")));
+  if (done.affectedRows !== ids.length) {
+    throw new ServiceError("voucher_already_redeemed", `A voucher of ${applied.map((a) => a.voucher.key).join(", ")} has already been redeemed.`);
+  }
+  const children = regenerate ? applied.filter((a) => a.remainder > 0).map((a) => {
+    const parent = locked.find((c) => c.voucher.id === a.voucher.id)!.row;
+    return {
+      chainId, key: generateVoucherKey(), type: "basket", status: "claimed", campaignId: parent.campaignId, userId: parent.userId,
+      currencyId: parent.currencyId, parentVoucherId: parent.id, amount: centsToNumber(a.remainder), expiryDate: parent.expiryDate,
+      title: parent.title, description: parent.description, lockedUntil: now, createdDate: now, lastModifiedDate: now,
+    };
+  }) : [];
+  if (children.length > 0) await runInTransaction(tx, insertRows(vouchers, children));
+  return children.length;
 }

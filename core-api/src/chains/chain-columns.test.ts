@@ -1,7 +1,8 @@
 /**
  * The packed chain head the authentication query reads (chain-columns.ts packedChainHeadSelection,
  * chainHeadOf) is the head chainHeadSelection reads, for every combination of its yes / no
- * columns, with and without an app; a chain not joined is null either way.
+ * columns, with and without an app, and for each sale setting alone; a chain not joined is null
+ * either way.
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,11 @@ import { compileSelect, qb } from "../db/compiled-select.ts";
 import { apps, chains } from "../db/schema.ts";
 import { chainHeadOf, chainHeadSelection, packedChainHeadSelection, type PackedChainHead } from "./chain-columns.ts";
 
+const SALE_SETTINGS = [
+  "basketVoucherAlwaysRedeemFullValueInStore", "basketVoucherAlwaysRedeemFullValueOnline", "calculateBasketOnTotalValueInStore", "calculateBasketOnTotalValueOnline",
+  "redeemBasketVoucherOnNegativeValueBasket", "allowsDoubleDiscounting", "excludeRewardsOnBasketCampaignDiscountedItems", "regenerateVouchersOnPartialRedemption",
+  "expiredVouchersRegenerateOnReturn", "regeneratedRewardsRedeemImmediately",
+] as const;
 const FLAGS = ["deleted", "ipWhitelistSuperUserExemption", "restrictCampaignEnable", "requireUniquePhoneNumber", "firstTransactionSetsHomeAndSignupStore", "verifyPhoneNumbers"] as const;
 
 let core: TestCore;
@@ -31,6 +37,18 @@ describe("the packed chain head", () => {
       const [want] = await full.run(core.db, { id });
       const [got] = await packed.run(core.db, { id });
       expect(chainHeadOf(got!.chain as unknown as PackedChainHead)).toEqual(want!.chain);
+    }
+  });
+
+  it("reads each sale setting (pricing's, partial redemption, the return settings) alone as the head does", async () => {
+    const id = await core.createChain("Packed Sale Settings");
+    for (const key of SALE_SETTINGS) {
+      await core.db.update(chains).set({ ...Object.fromEntries(SALE_SETTINGS.map((k) => [k, k === key])) }).where(eq(chains.id, id));
+      const [want] = await full.run(core.db, { id });
+      const [got] = await packed.run(core.db, { id });
+      const head = chainHeadOf(got!.chain as unknown as PackedChainHead);
+      expect(head, key).toEqual(want!.chain);
+      expect(SALE_SETTINGS.filter((k) => head[k]), key).toEqual([key]);
     }
   });
 

@@ -50,6 +50,23 @@ export const chainColumns = resourceColumns(chainResource, chains, {
 
 /** The chain's properties up to this level are in its head: what a resource nesting it at the default response level shows. */
 export const HEAD_LEVEL = 1;
+/**
+ * The settings a sale reads (basket pricing, baskets/pricing.ts ChainPricingColumns, which
+ * vouchers it issues, and whether an exchange takes its return's replacements at once): read with
+ * the chain's head, so add-basket reads no chain row of its own.
+ */
+const SALE_SETTINGS = [
+  "basketVoucherAlwaysRedeemFullValueInStore",
+  "basketVoucherAlwaysRedeemFullValueOnline",
+  "calculateBasketOnTotalValueInStore",
+  "calculateBasketOnTotalValueOnline",
+  "redeemBasketVoucherOnNegativeValueBasket",
+  "allowsDoubleDiscounting",
+  "excludeRewardsOnBasketCampaignDiscountedItems",
+  "regenerateVouchersOnPartialRedemption",
+  "expiredVouchersRegenerateOnReturn",
+  "regeneratedRewardsRedeemImmediately",
+] as const;
 /** The settings access checks and writes read from the request's chain, besides its level-1 properties. */
 const HEAD_SETTINGS = [
   "ipWhitelistSuperUserExemption",
@@ -58,6 +75,7 @@ const HEAD_SETTINGS = [
   "requireUniquePhoneNumber",
   "firstTransactionSetsHomeAndSignupStore",
   "verifyPhoneNumbers",
+  ...SALE_SETTINGS,
 ] as const;
 const HEAD_KEYS = ["id", "name", "deleted", "appId", ...HEAD_SETTINGS] as const;
 
@@ -75,10 +93,10 @@ export const chainHeadSelection = chainColumns.headSelection(HEAD_LEVEL, HEAD_KE
 >;
 
 /** The head's yes / no columns, in the order of their bits in a packed head (packedChainHeadSelection). */
-const HEAD_FLAGS = ["deleted", "ipWhitelistSuperUserExemption", "restrictCampaignEnable", "requireUniquePhoneNumber", "firstTransactionSetsHomeAndSignupStore", "verifyPhoneNumbers"] as const;
+const HEAD_FLAGS = ["deleted", "ipWhitelistSuperUserExemption", "restrictCampaignEnable", "requireUniquePhoneNumber", "firstTransactionSetsHomeAndSignupStore", "verifyPhoneNumbers", ...SALE_SETTINGS] as const;
 
 /**
- * A ChainHead in five columns instead of ten: its yes / no columns as the bits of one (bit i set
+ * A ChainHead in five columns instead of twenty: its yes / no columns as the bits of one (bit i set
  * when HEAD_FLAGS[i] holds 1, as a boolean column reads; NULL when no chain was joined, like
  * every other column). For the authentication query, which reads a head with every request
  * (each column is a column definition more the server sends and the driver reads); chainHeadOf

@@ -12,7 +12,7 @@ import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb } from "../db/compiled-select.ts";
 import { perTargetJoin, type TargetJoin, type TargetRequest } from "../auth/target-join.ts";
-import { chainHeadSelection, type ChainHead } from "../chains/chain-columns.ts";
+import { chainHeadOf, packedChainHeadSelection, type ChainHead, type PackedChainHead } from "../chains/chain-columns.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
 import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
 
@@ -46,7 +46,7 @@ type TokenRow = {
   clientId: number;
   clientEnabled: boolean;
   clientDeleted: boolean;
-  chain: ChainHead | null;
+  chain: PackedChainHead | null;
   target?: Record<string, unknown> | null;
 };
 
@@ -67,7 +67,8 @@ const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
       clientEnabled: serviceClients.enabled,
       clientDeleted: serviceClients.deleted,
       // the chain's head: what access checks read and a chain nested at the default level shows
-      chain: chainHeadSelection,
+      // (packed: its yes / no columns in one, chains/chain-columns.ts)
+      chain: packedChainHeadSelection,
       ...(join ? { target: join.selection } : {}),
     })
     .from(accessTokens)
@@ -113,6 +114,6 @@ export async function verifyAccessToken(
   if (!row || !secretMatches || !row.active || row.deleted || !row.clientEnabled || row.clientDeleted) return INVALID;
   const scopes = parseScopeFields(row.scope);
   const verified = { valid: true as const, tokenId: row.id, serviceClientId: row.clientId, chainId: row.chainId, scopes };
-  const withChain = chainId === undefined ? verified : { ...verified, chain: row.chain };
+  const withChain = chainId === undefined ? verified : { ...verified, chain: row.chain === null ? null : chainHeadOf(row.chain) };
   return target ? { ...withChain, target: row.target ?? null } : withChain;
 }

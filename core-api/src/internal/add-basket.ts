@@ -8,10 +8,11 @@
  * Checks, in order (nothing is written unless all pass): credentials (6 / 266); chain_id and
  * basket_total_price present (3 / 441); chain_id an integer (76); write access to the chain
  * (admin or chain-scope token), else 68; the other parameters (419, 482); no member identifier
- * (441) or several (419); the branch business a live business of the chain (419); the member a
- * user of the chain, else 68; a voucher key that is no voucher of the member (68); then, in the
- * transaction, a reused retailer_basket_code (replay, or 914) and every named voucher (909-913,
- * 915, 916, 910).
+ * (441) or several (419); the branch business a live business of the chain (419); then, in the
+ * transaction, the member a user of the chain, else 68; a voucher key that is no voucher of the
+ * member (68), a return line beyond its original quantity (419) and every named voucher (909-913,
+ * 915, 916, 910). A reused retailer_basket_code answers the stored basket as a replay, or 914 for
+ * other content, whichever of these errors its copy met (answerStored).
  */
 import { okBody } from "@service/shared";
 import { addBasketCall, type AddBasketResults, type BasketRecord } from "@service/shared/internal/add-basket";
@@ -20,9 +21,10 @@ import type { Context } from "hono";
 import { createHash } from "node:crypto";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import { CALL_ACCESS } from "../auth/access-table.ts";
-import { findMember, linesOf, memberKeyOf, readBasket, type BasketValues } from "../baskets/basket-request.ts";
+import { linesOf, memberKeyOf, memberKeyValue, readBasket, type BasketValues } from "../baskets/basket-request.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
 import { confirmSale, type BasketRow, type SaleOutcome } from "../baskets/sale.ts";
+import type { SaleMember } from "../baskets/sale-reads.ts";
 import { baskets, vouchers } from "../db/schema.ts";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
@@ -46,20 +48,19 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
   const v = readCallParams(addBasketCall, params) as BasketValues & { chain_id: number };
   if (memberKeyOf(v) === null) throw new ServiceError("parameter_missing", "Name the member by one of user_id, member_number, username, authentication_point_identifier.");
   const basket = await readBasket(db, chainId, v);
-  const user = (await findMember(db, chainId, v))!;
   const lines = linesOf(v);
   const sale = {
-    chainId, user, basket, now,
+    chainId, member: memberKeyValue(v)!, basket, now, chain,
     itemsJson: lines === null ? null : JSON.stringify(v.items ?? lines),
     requestHash: canonicalHash(v),
     firstTransactionSetsStores: chain.firstTransactionSetsHomeAndSignupStore,
-    answer: (priced: Parameters<typeof pricingResults>[2], warnings: string[]) => pricingResults(user, basket, priced, warnings),
+    answer: (user: SaleMember, priced: Parameters<typeof pricingResults>[2], warnings: string[]) => pricingResults(user, basket, priced, warnings),
   };
   let outcome: SaleOutcome;
   try {
     outcome = await confirmSaleOnce(db, sale);
   } catch (err) {
-    outcome = await racedCopy(db, chainId, basket.retailerBasketCode, sale.requestHash, err);
+    outcome = await answerStored(db, chainId, basket.retailerBasketCode, sale.requestHash, err);
   }
   const results: AddBasketResults = {
     basket: basketRecordOf(outcome.basket, version),
@@ -72,21 +73,23 @@ export async function addBasket(c: Context<AppEnv>): Promise<Response> {
 }
 
 /**
- * A sale that failed because a copy of it (same retailer_basket_code) committed meanwhile: the
- * copy's basket answered as the replay (914 when its content differs). Another member's copy
- * meets the unique index; on a Galera cluster a copy on another node may also show up first as
- * its redeemed voucher (910), its basket row not in this transaction's snapshot yet. A fresh read
- * decides; without a stored copy the error is thrown as it came.
+ * A sale that failed (`err`) while naming a retailer_basket_code: the basket stored under that
+ * code answers it as a replay (same content) when there is one. A copy of a stored sale fails in
+ * its transaction on its vouchers (redeemed by the original) or on the unique index, never before
+ * it; another member's basket may also have taken the code meanwhile. On a Galera cluster a copy
+ * committed on another node may also show up first as its redeemed voucher (910), its basket row
+ * not in this transaction's snapshot yet: the read here, outside the transaction, finds it.
+ * @returns the stored basket, `duplicate: true`
+ * @throws ServiceError 914 basket_already_exists when the stored basket has other content, or
+ *   the index refused the code and no basket holds it; otherwise `err` as it came (also when no
+ *   code was named, or the error is neither a ServiceError nor that duplicate key)
  */
-async function racedCopy(db: CoreDb, chainId: number, code: string | null, requestHash: string, err: unknown): Promise<SaleOutcome> {
-  const raced = isDuplicateKey(err, "baskets_by_retailer_code") || (err instanceof ServiceError && err.errorName === "voucher_already_redeemed");
-  if (!raced || code === null) throw err;
+async function answerStored(db: CoreDb, chainId: number, code: string | null, requestHash: string, err: unknown): Promise<SaleOutcome> {
+  const duplicate = isDuplicateKey(err, "baskets_by_retailer_code");
+  if (code === null || !(duplicate || err instanceof ServiceError)) throw err;
   const [stored] = await db.select().from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.retailerBasketCode, code)));
-  if (!stored) {
-    if (err instanceof ServiceError) throw err;
-    throw new ServiceError("basket_already_exists", `retailer_basket_code ${code} is a basket with other content.`);
-  }
-  if (stored.requestHash !== requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${code} is a basket with other content.`);
+  if (!stored && !duplicate) throw err;
+  if (!stored || stored.requestHash !== requestHash) throw new ServiceError("basket_already_exists", `retailer_basket_code ${code} is a basket with other content.`);
   return { basket: stored, duplicate: true, issuedVouchers: true };
 }
 

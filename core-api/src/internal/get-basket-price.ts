@@ -20,7 +20,8 @@ import { getBasketPriceCall, type GetBasketPriceResults } from "@service/shared/
 import type { Context } from "hono";
 import { CALL_ACCESS } from "../auth/access-table.ts";
 import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
-import { findMember, memberKeyOf, memberKeyValue, pricingInputs, readBasket, type BasketValues, type MemberKey } from "../baskets/basket-request.ts";
+import { findMember, memberKeyOf, memberKeyValue, readBasket, type BasketValues, type MemberKey } from "../baskets/basket-request.ts";
+import { pricingInputs } from "../baskets/pricing-inputs.ts";
 import { priceBasket, pricingSettingsFor } from "../baskets/pricing.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
 import { matchReturns, previewImmediateReplacements } from "../baskets/returns.ts";
