@@ -29,7 +29,6 @@
  */
 import { runTransaction } from "@service/shared/node";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { insertRows, runInTransaction } from "../db/built-statements.ts";
 import type { CoreDb } from "../db/client.ts";
 import { baskets, users, vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -97,7 +96,7 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
       basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(user, priced, returns.warnings)),
       requestHash: sale.requestHash, createdDate,
     };
-    const basketId = (await runInTransaction(tx, insertRows(baskets, [row]))).insertId;
+    const basketId = Number((await tx.insert(baskets).values(row))[0].insertId);
     let issued = await redeem(tx, chainId, basketId, priced, locked, chain.regenerateVouchersOnPartialRedemption, now);
     const used = new Map(priced.applied.flatMap((a) => (a.replacement ? [[a.voucher.key, a.discount] as const] : [])));
     issued += (await settleReturns(tx, chainId, basketId, returns.matched, pending, used, now)).length;
@@ -155,6 +154,6 @@ async function redeem(tx: CoreTx, chainId: number, basketId: number, priced: Pri
       title: parent.title, description: parent.description, lockedUntil: now, createdDate: now, lastModifiedDate: now,
     };
   }) : [];
-  if (children.length > 0) await runInTransaction(tx, insertRows(vouchers, children));
+  if (children.length > 0) await tx.insert(vouchers).values(children);
   return children.length;
 }
