@@ -22,20 +22,6 @@ export interface CoreDatabase {
 }
 
 /**
- * mysql2's own interpolation of `?` values into a text statement (`format`, with the
- * connection's stringifyObjects and time zone, as mysql2 calls it), skipped for a statement
- * without values: mysql2 scans the whole text for placeholders even then (the search's statements,
- * a few kilobytes each, carry their values as literals, businesses/query.ts).
- */
-function formatQuery(this: { config: { stringifyObjects?: boolean } }, sql: string, values: unknown, timezone: string): string {
-  if (values === undefined || values === null || (Array.isArray(values) && values.length === 0)) return sql;
-  return interpolate(sql, values, this.config.stringifyObjects, timezone);
-}
-
-/** mysql2's `format` with the parameters it takes beyond its typings (sql-escaper's positional API). */
-const interpolate = mysql.format as unknown as (sql: string, values: unknown, stringifyObjects: boolean | undefined, timezone: string) => string;
-
-/**
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
  * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
  * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
@@ -67,8 +53,6 @@ export function openCoreDatabase(
     // Error.captureStackTrace for every query); a failed statement's error keeps its code, message
     // and SQL, which is what the service reads (http/database-unavailable.ts).
     trace: false,
-    // typed by mysql2 as returning nothing and without its `this` (the connection)
-    queryFormat: formatQuery as unknown as (query: string, values: unknown) => void,
   } as const;
   const pool = guardPool(applySessionSettings(mysql.createPool(settings), session), timeouts, remainingMs);
   const db = drizzle(pool, { schema, mode: "default" }) as CoreDb;

@@ -169,10 +169,8 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
     return column;
   };
 
-  // The properties read from a row, in declaration order, with their levels; a record reader per
-  // level is generated from them when first used (recordReader).
+  // The properties read from a row, in declaration order, with their levels.
   const readers = [...properties].flatMap(([name, storage]) => (storage.read ? [{ name, read: storage.read, level: decl.properties.get(name)!.level }] : []));
-  const recordReaders = new Map<number, (row: Row) => ResourceRecord>();
 
   return {
     declaration: decl,
@@ -180,9 +178,9 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
     selection: { ...columns, ...options.select } as T["_"]["columns"] & Extra,
     properties,
     toRecord(row, upToLevel = Infinity) {
-      let read = recordReaders.get(upToLevel);
-      if (!read) recordReaders.set(upToLevel, (read = recordReader(readers.filter((r) => r.level <= upToLevel))));
-      return read(row);
+      const record: ResourceRecord = {};
+      for (const r of readers) if (r.level <= upToLevel) record[r.name] = r.read(row);
+      return record;
     },
     headSelection(level, keys, extra = []) {
       const needed = new Set(extra);
@@ -226,52 +224,18 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
   };
 }
 
-/**
- * The reads the rules give (derived): the row key they read and how, so a record reader can read
- * the key itself instead of calling them (the reads stay the one definition of what is read).
- */
-const ruleReads = new WeakMap<object, { key: string; as: "value" | "reference" }>();
-
-/**
- * A row's record reader, generated once (a page of 25 rows read each property through a keyed store
- * and a read function): an object literal of the properties in `readers`' order; a rule's plain
- * read reads its row key in place, a reference's builds `{id}` (null without an id), any other read
- * is called.
- */
-function recordReader<Row>(readers: ReadonlyArray<{ name: string; read: (row: Row) => unknown }>): (row: Row) => ResourceRecord {
-  const calls: Array<(row: Row) => unknown> = [];
-  const name = (key: string) => JSON.stringify(key);
-  const fields = readers.map((r) => {
-    const rule = ruleReads.get(r.read);
-    if (rule?.as === "value") return `${name(r.name)}: row[${name(rule.key)}]`;
-    if (rule?.as === "reference") return `${name(r.name)}: (v = row[${name(rule.key)}]) === null || v === undefined ? null : { id: v }`;
-    return `${name(r.name)}: r${calls.push(r.read) - 1}(row)`;
-  });
-  const body = `return function toRecord(row) {\n  let v;\n  return { ${fields.join(", ")} };\n};`;
-  return new Function(...calls.map((_, i) => `r${i}`), body)(...calls) as (row: Row) => ResourceRecord;
-}
-
 /** The storage the rules give a property without an exception, or undefined when its column is missing. */
 function derived<Row>(prop: PropertyInfo, columns: Record<string, MySqlColumn>): PropertyStorage<Row> | undefined {
   const name = camel(prop.name);
-  const get = (key: string) => {
-    const read = (row: Row) => (row as Record<string, unknown>)[key];
-    ruleReads.set(read, { key, as: "value" });
-    return read;
-  };
+  const get = (key: string) => (row: Row) => (row as Record<string, unknown>)[key];
   if (prop.kind === "reference") {
     const key = [`${name}Id`, name].find((k) => k in columns);
     if (!key) return undefined;
     const value = get(key);
-    const read = (row: Row) => {
-      const id = value(row);
-      return id === null || id === undefined ? null : { id };
-    };
-    ruleReads.set(read, { key, as: "reference" });
     return {
       key,
       column: columns[key],
-      read,
+      read: (row: Row) => ((id: unknown) => (id === null || id === undefined ? null : { id }))(value(row)),
       write: (v) => ({ [key]: v === null ? null : (v as { id: number }).id }),
     };
   }
@@ -280,11 +244,7 @@ function derived<Row>(prop: PropertyInfo, columns: Record<string, MySqlColumn>):
   const value = get(name);
   if (prop.kind === "array" || prop.kind === "object") {
     if (column.columnType !== "MySqlText") return undefined;
-    return {
-      key: name,
-      read: (row) => fromJsonText(value(row) as string | null),
-      write: (v) => ({ [name]: toJsonText(v, prop.name) }),
-    };
+    return { key: name, read: (row) => fromJsonText(value(row) as string | null), write: (v) => ({ [name]: toJsonText(v, prop.name) }) };
   }
   return {
     key: name,
