@@ -20,7 +20,7 @@
  *
  * Pure data and pure functions; no database.
  */
-import type { AccessLevel } from "./permissions.ts";
+import type { AccessLevel } from "../db/permissions.ts";
 
 /** The kinds of caller the table distinguishes. */
 export type CallerKind = "admin" | "chain_scope" | "read_businesses" | "end_user";

@@ -29,7 +29,7 @@ import { ServiceError } from "../http/service-error.ts";
 import { findAppChain, readAppHostname, UNKNOWN_APP } from "./apps.ts";
 import { adminLoginAllowed } from "./ip-allowlist.ts";
 import { BAD_CREDENTIALS, foldUsername, shopperAttempt, type LoginPath, type LoginVerdict } from "./login-path.ts";
-import { hashPassword, verifyPassword } from "./passwords.ts";
+import { hashPassword, verifyPassword } from "../crypto/passwords.ts";
 import { createSession, deleteExpiredSessions, deleteSession } from "./sessions.ts";
 import { beginLoginAttempt, loginAbandoned, loginFailed, loginSucceeded, type ThrottleKeys } from "./throttle.ts";
 import { webshopLogin } from "./webshop-login.ts";

@@ -22,7 +22,7 @@ import { okBody } from "@service/shared";
 import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/resource-registry";
 import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
-import type { TargetRequest } from "../auth/target-join.ts";
+import type { TargetRequest } from "../db/target-join.ts";
 import { bodyParams, queryParams, type Params } from "../http/params.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -72,7 +72,7 @@ export interface ResourceAdapter {
    */
   alwaysOnCreate?: readonly string[];
   /**
-   * A GET whose target is read with the caller's check, in its one query (auth/target-join.ts):
+   * A GET whose target is read with the caller's check, in its one query (db/target-join.ts):
    * the join for an identifier (undefined: none for that identifier, findOne reads it), and the
    * record of the row it read (null: no such resource in the chain). Absent: findOne reads it.
    */

@@ -21,7 +21,7 @@ import { resolvesNothing, type TargetPolicy } from "../net/public-target.ts";
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
-import type { TargetRead, TargetRequest } from "../auth/target-join.ts";
+import type { TargetRead, TargetRequest } from "../db/target-join.ts";
 import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
@@ -56,7 +56,7 @@ export interface ResourceScope {
   secretBox: () => Promise<SecretBox>;
   /** where outbound targets may point: WEBHOOK_ALLOW_PRIVATE and the host resolver (net/public-target.ts) */
   targets: TargetPolicy;
-  /** the target row read with the check, when the request asked for one and it could be (auth/target-join.ts) */
+  /** the target row read with the check, when the request asked for one and it could be (db/target-join.ts) */
   target?: TargetRead;
 }
 
@@ -69,7 +69,7 @@ export interface ScopeRequest {
   chainHeader: string | undefined;
   /** the response recursion level, already parsed */
   recursionLevel: number;
-  /** a row the operation will read in the chain, to read with the check (auth/target-join.ts) */
+  /** a row the operation will read in the chain, to read with the check (db/target-join.ts) */
   target?: TargetRequest;
 }
 

@@ -11,7 +11,7 @@
  */
 import type { SQL } from "drizzle-orm";
 import type { MySqlColumn, MySqlTable } from "drizzle-orm/mysql-core";
-import type { CompiledSelect } from "../db/compiled-select.ts";
+import type { CompiledSelect } from "./compiled-select.ts";
 
 /** How a handler's target row joins the authentication query. */
 export interface TargetJoin {
