@@ -12,7 +12,7 @@ import { createApp } from "../../core-api/src/app.ts";
 import { openCoreDatabase, type CoreDb } from "../../core-api/src/db/client.ts";
 import { createAdmin, createChain, grantAccess } from "../../core-api/src/db/seed.ts";
 import type { AccessLevels } from "../../core-api/src/db/permissions.ts";
-import type { AppDeps } from "../../core-api/src/http/request-context.ts";
+import type { AppDeps } from "../../core-api/src/auth/request-context.ts";
 import { createMigratedDatabase } from "./database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./databases.ts";
 import { countStatements, type StatementCounter } from "./statements.ts";

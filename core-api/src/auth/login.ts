@@ -23,7 +23,7 @@ import { adminUsers } from "../db/schema.ts";
 import { formatDateTime } from "../http/api-version.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv, RequestContext } from "../http/request-context.ts";
+import type { AppEnv, RequestContext } from "./request-context.ts";
 import { requestHeader } from "../http/request-headers.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { findAppChain, readAppHostname, UNKNOWN_APP } from "./apps.ts";

@@ -44,7 +44,7 @@ import type { AccessLevels } from "../db/permissions.ts";
 import { webshopSyncStep } from "./webshop-sync-step.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams, type Params } from "../http/params.ts";
-import type { AppEnv, RequestContext } from "../http/request-context.ts";
+import type { AppEnv, RequestContext } from "../auth/request-context.ts";
 import { requestHeader } from "../http/request-headers.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { adminUserInfoOf, saveAdminUser } from "../users/admin-user.ts";

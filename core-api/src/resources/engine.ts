@@ -24,7 +24,7 @@ import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
 import type { TargetRequest } from "../db/target-join.ts";
 import { bodyParams, queryParams, type Params } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { parseListParams, type ListQuery } from "./list-params.ts";
 import { parseRecursionLevel, renderResource, type ResourceRecord } from "./render.ts";

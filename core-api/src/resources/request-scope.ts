@@ -16,7 +16,7 @@
  * table's) and the response RECURSION level the request asks for (X-Service-Response-Recursion-Level).
  */
 import type { SecretBox } from "@service/shared/secret-box";
-import type { RequestContext } from "../http/request-context.ts";
+import type { RequestContext } from "../auth/request-context.ts";
 import { resolvesNothing, type TargetPolicy } from "../net/public-target.ts";
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
