@@ -1,8 +1,10 @@
 /**
- * The row a request reads, read with its caller's check (a GET by id was the authentication query
- * and then the row, two round trips where a bare PK select is one): the authentication query LEFT
- * JOINs the target's table on the chain it grants, so the row comes back in the same statement, or
- * NULLs when there is none. Nothing is read that the separate lookup would not read: the join names
+ * A row read in the same statement as a query that grants a chain (a GET by id was the
+ * authentication query and then the row, two round trips where a bare PK select is one): the
+ * granting query LEFT JOINs the target's table on the chain it grants, so the row comes back in
+ * the same statement, or NULLs when there is none. The granting query knows the join only as a
+ * table, a selection and a condition: what the row is, and what it becomes, is its reader's
+ * (resources/request-scope.ts resolveScopeReading). Nothing is read that the separate lookup would not read: the join names
  * the target in the granted chain only (another chain's id finds nothing, as before), and a handler
  * uses the row only after the grant passed its checks.
  *
@@ -11,11 +13,12 @@
  */
 import type { SQL } from "drizzle-orm";
 import type { MySqlColumn, MySqlTable } from "drizzle-orm/mysql-core";
-import type { CompiledSelect } from "./compiled-select.ts";
+import type { CoreDb } from "./client.ts";
+import { preparedFor } from "./prepared.ts";
 
-/** How a handler's target row joins the authentication query. */
+/** How a target row joins a granting query. */
 export interface TargetJoin {
-  /** names the statements compiled with this join (one per join, once) */
+  /** names the statements prepared with this join (one per join and database) */
   key: string;
   table: MySqlTable;
   /** what is read of the target (for example a resource's storage selection) */
@@ -42,17 +45,13 @@ export interface TargetRead {
 }
 
 /**
- * A statement per target join, compiled the first time each is used.
- * @param compile builds the statement without a join (undefined) or with `join`
+ * A statement per target join and database, prepared the first time each is used (db/prepared.ts).
+ * @param name names the statement (with the join's key, one prepared query per join)
+ * @param prepare prepares the statement on `db` without a join (undefined) or with `join`
+ * @returns the prepared statement for `db` and `join`
  */
-export function perTargetJoin<S extends CompiledSelect<any, any>>(compile: (join?: TargetJoin) => S): (join?: TargetJoin) => S {
-  const compiled = new Map<string, S>();
-  return (join) => {
-    const key = join?.key ?? "";
-    let statement = compiled.get(key);
-    if (!statement) compiled.set(key, (statement = compile(join)));
-    return statement;
-  };
+export function perTargetJoin<S>(name: string, prepare: (db: CoreDb, join?: TargetJoin) => S): (db: CoreDb, join?: TargetJoin) => S {
+  return (db, join) => preparedFor(db, `${name}:${join?.key ?? ""}`, () => prepare(db, join));
 }
 
 /**
