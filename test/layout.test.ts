@@ -102,6 +102,26 @@ describe("module dependencies", () => {
   }
 });
 
+describe("core-api's layers", () => {
+  const product = () => result.modules.map((m) => m.source).filter((s) => /^core-api\/src\/.*\.ts$/.test(s) && !/\.test\.ts$|test-support/.test(s));
+
+  it("put every product module in exactly one layer, and every layer holds one", () => {
+    const modules = product();
+    expect(modules.length).toBeGreaterThan(150);
+    const layersOf = (source: string) => CORE_LAYERS.filter(([, path]) => new RegExp(path).test(source)).map(([name]) => name);
+    expect(modules.filter((m) => layersOf(m).length !== 1).map((m) => `${m}: ${layersOf(m).join(", ")}`)).toEqual([]);
+    for (const [name] of CORE_LAYERS) expect(modules.some((m) => layersOf(m)[0] === name), name).toBe(true);
+  });
+
+  it("refuse an import climbing a layer (the rules can fail)", () => {
+    const rule = (name: string) => LAYER_RULES.find((r) => r.name === `layer-${name}-imports-down`)!;
+    const climbs = (from: string, to: string, name: string) => new RegExp(rule(name).from.path).test(from) && new RegExp(rule(name).to.path).test(to);
+    expect(climbs("core-api/src/db/client.ts", "core-api/src/auth/request-auth.ts", "db")).toBe(true);
+    expect(climbs("core-api/src/auth/request-auth.ts", "core-api/src/resources/engine.ts", "auth")).toBe(true);
+    expect(climbs("core-api/src/businesses/search.ts", "core-api/src/db/client.ts", "domains")).toBe(false);
+  });
+});
+
 describe("the contracts entry", () => {
   /** What `source` reaches, followed through shared/ and the services: its Node built-ins and I/O packages. */
   const reached = (source: string) => {
