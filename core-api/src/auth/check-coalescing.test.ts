@@ -6,14 +6,12 @@
  * nothing shared between client addresses (an admin's allowed IP ranges).
  */
 import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/mysql2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { insertBusinesses } from "../businesses/business-repository.ts";
 import { CheckCoalescer } from "./check-coalescer.ts";
 import type { ChainGrant } from "./identity.ts";
 import { RequestAuth } from "./request-auth.ts";
-import * as schema from "../db/schema.ts";
 import { adminUsers, allowedIpRanges } from "../db/schema.ts";
 import { normaliseCidr } from "../ip-ranges/cidr.ts";
 
@@ -72,19 +70,19 @@ describe("concurrent requests with one session", () => {
     const held = new Promise<void>((r) => (release = r));
     let executes = 0;
     const pool = core.db.$client;
-    // A drizzle client over the pool whose first statement's answer is held.
-    const slowPool = {
-      async query(...args: Parameters<typeof pool.query>) {
-        const n = ++executes;
-        const result = await pool.query(...args);
-        if (n === 1) {
-          answered();
-          await held;
-        }
-        return result;
+    const slowDb = Object.assign(Object.create(core.db), {
+      $client: {
+        async execute(...args: Parameters<typeof pool.execute>) {
+          const n = ++executes;
+          const result = await pool.execute(...args);
+          if (n === 1) {
+            answered();
+            await held;
+          }
+          return result;
+        },
       },
-    };
-    const slowDb = drizzle(slowPool as never, { schema, mode: "default" }) as unknown as typeof core.db;
+    }) as typeof core.db;
     const coalescer = new CheckCoalescer<ChainGrant>();
     const env = { db: slowDb, clientIp: null, shopperTokens: undefined as never, coalescer };
     const first = new RequestAuth(credentials, { ...env, now: new Date() }).onChain(core.chainId);

@@ -20,6 +20,7 @@
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
 import { chainHeadOf, packedChainHeadSelection, type ChainHead, type PackedChainHead } from "../chains/chain-columns.ts";
 import { adminChainPermissions, adminUsers, allowedIpRanges, apps, chains, sessions, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -65,12 +66,12 @@ const ADMIN_FIELDS = {
 };
 
 /**
- * Session headers without an app (prepared once per target join and database: db/target-join.ts):
- * only an admin session passes, so no app or shopper is joined and the chain is the one asked for
- * (a null chainId: none).
+ * Session headers without an app (compiled once per target join: db/compiled-select.ts,
+ * db/target-join.ts): only an admin session passes, so no app or shopper is joined and the
+ * chain is the one asked for (a null chainId: none).
  */
-const adminSession = perTargetJoin("admin-session", (db, join?: TargetJoin) => {
-  const q = db
+const adminSession = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
     .select({ ...ADMIN_FIELDS, ...(join ? { target: join.selection } : {}) })
     .from(sessions)
     .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
@@ -78,12 +79,14 @@ const adminSession = perTargetJoin("admin-session", (db, join?: TargetJoin) => {
     .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
     .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
     .$dynamic();
-  return (join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession).prepare();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession), [
+    "keyHash", "now", "chainId", ...(join ? ["target" as const] : []),
+  ]);
 });
 
-/** Session headers with an app: an admin's session, or a shopper's of the app's chain (prepared once per target join). */
-const appSession = perTargetJoin("app-session", (db, join?: TargetJoin) => {
-  const q = db
+/** Session headers with an app: an admin's session, or a shopper's of the app's chain (compiled once per target join). */
+const appSession = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
     .select({ ...ADMIN_FIELDS, sessionChainId: sessions.chainId, appChainId: apps.chainId, user: { id: users.id, active: users.active }, ...(join ? { target: join.selection } : {}) })
     .from(sessions)
     .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
@@ -93,7 +96,9 @@ const appSession = perTargetJoin("app-session", (db, join?: TargetJoin) => {
     .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
     .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
     .$dynamic();
-  return (join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession).prepare();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession), [
+    "keyHash", "now", "chainId", "hostname", ...(join ? ["target" as const] : []),
+  ]);
 });
 
 /** A row of either statement: the admin part, and the target when one was joined. */
@@ -121,12 +126,12 @@ export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: S
   const keyHash = sha256Hex(claim.key);
   const joined = target ? { target: target.value } : {};
   if (hostname === null) {
-    const rows = unpackHead((await adminSession(db, target?.join).execute({ keyHash, now, chainId, ...joined })) as AdminRow[]);
+    const rows = unpackHead((await adminSession(target?.join).run(db, { keyHash, now, chainId, ...joined })) as AdminRow[]);
     const first = checked(rows[0], claim, keyHash);
     if (first.session.kind !== "admin") throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
     return attachTarget(adminGrant(rows, clientIp), target, first.target);
   }
-  const rows = unpackHead((await appSession(db, target?.join).execute({ keyHash, now, chainId, hostname, ...joined })) as AppRow[]);
+  const rows = unpackHead((await appSession(target?.join).run(db, { keyHash, now, chainId, hostname, ...joined })) as AppRow[]);
   const first = checked(rows[0], claim, keyHash);
   if (first.session.kind === "admin") return attachTarget(adminGrant(rows, clientIp), target, first.target);
   const { session, chain } = first;

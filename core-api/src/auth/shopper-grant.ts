@@ -12,7 +12,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import type { CoreDb } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
 import { chainHeadSelection } from "../chains/chain-columns.ts";
 import { apps, chains, users } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -30,9 +30,9 @@ export interface ShopperTokenClaim {
 const USER_ID = /^[1-9]\d{0,9}$/;
 const REFUSED_SUBJECT = "Access token refused: its subject is no shopper of this chain.";
 
-/** The app, its live chain and the hinted user, prepared once per database (db/prepared.ts). */
-const appChainAndUser = (db: CoreDb) => preparedFor(db, "app-chain-and-user", () =>
-  db
+/** The app, its live chain and the hinted user, compiled once (db/compiled-select.ts). */
+const APP_CHAIN_AND_USER = compileSelect(
+  qb
     .select({
       // the chain's head: what access checks read and a chain nested at the default level shows
       chain: chainHeadSelection,
@@ -45,8 +45,8 @@ const appChainAndUser = (db: CoreDb) => preparedFor(db, "app-chain-and-user", ()
     .innerJoin(chains, and(eq(chains.id, apps.chainId), eq(chains.deleted, false)))
     .leftJoin(users, and(eq(users.chainId, apps.chainId), eq(users.id, sql.placeholder("userId"))))
     .where(eq(apps.hostname, sql.placeholder("hostname")))
-    .limit(1)
-    .prepare(),
+    .limit(1),
+  ["hostname", "userId"],
 );
 
 /**
@@ -58,7 +58,7 @@ const appChainAndUser = (db: CoreDb) => preparedFor(db, "app-chain-and-user", ()
  */
 export async function loadShopperTokenGrant(db: CoreDb, claim: ShopperTokenClaim, now: Date, tokens: ShopperTokenVerifier): Promise<ChainGrant> {
   const hinted = subjectOf(claim.token);
-  const [row] = await appChainAndUser(db).execute({ hostname: claim.hostname, userId: hinted ?? 0 });
+  const [row] = await APP_CHAIN_AND_USER.run(db, { hostname: claim.hostname, userId: hinted ?? 0 });
   if (!row) throw new ServiceError("no_valid_session", UNKNOWN_APP);
   const { chain, user } = row;
   const jwt = { issuer: row.jwtIssuer, audience: row.jwtAudience, jwksUrl: row.jwtJwksUrl };

@@ -10,6 +10,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { sha256Hex, timingSafeEqualString } from "../crypto/secrets.ts";
 import type { CoreDb } from "../db/client.ts";
+import { compileSelect, qb } from "../db/compiled-select.ts";
 import { perTargetJoin, type TargetJoin, type TargetRequest } from "../db/target-join.ts";
 import { chainHeadSelection, type ChainHead } from "../chains/chain-columns.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
@@ -50,11 +51,11 @@ type TokenRow = {
 };
 
 /**
- * The token, its client and the chain asked for (a null chainId joins none), prepared once per
- * target join and database (db/target-join.ts).
+ * The token, its client and the chain asked for (a null chainId joins none), compiled once per
+ * target join (db/compiled-select.ts, db/target-join.ts).
  */
-const tokenWithChain = perTargetJoin("token-with-chain", (db, join?: TargetJoin) => {
-  const q = db
+const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
+  const q = qb
     .select({
       id: accessTokens.id,
       chainId: accessTokens.chainId,
@@ -76,7 +77,9 @@ const tokenWithChain = perTargetJoin("token-with-chain", (db, join?: TargetJoin)
     )
     .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
     .$dynamic();
-  return (join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(eq(accessTokens.id, sql.placeholder("tokenId"))).limit(1).prepare();
+  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(eq(accessTokens.id, sql.placeholder("tokenId"))).limit(1), [
+    "tokenId", "chainId", ...(join ? ["target" as const] : []),
+  ]);
 });
 
 /**
@@ -105,7 +108,7 @@ export async function verifyAccessToken(
   const presented = sha256Hex(secret);
   if (!UUID.test(tokenId)) return INVALID;
   const values = { tokenId: tokenId.toLowerCase(), chainId: chainId ?? null, ...(target ? { target: target.value } : {}) };
-  const [row] = (await tokenWithChain(db, target?.join).execute(values)) as Array<TokenRow | undefined>;
+  const [row] = (await tokenWithChain(target?.join).run(db, values)) as Array<TokenRow | undefined>;
   const secretMatches = timingSafeEqualString(presented, row?.secretHash ?? NO_HASH);
   if (!row || !secretMatches || !row.active || row.deleted || !row.clientEnabled || row.clientDeleted) return INVALID;
   const scopes = parseScopeFields(row.scope);

@@ -1,6 +1,7 @@
 /**
- * SELECTs of the business store's reads by id (businesses/business-repository.ts) and the rows of
- * its search (tableRows); every other hot statement is a drizzle prepared query (db/prepared.ts).
+ * SELECTs of the hot paths (the caller's check: auth/session-grant.ts, clients/verify.ts,
+ * auth/shopper-grant.ts; the business store's reads by id and its search's rows), kept beside
+ * drizzle's own prepared queries because they measured faster (docs/performance.md).
  * Written with drizzle's query builder as everywhere else, so the tables and their selections stay
  * the one declaration of what is read, but turned into SQL text ONCE, when the module loads,
  * and run as a server-side prepared statement (mysql2 `execute`: the server parses it once per

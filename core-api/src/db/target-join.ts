@@ -13,12 +13,11 @@
  */
 import type { SQL } from "drizzle-orm";
 import type { MySqlColumn, MySqlTable } from "drizzle-orm/mysql-core";
-import type { CoreDb } from "./client.ts";
-import { preparedFor } from "./prepared.ts";
+import type { CompiledSelect } from "./compiled-select.ts";
 
 /** How a target row joins a granting query. */
 export interface TargetJoin {
-  /** names the statements prepared with this join (one per join and database) */
+  /** names the statements compiled with this join (one per join, once) */
   key: string;
   table: MySqlTable;
   /** what is read of the target (for example a resource's storage selection) */
@@ -45,13 +44,17 @@ export interface TargetRead {
 }
 
 /**
- * A statement per target join and database, prepared the first time each is used (db/prepared.ts).
- * @param name names the statement (with the join's key, one prepared query per join)
- * @param prepare prepares the statement on `db` without a join (undefined) or with `join`
- * @returns the prepared statement for `db` and `join`
+ * A statement per target join, compiled the first time each is used.
+ * @param compile builds the statement without a join (undefined) or with `join`
  */
-export function perTargetJoin<S>(name: string, prepare: (db: CoreDb, join?: TargetJoin) => S): (db: CoreDb, join?: TargetJoin) => S {
-  return (db, join) => preparedFor(db, `${name}:${join?.key ?? ""}`, () => prepare(db, join));
+export function perTargetJoin<S extends CompiledSelect<any, any>>(compile: (join?: TargetJoin) => S): (join?: TargetJoin) => S {
+  const compiled = new Map<string, S>();
+  return (join) => {
+    const key = join?.key ?? "";
+    let statement = compiled.get(key);
+    if (!statement) compiled.set(key, (statement = compile(join)));
+    return statement;
+  };
 }
 
 /**
