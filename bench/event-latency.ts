@@ -22,7 +22,7 @@ import { sql } from "drizzle-orm";
 import { openCoreDatabase, type CoreDb } from "../core-api/src/db/client.ts";
 import { chains } from "../core-api/src/db/schema.ts";
 import { createAdmin, grantAccess } from "../core-api/src/db/seed.ts";
-import { hashPassword } from "../core-api/src/auth/passwords.ts";
+import { hashPassword } from "../core-api/src/crypto/passwords.ts";
 import { exitOnHelp } from "../scripts/lib/command-line.ts";
 import { CoreApiClient } from "../scripts/lib/http-client.ts";
 import { numberOption, parseFlags, serviceUrls, stringOption, type Flags } from "../scripts/lib/options.ts";

@@ -6,7 +6,7 @@
  */
 import cliProgress from "cli-progress";
 import { sql } from "drizzle-orm";
-import { hashPassword } from "../core-api/src/auth/passwords.ts";
+import { hashPassword } from "../core-api/src/crypto/passwords.ts";
 import { insertBusinesses } from "../core-api/src/businesses/business-repository.ts";
 import type { CoreDb } from "../core-api/src/db/client.ts";
 import { createAdmin, createChain, grantAccess } from "../core-api/src/db/seed.ts";

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { ACCESS_LEVELS, type AccessLevel } from "../core-api/src/auth/permissions.ts";
+import { ACCESS_LEVELS, type AccessLevel } from "../core-api/src/db/permissions.ts";
 import { parseCoreConfig } from "../core-api/src/config.ts";
 import { openCoreDatabase, type CoreDb } from "../core-api/src/db/client.ts";
 import { chains } from "../core-api/src/db/schema.ts";

@@ -4,7 +4,7 @@
  * never printed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyPassword } from "../core-api/src/auth/passwords.ts";
+import { verifyPassword } from "../core-api/src/crypto/passwords.ts";
 import { openCoreDatabase, type CoreDatabase } from "../core-api/src/db/client.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../connector/src/db/client.ts";
 import { hashIntegrationToken } from "../connector/src/http/auth.ts";

@@ -3,6 +3,9 @@
  * - no import cycles, type-only imports included;
  * - domain folders of core-api (businesses/, vouchers/, campaigns/ ...) never import resources/
  *   (the Resources API is an adapter over the domain, not the other way round);
+ * - core-api's product modules import only down its layers (CORE_LAYERS, highest first): the
+ *   entries, the app, the APIs, authentication, the domains, db/, http/, the base (crypto/ and
+ *   logger.ts); a module may import its own layer and any below, never one above;
  * - shared/ imports nothing of the services;
  * - every table of a service lives in its db/tables/;
  * - no two source files of one package share a file name (a reader finds a module by its name);
@@ -30,6 +33,29 @@ const CONTRACTS = "^shared/src/(?!node/)";
 const IO_PACKAGES = ["mysql2", "drizzle-orm", "prom-client", "pino", "pino-http", "express", "hono", "@hono/node-server", "node-cron"];
 const IO_PACKAGE_PATH = `node_modules/(${IO_PACKAGES.join("|")})/`;
 
+/**
+ * core-api's layers, highest first, each a path pattern; the domains are every folder or file no
+ * other layer names (businesses/, vouchers/, chains/, config.ts ...).
+ */
+const CORE_LAYERS: ReadonlyArray<readonly [name: string, path: string]> = [
+  ["entries", "^core-api/src/main\\."],
+  ["app", "^core-api/src/(app\\.ts|metrics/)"],
+  ["apis", "^core-api/src/(internal|resources|health)/"],
+  ["auth", "^core-api/src/auth/"],
+  ["domains", "^core-api/src/(?!main\\.|app\\.ts|metrics/|internal/|resources/|health/|auth/|db/|http/|crypto/|logger\\.ts)"],
+  ["db", "^core-api/src/db/"],
+  ["http", "^core-api/src/http/"],
+  ["base", "^core-api/src/(crypto/|logger\\.ts)"],
+];
+
+/** One rule per layer: its product modules import no layer above it. */
+const LAYER_RULES = CORE_LAYERS.slice(1).map(([name, path], i) => ({
+  name: `layer-${name}-imports-down`,
+  severity: "error" as const,
+  from: { path, pathNot: "\\.test\\.ts$|test-support" },
+  to: { path: CORE_LAYERS.slice(0, i + 1).map(([, above]) => `(${above})`).join("|") },
+}));
+
 let result: ICruiseResult;
 
 beforeAll(async () => {
@@ -50,6 +76,7 @@ beforeAll(async () => {
           { name: "shared-is-contracts-only", severity: "error", from: { path: "^shared/" }, to: { path: "^(core-api|connector)/" } },
           { name: "contracts-import-no-node-builtin", severity: "error", from: { path: CONTRACTS, pathNot: "\\.test\\.ts$" }, to: { dependencyTypes: ["core"] } },
           { name: "contracts-do-no-io", severity: "error", from: { path: CONTRACTS, pathNot: "\\.test\\.ts$" }, to: { path: IO_PACKAGE_PATH } },
+          ...LAYER_RULES,
         ],
       },
     },
@@ -67,12 +94,32 @@ describe("module dependencies", () => {
     expect(sources.length).toBeGreaterThan(150);
   });
 
-  const RULES = ["no-cycle", "domain-never-imports-resources", "shared-is-contracts-only", "contracts-import-no-node-builtin", "contracts-do-no-io"];
+  const RULES = ["no-cycle", "domain-never-imports-resources", "shared-is-contracts-only", "contracts-import-no-node-builtin", "contracts-do-no-io", ...LAYER_RULES.map((r) => r.name)];
   for (const rule of RULES) {
     it(`has no ${rule} violation`, () => {
       expect(result.summary.violations.filter((v) => v.rule.name === rule).map(show)).toEqual([]);
     });
   }
+});
+
+describe("core-api's layers", () => {
+  const product = () => result.modules.map((m) => m.source).filter((s) => /^core-api\/src\/.*\.ts$/.test(s) && !/\.test\.ts$|test-support/.test(s));
+
+  it("put every product module in exactly one layer, and every layer holds one", () => {
+    const modules = product();
+    expect(modules.length).toBeGreaterThan(150);
+    const layersOf = (source: string) => CORE_LAYERS.filter(([, path]) => new RegExp(path).test(source)).map(([name]) => name);
+    expect(modules.filter((m) => layersOf(m).length !== 1).map((m) => `${m}: ${layersOf(m).join(", ")}`)).toEqual([]);
+    for (const [name] of CORE_LAYERS) expect(modules.some((m) => layersOf(m)[0] === name), name).toBe(true);
+  });
+
+  it("refuse an import climbing a layer (the rules can fail)", () => {
+    const rule = (name: string) => LAYER_RULES.find((r) => r.name === `layer-${name}-imports-down`)!;
+    const climbs = (from: string, to: string, name: string) => new RegExp(rule(name).from.path).test(from) && new RegExp(rule(name).to.path).test(to);
+    expect(climbs("core-api/src/db/client.ts", "core-api/src/auth/request-auth.ts", "db")).toBe(true);
+    expect(climbs("core-api/src/auth/request-auth.ts", "core-api/src/resources/engine.ts", "auth")).toBe(true);
+    expect(climbs("core-api/src/businesses/search.ts", "core-api/src/db/client.ts", "domains")).toBe(false);
+  });
 });
 
 describe("the contracts entry", () => {

@@ -12,7 +12,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAuthenticationPoint } from "../core-api/src/authentication-points/authentication-point-repository.ts";
 import { ensureIdentitySourceClient } from "../core-api/src/authentication-points/identity-source-client.ts";
-import { sha256Hex } from "../core-api/src/auth/secrets.ts";
+import { sha256Hex } from "../core-api/src/crypto/secrets.ts";
 import { createAppHostname, createShopper } from "../core-api/src/db/seed.ts";
 import { apps, authenticationPoints, loginThrottle, sessions, users } from "../core-api/src/db/schema.ts";
 import { startCore, TEST_SECRET_KEY, type TestCore } from "./helpers/core.ts";

@@ -25,8 +25,8 @@ import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
 import { bodyLimitByLength, readingBody } from "./http/body-read.ts";
 import { databaseUnavailable, isDatabaseUnavailable } from "./http/database-unavailable.ts";
-import { registerMetrics } from "./http/core-metrics.ts";
-import type { AppDeps, AppEnv } from "./http/request-context.ts";
+import { registerMetrics } from "./metrics/core-metrics.ts";
+import type { AppDeps, AppEnv } from "./auth/request-context.ts";
 import { requestLog } from "./http/request-log.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { registerHealth } from "./health/health-routes.ts";
@@ -43,7 +43,7 @@ import { jsonLines } from "./http/json-line.ts";
 /** Largest accepted request body (handbook: over 1 MiB is refused with 413 / 419). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export type { AppDeps } from "./http/request-context.ts";
+export type { AppDeps } from "./auth/request-context.ts";
 
 /** Builds the core API application around its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {

@@ -1,7 +1,7 @@
 /**
  * `npm run admin -- set-password --username <username> [--password <password>]`: resets a lost
  * admin password. The new password is hashed as the product hashes admin passwords (argon2id,
- * core-api/src/auth/passwords.ts), and every session of that admin ends in the same transaction:
+ * core-api/src/crypto/passwords.ts), and every session of that admin ends in the same transaction:
  * a reset usually follows a lost or leaked password, so whoever held a session with the old one
  * must log in again. A password not given is generated and printed once; a given one never.
  * A refusal is a value (`{ ok: false, reason }`) with nothing written.
@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { runTransaction } from "@service/shared/node";
 import { and, eq } from "drizzle-orm";
-import { hashPassword } from "../../core-api/src/auth/passwords.ts";
+import { hashPassword } from "../../core-api/src/crypto/passwords.ts";
 import type { CoreDb } from "../../core-api/src/db/client.ts";
 import { adminUsers, sessions } from "../../core-api/src/db/schema.ts";
 import type { AdminIo } from "./chain-setting.ts";

@@ -5,7 +5,7 @@
  * }`) with nothing written.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import type { AccessLevel } from "../../core-api/src/auth/permissions.ts";
+import type { AccessLevel } from "../../core-api/src/db/permissions.ts";
 import type { CoreDb } from "../../core-api/src/db/client.ts";
 import { adminUsers, apps, chains } from "../../core-api/src/db/schema.ts";
 import { createAdmin, createAppHostname, createChain, grantAccess } from "../../core-api/src/db/seed.ts";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ADD_ADMIN_USER, CALL_ACCESS, mayAttempt, RESOURCE_ACCESS, resourceRule, verdictOf, type ChainHolding } from "./access-table.ts";
-import { ACCESS_LEVELS, type AccessLevel, type AccessLevels } from "./permissions.ts";
+import { ACCESS_LEVELS, type AccessLevel, type AccessLevels } from "../db/permissions.ts";
 
 const levels = (...held: AccessLevel[]): AccessLevels => Object.fromEntries(ACCESS_LEVELS.map((l) => [l, held.includes(l)])) as AccessLevels;
 const CHAIN_SCOPE: ChainHolding = { kinds: ["chain_scope", "read_businesses"], levels: levels(...ACCESS_LEVELS.filter((l) => l !== "super_user")), addressAllowed: true };

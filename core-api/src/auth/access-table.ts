@@ -5,7 +5,7 @@
  * operation and every internal call, which kinds of caller may attempt it and which admin access
  * level it needs. It is the only place these rules are written: the Resources engine
  * (resources/request-scope.ts), the internal calls (auth/context.ts requireCallAccess,
- * campaigns/access.ts) and the schema document (`security` per operation) all read it. Its `get`
+ * internal/campaign-access.ts) and the schema document (`security` per operation) all read it. Its `get`
  * rows also decide what a caller sees of a resource nested in another (readableResources,
  * resources/read-view.ts): no more than a GET of its own would show.
  *
@@ -20,7 +20,7 @@
  *
  * Pure data and pure functions; no database.
  */
-import type { AccessLevel } from "./permissions.ts";
+import type { AccessLevel } from "../db/permissions.ts";
 
 /** The kinds of caller the table distinguishes. */
 export type CallerKind = "admin" | "chain_scope" | "read_businesses" | "end_user";
@@ -119,7 +119,7 @@ export const RESOURCE_ACCESS: Readonly<Record<ResourceName, Readonly<Partial<Rec
 
 /** An internal call's row: a Resources rule plus the error a refused caller gets. */
 export interface CallRule extends AccessRule {
-  /** the refusal when the caller's kind or level does not suffice (the campaign calls answer 246 first: campaigns/access.ts) */
+  /** the refusal when the caller's kind or level does not suffice (the campaign calls answer 246 first: internal/campaign-access.ts) */
   denied: "permission_denied_or_non_existent";
 }
 
@@ -140,7 +140,7 @@ export const CALL_ACCESS: Readonly<Record<CallName, CallRule>> = {
   "get-campaign": call(PRIVILEGED, "read"),
   // delete-campaign: "write access ... and the permission flag permissions_business_chain_campaign",
   // which is the admin level `campaign`; campaign_enable for an active campaign in a chain with
-  // restrict_campaign_enable depends on the campaign, so campaigns/access.ts checks it.
+  // restrict_campaign_enable depends on the campaign, so internal/campaign-access.ts checks it.
   "delete-campaign": { ...call(PRIVILEGED, "write"), alsoLevels: ["campaign"] },
   "add-campaign-group": call(PRIVILEGED, "write"),
   "get-campaign-groups": call(PRIVILEGED, "read"),

@@ -5,7 +5,7 @@
  *
  * Per key (the credentials, the chain asked for and everything else the query reads: see
  * RequestAuth), at most one check is being answered at a time. A request whose key is idle runs
- * its own check at once (with its target row, when it reads one: auth/target-join.ts). A request
+ * its own check at once (with its target row, when it reads one: db/target-join.ts). A request
  * arriving while a check of its key is being answered does not take that answer: the query
  * started before the request arrived, so it may predate a revocation the request must see.
  * Instead it joins the next check of the key, which starts as soon as the one being answered is

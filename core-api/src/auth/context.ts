@@ -12,9 +12,9 @@ import { CALL_ACCESS, mayAttempt, verdictOf, type AccessRule, type CallName } fr
 import { readCredentials } from "./credentials.ts";
 import type { AuthContext, ChainGrant } from "./identity.ts";
 import { addressRefused } from "./ip-allowlist.ts";
-import { ACCESS_LEVELS, type AccessLevel, type AccessLevels } from "./permissions.ts";
+import { ACCESS_LEVELS, type AccessLevel, type AccessLevels } from "../db/permissions.ts";
 import { RequestAuth, type AuthEnv } from "./request-auth.ts";
-import type { TargetRequest } from "./target-join.ts";
+import type { TargetRequest } from "../db/target-join.ts";
 
 export type { AuthContext } from "./identity.ts";
 
@@ -38,7 +38,7 @@ export function requireSession(auth: RequestAuth): RequestAuth {
  * @param denied the error when access is missing; a chain that does not exist is refused the
  *   same way, so nothing reveals its existence
  * @param target a row the handler will read in the chain, read with the check when it can be
- *   (RequestAuth.onChain; auth/target-join.ts)
+ *   (RequestAuth.onChain; db/target-join.ts)
  * @returns the grant (the verified caller, the live chain's row, its levels)
  * @throws ServiceError no_valid_session (6) / access_token_invalid (266) for bad credentials;
  *   `denied` when the kind or level is missing; permission_denied_or_non_existent (68, 403)

@@ -8,7 +8,7 @@ import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { allowedIpRanges, chains, sessions } from "../db/schema.ts";
 import { createAdmin, grantAccess } from "../db/seed.ts";
 import { normaliseCidr } from "../ip-ranges/cidr.ts";
-import type { AccessLevels } from "./permissions.ts";
+import type { AccessLevels } from "../db/permissions.ts";
 
 let core: TestCore;
 beforeAll(async () => {

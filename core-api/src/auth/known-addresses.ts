@@ -10,7 +10,7 @@ import { and, eq, gt, lt } from "drizzle-orm";
 import { runStatement } from "@service/shared/node";
 import type { CoreDb } from "../db/client.ts";
 import { loginKnownAddress } from "../db/schema.ts";
-import { sha256Hex } from "./secrets.ts";
+import { sha256Hex } from "../crypto/secrets.ts";
 
 /** How long a successful login keeps its address known to the account: 30 days. */
 export const KNOWN_ADDRESS_MS = 30 * 24 * 3_600_000;

@@ -23,8 +23,8 @@ import { ServiceError } from "../http/service-error.ts";
 import type { CallerKind } from "./access-table.ts";
 import type { ChainGrant, PrivilegedAuth } from "./identity.ts";
 import { looksLikeJwt } from "./jwt.ts";
-import { attachTarget, type TargetRequest } from "./target-join.ts";
-import { ACCESS_LEVELS, type AccessLevels } from "./permissions.ts";
+import { attachTarget, type TargetRequest } from "../db/target-join.ts";
+import { ACCESS_LEVELS, type AccessLevels } from "../db/permissions.ts";
 
 /** What an Authorization header holds. */
 export type BearerCredential =
@@ -63,7 +63,7 @@ export function parseAuthorization(header: string | undefined): BearerCredential
  * Verifies a privileged credential against the database (no cache) and reads what its scopes
  * grant on chain `chainId`, in one query (clients/verify.ts).
  * @param chainId the chain the request needs; null to verify the token alone
- * @param target a row the handler will read in that chain, read in the same query (auth/target-join.ts)
+ * @param target a row the handler will read in that chain, read in the same query (db/target-join.ts)
  * @returns the grant: kinds `chain_scope` and `read_businesses` for a `chain:{id}` scope (levels:
  *   every admin level but super_user), `read_businesses` alone for a `read_businesses:{id}` scope,
  *   none when no scope names the chain or the chain is missing or deleted

@@ -28,7 +28,7 @@ import type { ShopperTokenVerifier } from "./jwt.ts";
 import { loadPrivilegedGrant } from "./privileged.ts";
 import { loadSessionGrant } from "./session-grant.ts";
 import { loadShopperTokenGrant } from "./shopper-grant.ts";
-import type { TargetRequest } from "./target-join.ts";
+import type { TargetRequest } from "../db/target-join.ts";
 
 /** What checking credentials needs besides the credentials. */
 export interface AuthEnv {
@@ -92,7 +92,7 @@ export class RequestAuth {
    * Checks the credentials and reads what they hold on chain `chainId`, in one query (kept for
    * the request: asking again costs nothing).
    * @param target a row the handler will read in that chain, read in the same query when this is
-   *   the request's first check of the chain (auth/target-join.ts): the grant's `target` then
+   *   the request's first check of the chain (db/target-join.ts): the grant's `target` then
    *   holds it; otherwise the grant has no `target` and the handler reads the row itself
    * @returns the grant; a shopper holds something only on the app's chain
    * @throws ServiceError no_valid_session (6, 401) without credentials or for credentials that

@@ -28,9 +28,9 @@ import { UNKNOWN_APP } from "./apps.ts";
 import type { SessionClaim } from "./credentials.ts";
 import type { ChainGrant } from "./identity.ts";
 import { addressAllowed } from "./ip-allowlist.ts";
-import { levelsOfBits, permissionBitsSql } from "./permissions.ts";
-import { sha256Hex, timingSafeEqualString } from "./secrets.ts";
-import { attachTarget, perTargetJoin, type TargetJoin, type TargetRequest } from "./target-join.ts";
+import { levelsOfBits, permissionBitsSql } from "../db/permissions.ts";
+import { sha256Hex, timingSafeEqualString } from "../crypto/secrets.ts";
+import { attachTarget, perTargetJoin, type TargetJoin, type TargetRequest } from "../db/target-join.ts";
 
 /** What the session query needs besides the session claim. */
 export interface SessionQuery {
@@ -42,7 +42,7 @@ export interface SessionQuery {
   chainId: number | null;
   /** the request's canonical client address; null (unknown) is inside no range */
   clientIp: string | null;
-  /** a row the handler will read, read in the same query (auth/target-join.ts) */
+  /** a row the handler will read, read in the same query (db/target-join.ts) */
   target?: TargetRequest;
 }
 
@@ -60,14 +60,14 @@ const ADMIN_FIELDS = {
   // the chain's head: what access checks read and a chain nested at the default level shows
   // (packed: its yes / no columns in one, chains/chain-columns.ts)
   chain: packedChainHeadSelection,
-  // the admin's levels on the chain, one column (auth/permissions.ts)
+  // the admin's levels on the chain, one column (db/permissions.ts)
   permissionBits: permissionBitsSql,
   cidr: allowedIpRanges.cidr,
 };
 
 /**
  * Session headers without an app (compiled once per target join: db/compiled-select.ts,
- * auth/target-join.ts): only an admin session passes, so no app or shopper is joined and the
+ * db/target-join.ts): only an admin session passes, so no app or shopper is joined and the
  * chain is the one asked for (a null chainId: none).
  */
 const adminSession = perTargetJoin((join?: TargetJoin) => {

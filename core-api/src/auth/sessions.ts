@@ -7,7 +7,7 @@
 import { eq, lte } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { sessions } from "../db/schema.ts";
-import { newSecret, sha256Hex } from "./secrets.ts";
+import { newSecret, sha256Hex } from "../crypto/secrets.ts";
 import { runStatement } from "@service/shared/node";
 
 export type SessionKind = "admin" | "end_user";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { adminUsers, sessions, users } from "../db/schema.ts";
 import { createAdmin, createAppHostname, createShopper, grantAccess } from "../db/seed.ts";
-import { hashPassword } from "./passwords.ts";
+import { hashPassword } from "../crypto/passwords.ts";
 
 let core: TestCore;
 let otherChain: number;

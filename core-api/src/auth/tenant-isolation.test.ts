@@ -176,7 +176,7 @@ describe.each(CALLERS)("%s against chain B", (caller, headersOf) => {
     const missing = await send(method, path, headers, p.missing);
     expect(other).toEqual(missing);
     // 68 for chains and businesses; the campaign calls answer 246 for an unknown or foreign
-    // campaign (campaigns/access.ts), equally without revealing which.
+    // campaign (internal/campaign-access.ts), equally without revealing which.
     // add-user refuses the app hostname with an admin session (419) before it looks at any id.
     const hostnameRefused = path === "/internal/add-user" && caller === "admin of chain A sending chain B's app hostname";
     const expected = hostnameRefused ? [400, 419] : path.includes("campaign") && "campaign_id" in p.other ? [404, 246] : [403, 68];

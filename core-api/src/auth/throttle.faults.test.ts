@@ -15,7 +15,7 @@ import { loginKnownAddress, loginThrottle, phoneVerificationCounters, sessions }
 import { createAdmin } from "../db/seed.ts";
 import { pruneCounters } from "../users/phone-verification-limits.ts";
 import { knownAddressKey } from "./known-addresses.ts";
-import { sha256Hex } from "./secrets.ts";
+import { sha256Hex } from "../crypto/secrets.ts";
 
 let core: TestCore;
 let faults: FaultInjector;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { loginThrottle, sessions } from "../db/schema.ts";
 import { createAdmin, createAppHostname, createShopper } from "../db/seed.ts";
-import { sha256Hex } from "./secrets.ts";
+import { sha256Hex } from "../crypto/secrets.ts";
 import { accountDelayMs, beginLoginAttempt, failureDelayMs } from "./throttle.ts";
 
 let core: TestCore;

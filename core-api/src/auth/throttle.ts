@@ -33,7 +33,7 @@ import { runStatement } from "@service/shared/node";
 import type { CoreDb } from "../db/client.ts";
 import { loginThrottle } from "../db/schema.ts";
 import { isKnownAddress, knownAddressKey, rememberAddress } from "./known-addresses.ts";
-import { sha256Hex } from "./secrets.ts";
+import { sha256Hex } from "../crypto/secrets.ts";
 
 export const PAIR_LIMIT = 5;
 export const ADDRESS_LIMIT = 20;

@@ -22,7 +22,7 @@ import { webshopMember } from "../authentication-points/webshop-member.ts";
 import { webshopSyncHook } from "../authentication-points/webshop-sync.ts";
 import { findChain } from "../chains/chain-repository.ts";
 import type { CoreDb } from "../db/client.ts";
-import type { RequestContext } from "../http/request-context.ts";
+import type { RequestContext } from "./request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { userVersionRules } from "../users/version-rules.ts";
 import { BAD_CREDENTIALS, shopperAttempt, type LoginPath, type LoginVerdict } from "./login-path.ts";

@@ -5,7 +5,7 @@
  * `platform`). The connector calls the core API with a chain-scope access token of this client.
  */
 import { and, asc, eq } from "drizzle-orm";
-import { newSecret, sha256Hex } from "../auth/secrets.ts";
+import { newSecret, sha256Hex } from "../crypto/secrets.ts";
 import { insertAccessToken } from "../clients/access-tokens.ts";
 import { insertServiceClient, type ServiceClientRow } from "../clients/service-clients.ts";
 import type { CoreDb } from "../db/client.ts";

@@ -4,7 +4,7 @@
  * of the query builder compiled once (db/compiled-select.ts) and run as a prepared statement.
  */
 import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import type { TargetJoin } from "../auth/target-join.ts";
+import type { TargetJoin } from "../db/target-join.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
 import { businesses, chains } from "../db/schema.ts";
@@ -44,7 +44,7 @@ export type BusinessTargetRow = Omit<BusinessRow, "activeOwnerCode" | "geoCell">
 
 /**
  * The live business named by id (placeholder `target`) in the chain the caller's check grants,
- * read in that check's one query (auth/target-join.ts): the row findBusinessById reads, less
+ * read in that check's one query (db/target-join.ts): the row findBusinessById reads, less
  * its index-only columns (BusinessTargetRow).
  */
 export const BUSINESS_BY_ID_JOIN: TargetJoin = {

@@ -118,7 +118,7 @@ export async function alterCampaign(
  * concurrent deletions exactly one succeeds and whether the campaign is active is decided on the
  * row that is deleted.
  * @param opts.mayDeleteActive false when the caller may delete only inactive campaigns (a chain
- *   with restrict_campaign_enable and a caller without campaign_enable: campaigns/access.ts)
+ *   with restrict_campaign_enable and a caller without campaign_enable: internal/campaign-access.ts)
  * @param now change time (cut to the second)
  * @returns the row after the call; null when no live campaign has the id (nothing is written)
  * @throws ServiceError permission_denied_or_non_existent (68, 403) when the campaign is active and

@@ -4,7 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { findRow } from "../db/resource-columns.ts";
+import { findRow } from "../db/resource-rows.ts";
 import { chains, currencies } from "../db/schema.ts";
 import { chainColumns, type ChainRow } from "./chain-columns.ts";
 import { runStatement } from "@service/shared/node";

@@ -8,24 +8,10 @@
  * (`readSettingValue`), which refuses an unknown name or a bad value with a sentence saying why.
  */
 import { z } from "zod";
+import { PHONE_LIMIT_DEFAULTS } from "../db/tables/chain-settings.ts";
 
-/** The phone verification limits' defaults (users/phone-verification-limits.ts reads them per chain). */
-export const PHONE_LIMIT_DEFAULTS = {
-  /** seconds a number waits between two codes (a re-submitted number sends again only after it) */
-  sendIntervalSeconds: 60,
-  /** codes sent to one user per window */
-  sendsPerUser: 5,
-  /** codes sent to one number per window, whoever's it is */
-  sendsPerNumber: 5,
-  /** codes the chain sends per window */
-  sendsPerChain: 1000,
-  /** wrong codes one user may try per window, across codes */
-  attemptsPerUser: 10,
-  /** wrong codes tried for one number per window, across users and codes */
-  attemptsPerNumber: 10,
-  /** the window of the counts above, in seconds */
-  windowSeconds: 3600,
-} as const;
+/** The phone verification limits' defaults, declared with their columns (db/tables/chain-settings.ts). */
+export { PHONE_LIMIT_DEFAULTS };
 
 /** A whole number from `min` to `max`, read from text. */
 const count = (min: number, max: number) =>

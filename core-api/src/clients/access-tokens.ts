@@ -9,7 +9,8 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { listRows, type ListRequest } from "../db/resource-columns.ts";
+import type { ListRequest } from "../db/resource-columns.ts";
+import { listRows } from "../db/resource-rows.ts";
 import { accessTokens, serviceClients } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { accessTokenColumns, type AccessTokenRow } from "./records.ts";

@@ -3,7 +3,7 @@
  * written through the repositories, so read tests do not depend on POST.
  */
 import { eq } from "drizzle-orm";
-import { newSecret, sha256Hex } from "../auth/secrets.ts";
+import { newSecret, sha256Hex } from "../crypto/secrets.ts";
 import type { CoreDb } from "../db/client.ts";
 import { accessTokens, serviceClients } from "../db/schema.ts";
 import { insertAccessToken, type AccessTokenRow } from "./access-tokens.ts";

@@ -7,7 +7,8 @@
  */
 import { and, eq, inArray, ne, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { listRows, type ListRequest } from "../db/resource-columns.ts";
+import type { ListRequest } from "../db/resource-columns.ts";
+import { listRows } from "../db/resource-rows.ts";
 import { chains, serviceClients } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { deactivateTokensOfClient, type CoreTx } from "./access-tokens.ts";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
-import { newSecret, sha256Hex } from "../auth/secrets.ts";
+import { newSecret, sha256Hex } from "../crypto/secrets.ts";
 import { accessTokens, serviceClients } from "../db/schema.ts";
 import { insertAccessToken } from "./access-tokens.ts";
 import { insertServiceClient } from "./service-clients.ts";

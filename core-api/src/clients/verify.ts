@@ -8,10 +8,10 @@
  * (handbook, "revocation": immediate).
  */
 import { and, eq, sql } from "drizzle-orm";
-import { sha256Hex, timingSafeEqualString } from "../auth/secrets.ts";
+import { sha256Hex, timingSafeEqualString } from "../crypto/secrets.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb } from "../db/compiled-select.ts";
-import { perTargetJoin, type TargetJoin, type TargetRequest } from "../auth/target-join.ts";
+import { perTargetJoin, type TargetJoin, type TargetRequest } from "../db/target-join.ts";
 import { chainHeadOf, packedChainHeadSelection, type ChainHead, type PackedChainHead } from "../chains/chain-columns.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
 import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
@@ -25,7 +25,7 @@ export type TokenVerification =
       scopes: ScopeField[];
       /** only when a chain was asked for: that chain's row when it exists and is live, else null */
       chain?: ChainHead | null;
-      /** the target row read with the token, when one was asked for (auth/target-join.ts); null: none */
+      /** the target row read with the token, when one was asked for (db/target-join.ts); null: none */
       target?: Record<string, unknown> | null;
     }
   | { valid: false; code: "access_token_invalid" };
@@ -52,7 +52,7 @@ type TokenRow = {
 
 /**
  * The token, its client and the chain asked for (a null chainId joins none), compiled once per
- * target join (db/compiled-select.ts, auth/target-join.ts).
+ * target join (db/compiled-select.ts, db/target-join.ts).
  */
 const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
   const q = qb
@@ -90,7 +90,7 @@ const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
  * @param chainId a chain the request needs, read in the same query (auth/privileged.ts); its
  *   row is returned as `chain` (null when missing or deleted)
  * @param target a row the handler will read in that chain, read in the same query
- *   (auth/target-join.ts); returned as `target`
+ *   (db/target-join.ts); returned as `target`
  * @returns valid with the token, its client, its chain and its scope fields; or
  *   `{valid: false, code: "access_token_invalid"}` (266, HTTP 401 when raised) for an unknown,
  *   inactive or deleted token, a disabled or deleted client, or a wrong secret (compared in

@@ -8,7 +8,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
-import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
+import type { ListRequest } from "../db/resource-columns.ts";
+import { findRow, listRows } from "../db/resource-rows.ts";
 import { chains, contentPages } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { checkParent, descendantsOf, ownParentError, type PageLink } from "./hierarchy.ts";

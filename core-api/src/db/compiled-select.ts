@@ -1,8 +1,9 @@
 /**
- * SELECTs of the hot paths (a by-id read spent a third of its time in drizzle building the same SQL
- * text again and reading every row through `is()` checks): written with drizzle's query builder as
- * everywhere else, so the tables, the resource column maps and their selections stay the one
- * declaration of what is read, but turned into SQL text ONCE, when the module declaring them loads,
+ * SELECTs of the hot paths (the caller's check: auth/session-grant.ts, clients/verify.ts,
+ * auth/shopper-grant.ts; the business store's reads by id and its search's rows), kept beside
+ * drizzle's own prepared queries because they measured faster (docs/performance.md).
+ * Written with drizzle's query builder as everywhere else, so the tables and their selections stay
+ * the one declaration of what is read, but turned into SQL text ONCE, when the module loads,
  * and run as a server-side prepared statement (mysql2 `execute`: the server parses it once per
  * connection) with rows read by position through decoders chosen once per column.
  *
@@ -187,28 +188,27 @@ function rowPlan(readers: readonly FieldReader[]): RowPlan {
 type RowReader = (row: readonly unknown[]) => Record<string, unknown>;
 
 /**
- * The reader of rows of `plan`, generated once as straight-line code (a page of 25 wide rows was
- * read through generic keyed stores, one per value): an object literal with the plan's keys in its
- * order, each value decoded by its column's decoder, `null` for NULL, and a nested object (a LEFT
- * JOIN's table) null when every value in it is NULL.
+ * The reader of rows of `plan`: an object with the plan's keys in its order, each value decoded by
+ * its column's decoder, `null` for NULL, and a nested object (a LEFT JOIN's table) null when every
+ * value in it is NULL.
  */
 function rowReader(plan: RowPlan): RowReader {
-  const decoders: Array<(value: unknown) => unknown> = [];
-  const decoder = (decode: (value: unknown) => unknown) => `d${decoders.push(decode) - 1}`;
-  const name = (key: string) => JSON.stringify(key);
-  const lines: string[] = [];
-  const fields: string[] = [];
-  plan.forEach((entry, g) => {
-    if ("index" in entry) {
-      fields.push(`${name(entry.key)}: (v = row[${entry.index}]) === null || v === undefined ? null : ${decoder(entry.decode)}(v)`);
-      return;
+  const value = (row: readonly unknown[], index: number, decode: (value: unknown) => unknown) => {
+    const v = row[index];
+    return v === null || v === undefined ? null : decode(v);
+  };
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const entry of plan) {
+      if ("index" in entry) {
+        out[entry.key] = value(row, entry.index, entry.decode);
+        continue;
+      }
+      const nested: Record<string, unknown> = {};
+      let found = false;
+      for (const f of entry.fields) if ((nested[f.key] = value(row, f.index, f.decode)) !== null) found = true;
+      out[entry.key] = found ? nested : null;
     }
-    lines.push(`let f${g} = false;`);
-    const nested = entry.fields.map((f) => `${name(f.key)}: (v = row[${f.index}]) === null || v === undefined ? null : ((f${g} = true), ${decoder(f.decode)}(v))`);
-    lines.push(`const n${g} = { ${nested.join(", ")} };`);
-    fields.push(`${name(entry.key)}: f${g} ? n${g} : null`);
-  });
-  const names = decoders.map((_, i) => `d${i}`);
-  const body = `return function readRow(row) {\n  let v;\n  ${lines.join("\n  ")}\n  return { ${fields.join(", ")} };\n};`;
-  return new Function(...names, body)(...decoders) as RowReader;
+    return out;
+  };
 }

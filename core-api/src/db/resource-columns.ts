@@ -1,7 +1,8 @@
 /**
  * Storage mapping of the Resources API (handbook, "One source of truth for resources"): for one
  * resource, how each declared property is stored in its table, derived from the shared
- * declaration, and the generic list query (spec, "List parameters") built from it.
+ * declaration, and the list filters and order built from it (spec, "List parameters"; the rows
+ * themselves are read by db/resource-rows.ts).
  *
  * Rules, in order (`camel` is the property name in camelCase, the drizzle column key):
  * 1. an exception declared for the property in the resource's map overrides the parts it names of
@@ -19,9 +20,8 @@
  */
 import type { PropertyInfo, ResourceDeclaration } from "@service/shared/resources/meta";
 import { parseDateTimeInput } from "@service/shared/resources/voucher";
-import { and, asc, count, desc, eq, getTableColumns, getTableName, sql, SQL, type Column } from "drizzle-orm";
+import { asc, desc, eq, getTableColumns, getTableName, sql, SQL, type Column } from "drizzle-orm";
 import type { MySqlColumn, MySqlTable } from "drizzle-orm/mysql-core";
-import type { CoreDb } from "./client.ts";
 import { fromJsonText, toJsonText } from "./json-column.ts";
 
 /**
@@ -141,23 +141,8 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
 ): ResourceColumns<T, RowOf<T, Extra>, Extra> {
   type Row = RowOf<T, Extra>;
   const columns = getTableColumns(table) as Record<string, MySqlColumn>;
-  const tableName = getTableName(table);
   const fail = (prop: string, why: string) => new Error(`${decl.name}.${prop}: ${why}`);
-  const exceptions = options.exceptions ?? {};
-  for (const name of Object.keys(exceptions)) {
-    if (!decl.properties.has(name)) throw fail(name, "an exception is declared for a property the resource does not declare");
-  }
-
-  const properties = new Map<string, PropertyStorage<Row>>();
-  for (const prop of decl.properties.values()) {
-    const base = derived<Row>(prop, columns);
-    const exception = exceptions[prop.name];
-    const storage = exception ? { ...base, ...exception } : base;
-    if (!storage) throw fail(prop.name, `no usable column ${camel(prop.name)} in ${tableName} and no exception declared for it`);
-    if (prop.filter && !storage.column) throw fail(prop.name, `declared as a filter (F) but ${tableName} has no column to filter on`);
-    if (prop.sort && !storage.column) throw fail(prop.name, `declared as a sort key (S) but ${tableName} has no column to sort by`);
-    properties.set(prop.name, storage);
-  }
+  const properties = checkedProperties<Row>(decl, table, options.exceptions ?? {});
   const natural = properties.get(options.naturalOrder ?? "id")?.column;
   const id = properties.get("id")?.column;
   if (!natural || !id) throw fail(options.naturalOrder ?? "id", "the natural order needs a column");
@@ -169,10 +154,8 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
     return column;
   };
 
-  // The properties read from a row, in declaration order, with their levels; a record reader per
-  // level is generated from them when first used (recordReader).
+  // The properties read from a row, in declaration order, with their levels.
   const readers = [...properties].flatMap(([name, storage]) => (storage.read ? [{ name, read: storage.read, level: decl.properties.get(name)!.level }] : []));
-  const recordReaders = new Map<number, (row: Row) => ResourceRecord>();
 
   return {
     declaration: decl,
@@ -180,27 +163,12 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
     selection: { ...columns, ...options.select } as T["_"]["columns"] & Extra,
     properties,
     toRecord(row, upToLevel = Infinity) {
-      let read = recordReaders.get(upToLevel);
-      if (!read) recordReaders.set(upToLevel, (read = recordReader(readers.filter((r) => r.level <= upToLevel))));
-      return read(row);
+      const record: ResourceRecord = {};
+      for (const r of readers) if (r.level <= upToLevel) record[r.name] = r.read(row);
+      return record;
     },
-    headSelection(level, keys, extra = []) {
-      const needed = new Set(extra);
-      for (const [name, storage] of properties) {
-        if (!storage.read || decl.properties.get(name)!.level > level) continue;
-        const read = storage.key ? [storage.key] : storage.keys;
-        if (!read) throw fail(name, `read at level ${level} but its exception names no row keys (keys)`);
-        for (const k of read) needed.add(k);
-      }
-      const wanted = new Set(keys);
-      const missing = [...needed].filter((k) => !wanted.has(k));
-      const spare = [...wanted].filter((k) => !needed.has(k));
-      if (missing.length || spare.length) {
-        throw new Error(`${decl.name}: a head up to level ${level} reads ${[...needed].join(", ")}; declared ${keys.join(", ")}`);
-      }
-      const all = { ...columns, ...options.select } as Record<string, unknown>;
-      return Object.fromEntries(keys.map((k) => [k, all[k]])) as Partial<T["_"]["columns"] & Extra>;
-    },
+    headSelection: (level, keys, extra = []) =>
+      headSelectionOf(decl, properties, { ...columns, ...options.select }, { level, keys, extra }) as Partial<T["_"]["columns"] & Extra>,
     toColumns(values) {
       const out: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(values)) {
@@ -227,51 +195,66 @@ export function resourceColumns<T extends MySqlTable, Extra extends Record<strin
 }
 
 /**
- * The reads the rules give (derived): the row key they read and how, so a record reader can read
- * the key itself instead of calling them (the reads stay the one definition of what is read).
+ * The part of `all` (a mapping's selection) a record up to `head.level` needs: ResourceColumns.headSelection.
+ * @throws Error as ResourceColumns.headSelection
  */
-const ruleReads = new WeakMap<object, { key: string; as: "value" | "reference" }>();
+function headSelectionOf<Row>(
+  decl: ResourceDeclaration,
+  properties: ReadonlyMap<string, PropertyStorage<Row>>,
+  all: Record<string, unknown>,
+  head: { level: number; keys: readonly string[]; extra: readonly string[] },
+): Record<string, unknown> {
+  const { level, keys } = head;
+  const needed = new Set(head.extra);
+  for (const [name, storage] of properties) {
+    if (!storage.read || decl.properties.get(name)!.level > level) continue;
+    const read = storage.key ? [storage.key] : storage.keys;
+    if (!read) throw new Error(`${decl.name}.${name}: read at level ${level} but its exception names no row keys (keys)`);
+    for (const k of read) needed.add(k);
+  }
+  if (needed.size !== keys.length || keys.some((k) => !needed.has(k))) {
+    throw new Error(`${decl.name}: a head up to level ${level} reads ${[...needed].join(", ")}; declared ${keys.join(", ")}`);
+  }
+  return Object.fromEntries(keys.map((k) => [k, all[k]]));
+}
 
 /**
- * A row's record reader, generated once (a page of 25 rows read each property through a keyed store
- * and a read function): an object literal of the properties in `readers`' order; a rule's plain
- * read reads its row key in place, a reference's builds `{id}` (null without an id), any other read
- * is called.
+ * The storage of every declared property of `decl` on `table`: the rules' (derived), with the
+ * parts an exception names overridden.
+ * @throws Error as resourceColumns
  */
-function recordReader<Row>(readers: ReadonlyArray<{ name: string; read: (row: Row) => unknown }>): (row: Row) => ResourceRecord {
-  const calls: Array<(row: Row) => unknown> = [];
-  const name = (key: string) => JSON.stringify(key);
-  const fields = readers.map((r) => {
-    const rule = ruleReads.get(r.read);
-    if (rule?.as === "value") return `${name(r.name)}: row[${name(rule.key)}]`;
-    if (rule?.as === "reference") return `${name(r.name)}: (v = row[${name(rule.key)}]) === null || v === undefined ? null : { id: v }`;
-    return `${name(r.name)}: r${calls.push(r.read) - 1}(row)`;
-  });
-  const body = `return function toRecord(row) {\n  let v;\n  return { ${fields.join(", ")} };\n};`;
-  return new Function(...calls.map((_, i) => `r${i}`), body)(...calls) as (row: Row) => ResourceRecord;
+function checkedProperties<Row>(decl: ResourceDeclaration, table: MySqlTable, exceptions: Record<string, PropertyStorage<Row>>): Map<string, PropertyStorage<Row>> {
+  const columns = getTableColumns(table) as Record<string, MySqlColumn>;
+  const tableName = getTableName(table);
+  const fail = (prop: string, why: string) => new Error(`${decl.name}.${prop}: ${why}`);
+  for (const name of Object.keys(exceptions)) {
+    if (!decl.properties.has(name)) throw fail(name, "an exception is declared for a property the resource does not declare");
+  }
+  const properties = new Map<string, PropertyStorage<Row>>();
+  for (const prop of decl.properties.values()) {
+    const base = derived<Row>(prop, columns);
+    const exception = exceptions[prop.name];
+    const storage = exception ? { ...base, ...exception } : base;
+    if (!storage) throw fail(prop.name, `no usable column ${camel(prop.name)} in ${tableName} and no exception declared for it`);
+    if (prop.filter && !storage.column) throw fail(prop.name, `declared as a filter (F) but ${tableName} has no column to filter on`);
+    if (prop.sort && !storage.column) throw fail(prop.name, `declared as a sort key (S) but ${tableName} has no column to sort by`);
+    properties.set(prop.name, storage);
+  }
+  return properties;
 }
 
 /** The storage the rules give a property without an exception, or undefined when its column is missing. */
 function derived<Row>(prop: PropertyInfo, columns: Record<string, MySqlColumn>): PropertyStorage<Row> | undefined {
   const name = camel(prop.name);
-  const get = (key: string) => {
-    const read = (row: Row) => (row as Record<string, unknown>)[key];
-    ruleReads.set(read, { key, as: "value" });
-    return read;
-  };
+  const get = (key: string) => (row: Row) => (row as Record<string, unknown>)[key];
   if (prop.kind === "reference") {
     const key = [`${name}Id`, name].find((k) => k in columns);
     if (!key) return undefined;
     const value = get(key);
-    const read = (row: Row) => {
-      const id = value(row);
-      return id === null || id === undefined ? null : { id };
-    };
-    ruleReads.set(read, { key, as: "reference" });
     return {
       key,
       column: columns[key],
-      read,
+      read: (row: Row) => ((id: unknown) => (id === null || id === undefined ? null : { id }))(value(row)),
       write: (v) => ({ [key]: v === null ? null : (v as { id: number }).id }),
     };
   }
@@ -280,11 +263,7 @@ function derived<Row>(prop: PropertyInfo, columns: Record<string, MySqlColumn>):
   const value = get(name);
   if (prop.kind === "array" || prop.kind === "object") {
     if (column.columnType !== "MySqlText") return undefined;
-    return {
-      key: name,
-      read: (row) => fromJsonText(value(row) as string | null),
-      write: (v) => ({ [name]: toJsonText(v, prop.name) }),
-    };
+    return { key: name, read: (row) => fromJsonText(value(row) as string | null), write: (v) => ({ [name]: toJsonText(v, prop.name) }) };
   }
   return {
     key: name,
@@ -300,40 +279,4 @@ function wholeSeconds(text: string): Date {
   // validateWrite has already checked the text against the same parser.
   if (!date) throw new Error(`not a datetime: ${text}`);
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
-}
-
-/**
- * One page of a resource's list and the total over all pages: rows within `within` (the chain,
- * live rows, visibility) matching every filter, in `map.orderBy` order.
- * @returns the rows as `map.selection` reads them
- */
-export async function listRows<T extends MySqlTable, Row, Extra extends Record<string, SQL>>(
-  db: CoreDb,
-  map: ResourceColumns<T, Row, Extra>,
-  within: SQL[],
-  q: ListRequest,
-): Promise<{ rows: Row[]; total: number }> {
-  const where = and(...within, ...map.conditions(q.filters));
-  // The table is generic here, so drizzle cannot type the rows; they are exactly what map.selection reads.
-  const table = map.table as MySqlTable;
-  const selection = map.selection as Record<string, MySqlColumn | SQL>;
-  const [rows, [counted]] = await Promise.all([
-    db.select(selection).from(table).where(where).orderBy(...map.orderBy(q)).limit(q.limit).offset(q.offset),
-    db.select({ n: count() }).from(table).where(where),
-  ]);
-  return { rows: rows as Row[], total: Number(counted?.n ?? 0) };
-}
-
-/**
- * The first row within `where` (the chain, an identifier, live or not), as `map.selection` reads it.
- * @returns the row, or null when none matches
- */
-export async function findRow<T extends MySqlTable, Row, Extra extends Record<string, SQL>>(
-  db: CoreDb,
-  map: ResourceColumns<T, Row, Extra>,
-  where: Array<SQL | undefined>,
-): Promise<Row | null> {
-  const selection = map.selection as Record<string, MySqlColumn | SQL>;
-  const [row] = await db.select(selection).from(map.table as MySqlTable).where(and(...where)).limit(1);
-  return (row as Row | undefined) ?? null;
 }

@@ -3,8 +3,8 @@
  * database, and by tests to set up their own world.
  */
 import { eq, sql } from "drizzle-orm";
-import { hashPassword } from "../auth/passwords.ts";
-import type { AccessLevels } from "../auth/permissions.ts";
+import { hashPassword } from "../crypto/passwords.ts";
+import type { AccessLevels } from "./permissions.ts";
 import type { CoreDb } from "./client.ts";
 import { DEFAULT_GENERATED_RANGE } from "@service/shared/resources/member-number-range";
 import { adminChainPermissions, adminUsers, apps, chains, memberNumberRanges, users } from "./schema.ts";

@@ -13,7 +13,7 @@ import { createApp } from "../app.ts";
 import { loadCoreConfig } from "../config.ts";
 import { openCoreDatabase, type CoreDb } from "../db/client.ts";
 import { ensureDatabase } from "@service/shared/node";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { registerHealth } from "./health-routes.ts";
 
 const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name: string; version: string };

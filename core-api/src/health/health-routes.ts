@@ -15,7 +15,7 @@ import type { Hono } from "hono";
 import packageJson from "../../package.json" with { type: "json" };
 import journal from "../db/migrations/meta/_journal.json" with { type: "json" };
 import type { CoreDb } from "../db/client.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import type { Logger } from "../logger.ts";
 
 /** What the endpoints need. */

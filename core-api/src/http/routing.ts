@@ -12,9 +12,8 @@
  */
 import type { ErrorName } from "@service/shared";
 import type { CallMethod } from "@service/shared/internal/call";
-import type { Hono } from "hono";
 import { getPath } from "hono/utils/url";
-import type { AppEnv } from "./request-context.ts";
+import type { Env, Hono } from "hono";
 import { ServiceError } from "./service-error.ts";
 
 const WRONG_METHOD: Record<CallMethod, ErrorName> = {
@@ -57,7 +56,7 @@ export function wrongMethod(needed: CallMethod): ServiceError {
  * unavailable operation with 544, and the internal calls, which check their method themselves)
  * are left alone. HEAD reaches a GET route (Hono serves it as GET without the body).
  */
-export function answerOtherMethods(app: Hono<AppEnv>): void {
+export function answerOtherMethods<E extends Env>(app: Hono<E>): void {
   const needed = new Map<string, CallMethod>();
   for (const route of app.routes) {
     if (route.method in WRONG_METHOD && !needed.has(route.path)) needed.set(route.path, route.method as CallMethod);

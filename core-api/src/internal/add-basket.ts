@@ -32,7 +32,7 @@ import { formatCents, toCents } from "../baskets/money.ts";
 import { formatDateTime } from "../http/api-version.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { and, asc, eq, isNull, ne, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/mysql-core";

@@ -32,7 +32,7 @@ import {
 import type { CoreDb } from "../db/client.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { readBusinessFields } from "./business-fields.ts";
 import { renderBusiness } from "./business-record.ts";

@@ -27,7 +27,7 @@ import { createCampaignGroup } from "../campaign-groups/campaign-group-repositor
 import { requireForwardPeriod } from "../campaigns/fields.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 
 /** Handles add-campaign-group; see the module comment for parameters, order of checks and errors. */
 export async function addCampaignGroup(c: Context<AppEnv>): Promise<Response> {

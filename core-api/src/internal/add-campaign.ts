@@ -25,7 +25,7 @@ import { renderCampaign } from "../campaigns/campaign-record.ts";
 import { createCampaign } from "../campaigns/campaign-repository.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 
 /** change_endpoint of the entries this call records. */
 export const ADD_CAMPAIGN_ENDPOINT = "internal/add-campaign";

@@ -22,7 +22,7 @@ import { actorAdminIdOf, requireCallAccess, requireSession } from "../auth/conte
 import { findBusinessesByIds, updateBusiness } from "../businesses/business-repository.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { readBusinessFields } from "./business-fields.ts";
 import { renderAlteredBusiness } from "./business-record.ts";

@@ -9,7 +9,7 @@
  * - a valid admin session, else 6 no_valid_session (401);
  * - campaign_id present, else 245 campaign_id_not_present; an integer, else 244 campaign_id_invalid;
  * - a live campaign the admin can see, else 246 campaign_id_not_found (404): an unknown id and a
- *   campaign of a chain the admin cannot read answer alike (campaigns/access.ts); write access to
+ *   campaign of a chain the admin cannot read answer alike (internal/campaign-access.ts); write access to
  *   its chain, else 68 permission_denied_or_non_existent (403);
  * - the fields (campaigns/fields.ts: 482, 316, 419), then the resulting active period
  *   (from <= until, the stored date standing in for one not given), else 419 parameter_invalid.
@@ -21,12 +21,12 @@ import { okBody } from "@service/shared";
 import type { AlterCampaignResults } from "@service/shared/internal/alter-campaign";
 import type { Context } from "hono";
 import { actorAdminIdOf, requireSession } from "../auth/context.ts";
-import { requireCampaignAccess } from "../campaigns/access.ts";
+import { requireCampaignAccess } from "./campaign-access.ts";
 import { readCampaignFields, readCampaignId } from "../campaigns/fields.ts";
 import { renderCampaign } from "../campaigns/campaign-record.ts";
 import { alterCampaign as storeChanges } from "../campaigns/campaign-repository.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 
 /** change_endpoint of the entries this call records. */

@@ -16,7 +16,7 @@ import type { Context } from "hono";
 import { requireSession } from "../auth/context.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { bodyParams, queryParams, type Params } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { chainAdapter } from "../resources/chain.ts";
 import { render } from "../resources/engine.ts";

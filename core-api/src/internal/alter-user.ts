@@ -35,7 +35,7 @@ import { userNamedBy } from "./user-acted-on.ts";
 import { webshopSyncStep } from "./webshop-sync-step.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { allOnSaved, saveAlteredUser } from "../users/save-user.ts";
 import { readUserChanges } from "../users/user-changes.ts";

@@ -24,7 +24,7 @@ import { isDuplicateKey } from "../db/duplicate-key.ts";
 import { chains, userReferrals } from "../db/schema.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { userInfoOf } from "../users/user-info-record.ts";
 import { findReferrer } from "../users/user-references.ts";

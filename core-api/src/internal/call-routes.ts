@@ -20,7 +20,7 @@ import { applyReferralCodeCall } from "@service/shared/internal/apply-referral-c
 import { alterChainCall } from "@service/shared/internal/alter-chain";
 import { verifyPhoneNumberCall } from "@service/shared/internal/verify-phone-number";
 import type { Context, Hono } from "hono";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { addBusiness } from "./add-business.ts";
 import { addCampaign } from "./add-campaign.ts";
 import { alterBusiness } from "./alter-business.ts";

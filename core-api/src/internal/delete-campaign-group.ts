@@ -24,7 +24,7 @@ import { deleteCampaignGroup as removeGroup, findCampaignGroup } from "../campai
 import { versionAtLeast } from "../http/api-version.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 
 /** Handles delete-campaign-group; see the module comment for the order of checks and the effects. */

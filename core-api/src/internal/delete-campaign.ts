@@ -8,7 +8,7 @@
  * - a valid session, else 6 no_valid_session (401);
  * - campaign_id present, else 245 campaign_id_not_present; an integer, else 244 campaign_id_invalid;
  * - a live campaign the caller can see, else 246 campaign_id_not_found (404): an unknown id, a
- *   deleted campaign and another chain's campaign answer alike (campaigns/access.ts);
+ *   deleted campaign and another chain's campaign answer alike (internal/campaign-access.ts);
  * - write access to its chain and the campaign permission (`permissions_business_chain_campaign`,
  *   the admin level `campaign`), else 68 permission_denied_or_non_existent (403);
  * - when the chain's restrict_campaign_enable is on and the campaign is active: campaign_enable
@@ -22,11 +22,11 @@ import { okBody } from "@service/shared";
 import { deleteCampaignCall, type DeleteCampaignResults } from "@service/shared/internal/delete-campaign";
 import type { Context } from "hono";
 import { actorAdminIdOf, requireSession } from "../auth/context.ts";
-import { requireCampaignDeletion } from "../campaigns/access.ts";
+import { requireCampaignDeletion } from "./campaign-access.ts";
 import { deleteCampaign as storeDeletion } from "../campaigns/campaign-repository.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 
 /** change_endpoint of the entries this call records. */

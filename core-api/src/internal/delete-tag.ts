@@ -19,7 +19,7 @@ import { CALL_ACCESS } from "../auth/access-table.ts";
 import { actorAdminIdOf, requireCallAccess, requireSession } from "../auth/context.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { renderTag } from "../tags/tag-record.ts";
 import { deleteTag as storeDeletion, findTag } from "../tags/tag-repository.ts";

@@ -27,7 +27,7 @@ import { pricingResults } from "../baskets/pricing-results.ts";
 import { matchReturns, previewImmediateReplacements } from "../baskets/returns.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 
 const DENIED = "permission_denied_or_non_existent";

@@ -17,7 +17,7 @@ import { searchBusinesses } from "../businesses/search.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { renderListedBusiness } from "./business-record.ts";
 import { readBusinessQuery } from "./business-query.ts";
 

@@ -17,7 +17,7 @@ import { renderCampaignGroup } from "../campaign-groups/campaign-group-record.ts
 import { listCampaignGroups } from "../campaign-groups/campaign-group-repository.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 
 /** Handles get-campaign-groups; see the module comment for the order of checks. */
 export async function getCampaignGroups(c: Context<AppEnv>): Promise<Response> {

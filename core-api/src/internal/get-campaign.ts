@@ -7,17 +7,17 @@
  * - a valid admin session, else 6 no_valid_session (401);
  * - campaign_id present, else 245 campaign_id_not_present; an integer, else 244 campaign_id_invalid;
  * - a live campaign of a chain where the admin has read access, else 246 campaign_id_not_found
- *   (404): an unknown id and another chain's campaign answer alike (campaigns/access.ts).
+ *   (404): an unknown id and another chain's campaign answer alike (internal/campaign-access.ts).
  */
 import { okBody } from "@service/shared";
 import { getCampaignCall, type GetCampaignResults } from "@service/shared/internal/get-campaign";
 import type { Context } from "hono";
 import { requireSession } from "../auth/context.ts";
-import { requireCampaignAccess } from "../campaigns/access.ts";
+import { requireCampaignAccess } from "./campaign-access.ts";
 import { readCampaignId } from "../campaigns/fields.ts";
 import { renderCampaign } from "../campaigns/campaign-record.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 
 /** Handles get-campaign; see the module comment for parameters, order of checks and errors. */
 export async function getCampaign(c: Context<AppEnv>): Promise<Response> {

@@ -15,7 +15,7 @@ import type { Context } from "hono";
 import { requireCallAccess, requireSession } from "../auth/context.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { renderTag } from "../tags/tag-record.ts";
 import { listTags } from "../tags/tag-repository.ts";
 

@@ -21,7 +21,7 @@ import { requireAccess, requireSession, shopperOf } from "../auth/context.ts";
 import type { CoreDb } from "../db/client.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { userInfoOf } from "../users/user-info-record.ts";
 import { findUser, findUserById, type UserRow } from "../users/user-repository.ts";

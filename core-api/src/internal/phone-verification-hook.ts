@@ -7,7 +7,7 @@
  * count nothing any more are pruned.
  */
 import type { ChainRow } from "../chains/chain-repository.ts";
-import type { RequestContext } from "../http/request-context.ts";
+import type { RequestContext } from "../auth/request-context.ts";
 import { afterPhoneWrite } from "../users/phone-verification.ts";
 import { pruneCounters } from "../users/phone-verification-limits.ts";
 import type { UserWrite } from "../users/save-user.ts";

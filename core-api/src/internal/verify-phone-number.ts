@@ -32,7 +32,7 @@ import { userActedOn } from "./user-acted-on.ts";
 import { webshopSyncStep } from "./webshop-sync-step.ts";
 import { readCallParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { verifyPhoneCode } from "../users/phone-verification.ts";
 import { userInfoOf } from "../users/user-info-record.ts";

@@ -8,7 +8,7 @@
  */
 import { findAuthenticationPoint } from "../authentication-points/authentication-point-repository.ts";
 import { isIdentitySourceClient, webshopSyncHook } from "../authentication-points/webshop-sync.ts";
-import type { RequestContext } from "../http/request-context.ts";
+import type { RequestContext } from "../auth/request-context.ts";
 
 /**
  * @param ctx the request (its caller, clock and secret box)

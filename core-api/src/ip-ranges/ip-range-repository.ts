@@ -5,7 +5,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
-import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
+import type { ListRequest } from "../db/resource-columns.ts";
+import { findRow, listRows } from "../db/resource-rows.ts";
 import { allowedIpRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { ipRangeColumns, type IpRangeRow } from "./ip-range-columns.ts";

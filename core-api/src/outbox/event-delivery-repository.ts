@@ -7,7 +7,8 @@
  */
 import { and, eq, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
+import type { ListRequest } from "../db/resource-columns.ts";
+import { findRow, listRows } from "../db/resource-rows.ts";
 import { outbox } from "../db/schema.ts";
 import type { OutboxRow } from "./destination.ts";
 import { eventDeliveryColumns } from "./event-delivery-columns.ts";

@@ -1,5 +1,5 @@
 /**
- * The outbox's depth for `GET /metrics` (http/core-metrics.ts): read from the table when
+ * The outbox's depth for `GET /metrics` (metrics/core-metrics.ts): read from the table when
  * Prometheus scrapes, so every core-api process reports the same shared figures (aggregated over
  * worker processes by their `max`, never summed).
  * - `outbox_deliveries{status="pending|failed"}`: rows waiting (or being sent) and rows kept

@@ -16,7 +16,7 @@
  */
 import { accessTokenResource } from "@service/shared/resources/access-token";
 import { serviceClientResource } from "@service/shared/resources/service-client";
-import { newSecret, sha256Hex } from "../auth/secrets.ts";
+import { newSecret, sha256Hex } from "../crypto/secrets.ts";
 import { loadChainRecord } from "../chains/nested-record.ts";
 import {
   deleteAccessToken,

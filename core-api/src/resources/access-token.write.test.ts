@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "../auth/secrets.ts";
+import { sha256Hex } from "../crypto/secrets.ts";
 import { verifyAccessToken } from "../clients/verify.ts";
 import { allTokens, seedClient, seedToken, tokenRow } from "../clients/client-test-support.ts";
 import { serviceClients } from "../db/schema.ts";

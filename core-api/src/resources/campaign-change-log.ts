@@ -34,7 +34,7 @@ import { listChanges, type ChangeLogPage, type StoredChange } from "../campaigns
 import { CAMPAIGN_MODEL_CLASS, findCampaignRow } from "../campaigns/campaign-repository.ts";
 import { versionAtLeast } from "../http/api-version.ts";
 import { queryParams, type Params } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { requestHeader } from "../http/request-headers.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { parseListParams } from "./list-params.ts";

@@ -14,7 +14,7 @@
  */
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Hono } from "hono";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { chooseCoding, matchesEtag, prepareScript, type PreparedScript } from "./docs-script.ts";
 import { SCHEMA_PATH } from "./schema-document.ts";
 

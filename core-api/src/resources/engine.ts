@@ -22,13 +22,12 @@ import { okBody } from "@service/shared";
 import { RESOURCES, type ResourceDeclaration } from "@service/shared/resources/resource-registry";
 import { parseIntegerText } from "@service/shared/text-values";
 import type { Context } from "hono";
-import type { TargetRequest } from "../auth/target-join.ts";
 import { bodyParams, queryParams, type Params } from "../http/params.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { parseListParams, type ListQuery } from "./list-params.ts";
 import { parseRecursionLevel, renderResource, type ResourceRecord } from "./render.ts";
-import { resolveScope, type EngineOperation, type ResourceScope } from "./request-scope.ts";
+import { resolveScope, type EngineOperation, type ResourceScope, type ScopeBase, type ScopeRequest } from "./request-scope.ts";
 import { validateWrite, type BodySource, type WriteMethod, type WriteValues } from "./write.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { requestHeader } from "../http/request-headers.ts";
@@ -72,14 +71,14 @@ export interface ResourceAdapter {
    */
   alwaysOnCreate?: readonly string[];
   /**
-   * A GET whose target is read with the caller's check, in its one query (auth/target-join.ts):
-   * the join for an identifier (undefined: none for that identifier, findOne reads it), and the
-   * record of the row it read (null: no such resource in the chain). Absent: findOne reads it.
+   * A GET naming its target by `by`, scope and target together: the adapter resolves the scope
+   * (resolveScope, or resolveScopeReading to read its row in the check's one statement) and
+   * reads the target. Absent: the engine resolves the scope, then calls findOne.
+   * @returns the scope, and the target's record (null: none in the scope's chain), or undefined
+   *   when the adapter did not read it (the engine calls findOne)
+   * @throws ServiceError as resolveScope
    */
-  targetJoin?: {
-    join(by: Identifier): TargetRequest | undefined;
-    record(scope: ResourceScope, row: Record<string, unknown> | null): Promise<ResourceRecord | null>;
-  };
+  getChecked?(base: ScopeBase, request: ScopeRequest, by: Identifier): Promise<{ scope: ResourceScope; record?: ResourceRecord | null }>;
 }
 
 /**
@@ -90,23 +89,7 @@ export interface ResourceAdapter {
  */
 export async function serveSingular(c: Context<AppEnv>, adapter: ResourceAdapter, pathId?: string): Promise<Response> {
   const method = c.req.method.toUpperCase();
-  if (method === "GET") {
-    // The target, when the request names it well, is read with the caller's check; its errors
-    // still come in their order, after the check (identifierOf again, below).
-    // Read once (before the check only when a target may be joined to it, as always).
-    let query = adapter.targetJoin ? queryParams(c) : undefined;
-    const named = query ? namedTarget(adapter.declaration, pathId, query) : undefined;
-    const joined = named && adapter.targetJoin?.join(named);
-    const scope = await scopeFor(c, adapter, "get", joined);
-    const by = targetOf(adapter, scope, pathId, (query ??= queryParams(c)));
-    const read = scope.target;
-    const target = read && joined && read.join === joined.join && read.value === by.value && named?.property === by.property
-      ? await adapter.targetJoin!.record(scope, read.row)
-      : await adapter.findOne(scope, by);
-    // The catalogue's description, never the value asked for (tenant isolation; see findTarget).
-    if (!target) throw new ServiceError("resource_not_found");
-    return jsonResponse(c, okBody(render(adapter, scope, target)));
-  }
+  if (method === "GET") return getOne(c, adapter, pathId);
   if (method === "POST" && pathId === undefined && adapter.create) {
     const scope = await scopeFor(c, adapter, "create");
     rejectQuery(queryParams(c));
@@ -189,6 +172,25 @@ export function identifierOf(decl: ResourceDeclaration, pathId: string | undefin
   return { property, value };
 }
 
+/**
+ * GET of one resource: the scope, then the target. An adapter with `getChecked` gets both at once
+ * when the request names its target well; the identifier's errors still come after the check
+ * (targetOf), in their order.
+ */
+async function getOne(c: Context<AppEnv>, adapter: ResourceAdapter, pathId: string | undefined): Promise<Response> {
+  const query = queryParams(c);
+  const named = adapter.getChecked ? namedTarget(adapter.declaration, pathId, query) : undefined;
+  const checked = named
+    ? await adapter.getChecked!(c.get("ctx"), scopeRequest(c, adapter, "get"), named)
+    : { scope: await scopeFor(c, adapter, "get") };
+  const { scope } = checked;
+  const by = targetOf(adapter, scope, pathId, query);
+  const target = checked.record !== undefined ? checked.record : await adapter.findOne(scope, by);
+  // The catalogue's description, never the value asked for (tenant isolation; see findTarget).
+  if (!target) throw new ServiceError("resource_not_found");
+  return jsonResponse(c, okBody(render(adapter, scope, target)));
+}
+
 /** The identifier a request names by path or query, or undefined when identifierOf would refuse it. */
 function namedTarget(decl: ResourceDeclaration, pathId: string | undefined, query: Params): Identifier | undefined {
   try {
@@ -214,15 +216,19 @@ function identifierValue(decl: ResourceDeclaration, property: string, raw: strin
   return raw;
 }
 
-async function scopeFor(c: Context<AppEnv>, adapter: ResourceAdapter, op: EngineOperation, target?: TargetRequest): Promise<ResourceScope> {
+function scopeFor(c: Context<AppEnv>, adapter: ResourceAdapter, op: EngineOperation): Promise<ResourceScope> {
   // The access table is consulted inside, before any parameter or body is read.
-  return resolveScope(c.get("ctx"), {
+  return resolveScope(c.get("ctx"), scopeRequest(c, adapter, op));
+}
+
+/** What the request attempts on `adapter`'s resource, and the headers that say where and how deep. */
+function scopeRequest(c: Context<AppEnv>, adapter: ResourceAdapter, op: EngineOperation): ScopeRequest {
+  return {
     resource: adapter.declaration.name,
     operation: op,
     chainHeader: requestHeader(c, "x-service-chain-id"),
     recursionLevel: parseRecursionLevel(requestHeader(c, "x-service-response-recursion-level")),
-    ...(target ? { target } : {}),
-  });
+  };
 }
 
 async function findTarget(scope: ResourceScope, adapter: ResourceAdapter, by: Identifier): Promise<ResourceRecord> {

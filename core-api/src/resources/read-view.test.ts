@@ -2,7 +2,7 @@ import { businessResource } from "@service/shared/resources/business";
 import { chainResource } from "@service/shared/resources/chain";
 import { describe, expect, it } from "vitest";
 import type { CallerKind, ChainHolding } from "../auth/access-table.ts";
-import { ACCESS_LEVELS, type AccessLevel } from "../auth/permissions.ts";
+import { ACCESS_LEVELS, type AccessLevel } from "../db/permissions.ts";
 import { readViewOf } from "./read-view.ts";
 
 const levels = (...held: AccessLevel[]) => Object.fromEntries(ACCESS_LEVELS.map((l) => [l, held.includes(l)])) as ChainHolding["levels"];

@@ -14,7 +14,7 @@
  */
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { CALLER_KINDS, readableResources, type ChainHolding } from "../auth/access-table.ts";
-import { ACCESS_LEVELS } from "../auth/permissions.ts";
+import { ACCESS_LEVELS } from "../db/permissions.ts";
 
 /** How a caller reads one resource: all of them, only their own, or none (a bare reference). */
 export type Reading = "all" | "own" | "none";

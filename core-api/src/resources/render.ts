@@ -47,9 +47,9 @@ export function parseRecursionLevel(header: string | undefined | null): Recursio
 type Renderer = (record: ResourceRecord, opts: RenderOptions) => Record<string, unknown>;
 
 /**
- * Renderers per declaration, view and level, generated when first used (a list page rendered 25
- * records by walking every declared property's rules again, through keyed loads and stores). The
- * inner key is the view's key: views are interned (read-view.ts), so a caller kind compiles its
+ * Renderers per declaration, view and level, built when first used: each decides once, per
+ * property, how its value is rendered (valueRenderer), so no rule is walked again per record.
+ * The inner key is the view's key: views are interned (read-view.ts), so a caller kind builds its
  * renderers once, and the admin's do not carry the checks a shopper's need.
  */
 const renderers = new WeakMap<ResourceDeclaration, Map<string, Renderer[]>>();
@@ -57,8 +57,8 @@ const renderers = new WeakMap<ResourceDeclaration, Map<string, Renderer[]>>();
 let compilations = 0;
 
 /**
- * How many renderers have been generated in this process (for tests: a repeated render must
- * reuse its renderer).
+ * How many renderers have been built in this process (for tests: a repeated render must reuse
+ * its renderer).
  * @returns a count, never decreasing
  */
 export function rendererCompilations(): number {
@@ -76,35 +76,45 @@ function planOf(decl: ResourceDeclaration, level: number, omit: ReadonlySet<stri
   return props;
 }
 
+/** How one non-null, non-Date value of a property is rendered. */
+type ValueRenderer = (value: unknown, opts: RenderOptions) => unknown;
+
+const AS_IS: ValueRenderer = (v) => v;
+
 /**
- * The expression rendering the value `v` of `prop` at `level` for `view` (generated code): a
- * plain value is itself; a reference (or a list of them) to a resource the view reads "none" of
- * is its `{id}` (decided here, once, so no check runs per record); one read "own" is checked per
- * record; anything else is rendered one level down.
+ * How the values of `prop` at `level` are rendered for `view`: a plain value is itself; a
+ * reference (or a list of them) to a resource the view reads "none" of is its `{id}` (decided
+ * here, once, so no check runs per record); one read "own" is checked per record; anything else
+ * is rendered one level down.
  */
-function valueCode(prop: PropertyInfo, i: number, level: number, view: ReadView): string {
+function valueRenderer(prop: PropertyInfo, level: number, view: ReadView): ValueRenderer {
   const isArray = prop.kind === "array" && prop.reference !== undefined;
-  if (prop.kind !== "reference" && !isArray) return "v";
+  if (prop.kind !== "reference" && !isArray) return AS_IS;
   const reading = view.reading(prop.reference!);
-  if (reading === "none") return isArray ? "referenceIds(v)" : "referenceId(v)";
-  return `${reading === "own" ? "renderOwned" : "renderValue"}(p${i}, v, ${level}, opts)`;
+  if (reading === "none") return isArray ? referenceIds : referenceId;
+  if (reading === "own") return (v, opts) => renderOwned(prop, v, level, opts);
+  return (v, opts) => renderValue(prop, v, level, opts);
 }
 
 /**
- * The renderer of `props` at `level` for `view`, generated as straight-line code: for each
- * property in order, a value the record does not carry (undefined) is left out, null stays null,
- * a Date is formatted for the request's version, anything else as valueCode says.
+ * The renderer of `props` at `level` for `view`: for each property in order, a value the record
+ * does not carry (undefined) is left out, null stays null, a Date is formatted for the request's
+ * version, anything else as valueRenderer says.
  */
-function compileRenderer(props: readonly PropertyInfo[], level: number, view: ReadView): Renderer {
-  const name = (key: string) => JSON.stringify(key);
-  const lines = props.map(
-    (prop, i) =>
-      `v = record[${name(prop.name)}]; if (v !== undefined) out[${name(prop.name)}] = v === null ? null : v instanceof Date ? formatDateTime(v, opts.version) : ${valueCode(prop, i, level, view)};`,
-  );
-  const body = `return function render(record, opts) {\n  const out = {};\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`;
+function buildRenderer(props: readonly PropertyInfo[], level: number, view: ReadView): Renderer {
+  const names = props.map((p) => p.name);
+  const values = props.map((p) => valueRenderer(p, level, view));
   compilations++;
-  const helpers = { renderValue, renderOwned, referenceId, referenceIds, formatDateTime };
-  return new Function(...Object.keys(helpers), ...props.map((_, i) => `p${i}`), body)(...Object.values(helpers), ...props) as Renderer;
+  return (record, opts) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const v = record[name];
+      if (v === undefined) continue;
+      out[name] = v === null ? null : v instanceof Date ? formatDateTime(v, opts.version) : values[i]!(v, opts);
+    }
+    return out;
+  };
 }
 
 /**
@@ -120,13 +130,13 @@ export function renderResource(
   const view = opts.view ?? FULL_VIEW;
   // Odd levels never come from a request: those renderers are not kept.
   if (!Number.isInteger(level) || level < 0 || level > 8) {
-    return compileRenderer(planOf(decl, level, view.omitted(decl)), level, view)(record, opts);
+    return buildRenderer(planOf(decl, level, view.omitted(decl)), level, view)(record, opts);
   }
   let byView = renderers.get(decl);
   if (!byView) renderers.set(decl, (byView = new Map()));
   let byLevel = byView.get(view.key);
   if (!byLevel) byView.set(view.key, (byLevel = []));
-  return (byLevel[level] ??= compileRenderer(planOf(decl, level, view.omitted(decl)), level, view))(record, opts);
+  return (byLevel[level] ??= buildRenderer(planOf(decl, level, view.omitted(decl)), level, view))(record, opts);
 }
 
 function renderValue(prop: PropertyInfo, value: unknown, level: number, opts: RenderOptions): unknown {

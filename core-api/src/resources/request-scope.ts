@@ -16,12 +16,12 @@
  * table's) and the response RECURSION level the request asks for (X-Service-Response-Recursion-Level).
  */
 import type { SecretBox } from "@service/shared/secret-box";
-import type { RequestContext } from "../http/request-context.ts";
+import type { RequestContext } from "../auth/request-context.ts";
 import { resolvesNothing, type TargetPolicy } from "../net/public-target.ts";
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
-import type { TargetRead, TargetRequest } from "../auth/target-join.ts";
+import type { TargetRequest } from "../db/target-join.ts";
 import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
@@ -56,8 +56,6 @@ export interface ResourceScope {
   secretBox: () => Promise<SecretBox>;
   /** where outbound targets may point: WEBHOOK_ALLOW_PRIVATE and the host resolver (net/public-target.ts) */
   targets: TargetPolicy;
-  /** the target row read with the check, when the request asked for one and it could be (auth/target-join.ts) */
-  target?: TargetRead;
 }
 
 /** What the request attempts, and the headers that say where and how deep. */
@@ -69,9 +67,10 @@ export interface ScopeRequest {
   chainHeader: string | undefined;
   /** the response recursion level, already parsed */
   recursionLevel: number;
-  /** a row the operation will read in the chain, to read with the check (auth/target-join.ts) */
-  target?: TargetRequest;
 }
+
+/** What resolveScope reads of the request's context. */
+export type ScopeBase = Pick<RequestContext, "db" | "now" | "version" | "auth" | "deps" | "secretBox">;
 
 /**
  * Resolves the scope of a Resources API request (see the module comment for the order).
@@ -82,10 +81,23 @@ export interface ScopeRequest {
  *   parameter_invalid (419) when X-Service-Chain-ID is required or sent and not a positive
  *   integer; permission_denied_or_non_existent (68, 403) for an admin outside the chain's ranges
  */
-export async function resolveScope(
-  base: Pick<RequestContext, "db" | "now" | "version" | "auth" | "deps" | "secretBox">,
+export async function resolveScope(base: ScopeBase, request: ScopeRequest): Promise<ResourceScope> {
+  return (await resolveScopeReading(base, request)).scope;
+}
+
+/**
+ * resolveScope, reading `target` in the check's one statement when it can (db/target-join.ts):
+ * when this is the request's first check of the chain and the check is its own (not one shared
+ * with concurrent requests: auth/check-coalescer.ts).
+ * @returns the scope, and `row`: the target's row (null: no such row in the chain), or undefined
+ *   when it was not read with the check (the caller reads it itself)
+ * @throws ServiceError as resolveScope
+ */
+export async function resolveScopeReading(
+  base: ScopeBase,
   request: ScopeRequest,
-): Promise<ResourceScope> {
+  target?: TargetRequest,
+): Promise<{ scope: ResourceScope; row?: Record<string, unknown> | null }> {
   const { auth } = base;
   const { chainHeader } = request;
   requireSession(auth);
@@ -100,9 +112,9 @@ export async function resolveScope(
   } else {
     chainId = parseChainHeader(chainHeader);
   }
-  const grant = await requireAccess(auth, rule, chainId, "resource_not_found", request.target);
+  const grant = await requireAccess(auth, rule, chainId, "resource_not_found", target);
   const caller = grant.auth;
-  return {
+  const scope: ResourceScope = {
     db: base.db,
     now: base.now,
     version: base.version,
@@ -116,8 +128,9 @@ export async function resolveScope(
     writingAdmin: caller.kind === "admin" ? { clientIp: caller.clientIp ?? null, superUser: grant.levels?.super_user === true } : null,
     secretBox: base.secretBox,
     targets: { allowPrivate: base.deps.config.allowPrivateWebhooks, resolveHost: base.deps.resolveHost ?? resolvesNothing },
-    ...(grant.target ? { target: grant.target } : {}),
   };
+  const read = grant.target;
+  return read && target && read.join === target.join && read.value === target.value ? { scope, row: read.row } : { scope };
 }
 
 /**

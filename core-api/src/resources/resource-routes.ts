@@ -5,7 +5,7 @@
  * answered by app.notFound the same way.
  */
 import type { Hono } from "hono";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import { accessTokenAdapter } from "./access-token.ts";
 import { allowedIpRangeAdapter } from "./allowed-ip-range.ts";
 import { businessAdapter } from "./business.ts";

@@ -1,7 +1,7 @@
 /**
  * Round trips per request: authentication, the caller's access to the request's chain and the
  * chain's IP allowlist in one query; a GET by id in at most 3 statements (that query, the row, at
- * most one for nested records), a business's in 1 (its row read by that query: auth/target-join.ts;
+ * most one for nested records), a business's in 1 (its row read by that query: db/target-join.ts;
  * 2 for a shopper, whose app is checked first); a one-field voucher PATCH in at most 5, begin /
  * commit included; a list in at most 3 plus its count query; a one-word prefix search in at most 4,
  * counted total included; get-businesses counts no total; add-business in 8 (the caller's check,

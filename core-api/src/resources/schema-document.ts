@@ -24,7 +24,7 @@ import { CHANGE_LOG_RESOURCE } from "../auth/access-table.ts";
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import type { Context, Hono } from "hono";
 import { NEWEST_API_VERSION } from "../http/api-version.ts";
-import type { AppEnv } from "../http/request-context.ts";
+import type { AppEnv } from "../auth/request-context.ts";
 import type { ResourceAdapter } from "./engine.ts";
 import { errorResponses, resourceComponents, type ComponentEntry, type JsonSchema } from "./schema-components.ts";
 import { internalCallDocument } from "./schema-internal.ts";

@@ -16,7 +16,7 @@
  */
 import type { UserInfo } from "@service/shared/user-info";
 import { and, eq } from "drizzle-orm";
-import { levelsOf, type AccessLevel, type AccessLevels } from "../auth/permissions.ts";
+import { levelsOf, type AccessLevel, type AccessLevels } from "../db/permissions.ts";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
 import { adminChainPermissions, adminUsers } from "../db/schema.ts";

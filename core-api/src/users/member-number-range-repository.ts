@@ -6,7 +6,8 @@
  */
 import { and, asc, eq, gte, lte, ne, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { findRow, listRows, type ListRequest } from "../db/resource-columns.ts";
+import type { ListRequest } from "../db/resource-columns.ts";
+import { findRow, listRows } from "../db/resource-rows.ts";
 import { memberNumberRanges } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { memberNumberRangeColumns, type MemberNumberRangeRow } from "./member-number-range-columns.ts";

@@ -8,7 +8,7 @@
  * password (argon2id), so the write transaction stays short.
  */
 import { canonicalReferralCode } from "@service/shared/internal/user-params";
-import { hashPassword } from "../auth/passwords.ts";
+import { hashPassword } from "../crypto/passwords.ts";
 import { findBusinessById, findBusinessByOwnerCode } from "../businesses/business-repository.ts";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";

@@ -6,7 +6,8 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { rowUnchanged } from "../db/row-unchanged.ts";
-import { listRows, type ListRequest } from "../db/resource-columns.ts";
+import type { ListRequest } from "../db/resource-columns.ts";
+import { listRows } from "../db/resource-rows.ts";
 import { vouchers } from "../db/schema.ts";
 import { generateVoucherKey } from "./key.ts";
 import { voucherColumns, type VoucherColumns, type VoucherRow } from "./voucher-columns.ts";

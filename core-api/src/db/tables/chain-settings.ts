@@ -3,7 +3,29 @@
  * table. Booleans default to false, as a new chain has none of these behaviours switched on.
  */
 import { boolean, double, int, text, varchar } from "drizzle-orm/mysql-core";
-import { PHONE_LIMIT_DEFAULTS as PHONE } from "../../chains/operator-settings.ts";
+
+/**
+ * The phone verification limits' defaults (users/phone-verification-limits.ts reads them per
+ * chain; an operator sets them: chains/operator-settings.ts).
+ */
+export const PHONE_LIMIT_DEFAULTS = {
+  /** seconds a number waits between two codes (a re-submitted number sends again only after it) */
+  sendIntervalSeconds: 60,
+  /** codes sent to one user per window */
+  sendsPerUser: 5,
+  /** codes sent to one number per window, whoever's it is */
+  sendsPerNumber: 5,
+  /** codes the chain sends per window */
+  sendsPerChain: 1000,
+  /** wrong codes one user may try per window, across codes */
+  attemptsPerUser: 10,
+  /** wrong codes tried for one number per window, across users and codes */
+  attemptsPerNumber: 10,
+  /** the window of the counts above, in seconds */
+  windowSeconds: 3600,
+} as const;
+
+const PHONE = PHONE_LIMIT_DEFAULTS;
 
 const flag = (name: string) => boolean(name).notNull().default(false);
 

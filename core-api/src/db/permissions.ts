@@ -3,7 +3,7 @@
  * campaign, campaign_enable, analytics, export, segment query). A super user has every level.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { adminChainPermissions } from "../db/schema.ts";
+import { adminChainPermissions } from "./schema.ts";
 
 export const ACCESS_LEVELS = [
   "read",

@@ -25,9 +25,9 @@ import type { Hono } from "hono";
 import { matchedRoutes } from "hono/route";
 import { METRICS_PATH, poolGauges, requestMetrics, UNMATCHED_ROUTE, type ScrapedGauge } from "@service/shared/node";
 import type { CoreDb } from "../db/client.ts";
-import type { AppDeps, AppEnv } from "./request-context.ts";
-import { requestHeader } from "./request-headers.ts";
-import { ServiceError } from "./service-error.ts";
+import type { AppDeps, AppEnv } from "../auth/request-context.ts";
+import { requestHeader } from "../http/request-headers.ts";
+import { ServiceError } from "../http/service-error.ts";
 import { outboxGauges } from "../outbox/outbox-gauges.ts";
 
 export { METRICS_PATH, UNMATCHED_ROUTE, type ScrapedGauge };

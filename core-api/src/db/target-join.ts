@@ -1,8 +1,10 @@
 /**
- * The row a request reads, read with its caller's check (a GET by id was the authentication query
- * and then the row, two round trips where a bare PK select is one): the authentication query LEFT
- * JOINs the target's table on the chain it grants, so the row comes back in the same statement, or
- * NULLs when there is none. Nothing is read that the separate lookup would not read: the join names
+ * A row read in the same statement as a query that grants a chain (a GET by id was the
+ * authentication query and then the row, two round trips where a bare PK select is one): the
+ * granting query LEFT JOINs the target's table on the chain it grants, so the row comes back in
+ * the same statement, or NULLs when there is none. The granting query knows the join only as a
+ * table, a selection and a condition: what the row is, and what it becomes, is its reader's
+ * (resources/request-scope.ts resolveScopeReading). Nothing is read that the separate lookup would not read: the join names
  * the target in the granted chain only (another chain's id finds nothing, as before), and a handler
  * uses the row only after the grant passed its checks.
  *
@@ -11,9 +13,9 @@
  */
 import type { SQL } from "drizzle-orm";
 import type { MySqlColumn, MySqlTable } from "drizzle-orm/mysql-core";
-import type { CompiledSelect } from "../db/compiled-select.ts";
+import type { CompiledSelect } from "./compiled-select.ts";
 
-/** How a handler's target row joins the authentication query. */
+/** How a target row joins a granting query. */
 export interface TargetJoin {
   /** names the statements compiled with this join (one per join, once) */
   key: string;

@@ -1,6 +1,6 @@
 /**
  * The access levels read from the permission bits of the authentication query
- * (auth/permissions.ts levelsOfBits) are the levels of the stored row (levelsOf), for every
+ * (db/permissions.ts levelsOfBits) are the levels of the stored row (levelsOf), for every
  * combination of flags; no row is no levels.
  */
 import { describe, expect, it } from "vitest";

@@ -6,7 +6,7 @@
  * (native, runs on libuv's thread pool: a login never blocks the event loop and several hash at
  * once on several cores) wherever it loads, which is Node; hash-wasm (WebAssembly, on the event
  * loop) where it does not, which is Deno without --allow-ffi. A hash made by either verifies with
- * the other (auth/passwords.test.ts).
+ * the other (crypto/passwords.test.ts).
  */
 import type { Algorithm } from "@node-rs/argon2";
 import { argon2id, argon2Verify } from "hash-wasm";

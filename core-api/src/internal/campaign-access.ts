@@ -23,7 +23,7 @@ import type { RequestAuth } from "../auth/request-auth.ts";
 import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { activeNeedsEnable, findLiveCampaign, type CampaignRow } from "./campaign-repository.ts";
+import { activeNeedsEnable, findLiveCampaign, type CampaignRow } from "../campaigns/campaign-repository.ts";
 
 /** The campaign calls, by their rows of the access table. */
 export type CampaignCall = "get-campaign" | "alter-campaign" | "delete-campaign";

@@ -1,11 +1,11 @@
 import type { SecretBox } from "@service/shared/secret-box";
 import type { Context } from "hono";
 import type { Registry } from "prom-client";
-import type { RequestAuth } from "../auth/request-auth.ts";
+import type { RequestAuth } from "./request-auth.ts";
 import type { CoreConfig } from "../config.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import type { ApiVersion } from "./api-version.ts";
+import type { ApiVersion } from "../http/api-version.ts";
 
 /** What the core API needs from outside: one object, so tests pass their own (handbook). */
 export interface AppDeps {
