@@ -11,7 +11,7 @@ import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
 import { parseTrustedProxies } from "@service/shared/node";
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { clientIpOf, fromTrustedProxy } from "./auth/client-ip.ts";
 import { readCredentials } from "./auth/credentials.ts";
 import { ShopperTokenVerifier } from "./auth/jwt.ts";
@@ -31,7 +31,7 @@ import { requestLog } from "./http/request-log.ts";
 import { ServiceError } from "./http/service-error.ts";
 import { registerHealth } from "./health/health-routes.ts";
 import { CALLS, registerInternalCalls } from "./internal/call-routes.ts";
-import { defaultLogger } from "./logger.ts";
+import { defaultLogger, type Logger } from "./logger.ts";
 import { DOCS_PATH, registerDocs } from "./resources/docs.ts";
 import { registerResources } from "./resources/resource-routes.ts";
 import { SCHEMA_PATH } from "./resources/schema-document.ts";
@@ -59,13 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const shopperTokens = new ShopperTokenVerifier({ fetch: keySetFetch, targets, logger: log });
   // Concurrent requests with the same credentials share one check (auth/check-coalescer.ts).
   const coalescer = new CheckCoalescer<ChainGrant>();
-  // Opened on first use, once per app: most requests never need it.
-  let box: Promise<SecretBox> | null = null;
-  const secretBox = () => {
-    const key = deps.config.secretKey;
-    if (!key) return Promise.reject(new Error("SERVICE_SECRET_KEY is not set: secrets for outbound calls cannot be kept"));
-    return (box ??= openSecretBox(key));
-  };
+  const secretBox = lazySecretBox(deps.config.secretKey);
   // Every spelling of an internal call's path routes to the call (http/routing.ts).
   const app = new Hono<AppEnv>({ getPath: callRoutingPath([loginCall, logoutCall, ...CALLS.map(([, , , call]) => call)]) });
   app.use("*", jsonLines); // before anything answers: every JSON body ends with a newline
@@ -77,17 +71,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", requestLog({ logger: log, fromTrustedProxy: (c) => fromTrustedProxy(c, deps.clientAddress, trustedProxies) }));
   // Before the authentication middleware: probes need no credentials and cost no session lookup.
   registerHealth(app, { db: deps.db, logger: log, links: { docs: DOCS_PATH, schema: SCHEMA_PATH } });
-  const limitBody = readingBody(
-    bodyLimitByLength({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
-      },
-    }),
-  );
-  // A GET or HEAD request has no body (fetch's Request refuses one): asking would only build the
-  // full Request object on Node (@hono/node-server keeps a light one until something asks).
-  app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  app.use("*", limitRequestBody());
   app.use("*", async (c, next) => {
     const now = clock();
     const version = parseApiVersion(requestHeader(c, "x-service-api-version"));
@@ -115,8 +99,47 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // A path nothing serves (handbook, "unknown or wrong-method path").
   app.notFound((c) => errorResponse(c, new ServiceError("resource_not_found")));
-  app.onError(async (err, c) => {
-    // Bad credentials answer 6 / 266 whatever else the request got wrong: they are checked first.
+  app.onError(answerError(log));
+  return app;
+}
+
+/**
+ * The app's SecretBox of SERVICE_SECRET_KEY, opened on first use, once per app: most requests
+ * never need it.
+ * @returns a function answering the box; it rejects when no key is configured
+ */
+function lazySecretBox(key: string | undefined): () => Promise<SecretBox> {
+  let box: Promise<SecretBox> | null = null;
+  return () => {
+    if (!key) return Promise.reject(new Error("SERVICE_SECRET_KEY is not set: secrets for outbound calls cannot be kept"));
+    return (box ??= openSecretBox(key));
+  };
+}
+
+/**
+ * The body limit: over MAX_BODY_BYTES answers 413 parameter_invalid. A GET or HEAD request has no
+ * body (fetch's Request refuses one): asking would only build the full Request object on Node
+ * (@hono/node-server keeps a light one until something asks), so they pass untouched.
+ */
+function limitRequestBody(): MiddlewareHandler<AppEnv> {
+  const limitBody = readingBody(
+    bodyLimitByLength({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ServiceError("parameter_invalid", "The request body is larger than 1 MiB.", { status: 413 });
+      },
+    }),
+  );
+  return (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next));
+}
+
+/**
+ * The answer to an error no handler caught: a ServiceError in the spec's envelope (bad credentials,
+ * checked first, answer 6 / 266 whatever else the request got wrong), an unavailable database 503
+ * service_unavailable (904), anything else logged and answered 500 internal_error (0).
+ */
+function answerError(log: Logger) {
+  return async (err: Error, c: Context<AppEnv>): Promise<Response> => {
     if (err instanceof ServiceError) return errorResponse(c, (await c.get("ctx")?.auth.refusal()) ?? err);
     if (isDatabaseUnavailable(err)) return databaseUnavailable(c, err, log);
     log.error({ err, requestId: c.get("requestId"), method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
@@ -124,8 +147,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       { result: { code: 0, status: "error" }, error: { code: 0, name: "internal_error", description: "Internal server error." } },
       500,
     );
-  });
-  return app;
+  };
 }
 
 function errorResponse(c: Context, err: ServiceError): Response {
