@@ -9,6 +9,7 @@ import { createApp } from "../app.ts";
 import { BODY_LIMIT_BYTES } from "../config.ts";
 import { startHarness, type Harness } from "../test-support/harness.ts";
 import { METRICS_PATH, UNMATCHED_ROUTE } from "./connector-metrics.ts";
+import { metricSample as sample } from "../../../test/helpers/metric-sample.ts";
 
 const PREFIX = "/rest/V1/service/customer";
 let h: Harness;
@@ -17,17 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** The value of the sample `name{labels}` (exactly these labels) in a text exposition. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split("\n")) {
-    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = (m[2] ?? "").split(",").filter(Boolean);
-    if (have.length === wanted.length && wanted.every((w) => have.includes(w))) return Number(m[3]);
-  }
-  return undefined;
-}
 
 async function metrics(url: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${url}${METRICS_PATH}`, { headers });

@@ -7,6 +7,7 @@ import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { createApp } from "../app.ts";
 import { loadCoreConfig } from "../config.ts";
 import { METRICS_PATH, UNMATCHED_ROUTE } from "./core-metrics.ts";
+import { metricSample as sample } from "../../../test/helpers/metric-sample.ts";
 
 let core: TestCore;
 beforeAll(async () => {
@@ -14,17 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => core?.close());
 
-/** The value of the sample `name{labels}` in a text exposition, or undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split("\n")) {
-    const m = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = (m[2] ?? "").split(",").filter(Boolean);
-    if (wanted.every((w) => have.includes(w)) && have.length === wanted.length) return Number(m[3]);
-  }
-  return undefined;
-}
 
 describe("GET /metrics", () => {
   it("counts requests by method, route pattern and status, never by raw path", async () => {
