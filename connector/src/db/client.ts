@@ -4,8 +4,7 @@
 import type { MySqlDatabase } from "drizzle-orm/mysql-core";
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
 import type { MySql2PreparedQueryHKT, MySql2QueryResultHKT } from "drizzle-orm/mysql2/session";
-import { applySessionSettings, databaseSession } from "@service/shared/database-session";
-import { DEFAULT_DATABASE_TIMEOUTS, deadlineAt, guardPool, type DatabaseTimeouts } from "@service/shared/node";
+import { deadlineAt, openDatabasePool, type DatabaseTimeouts } from "@service/shared/node";
 import mysql from "mysql2/promise";
 import * as schema from "./schema.ts";
 
@@ -23,7 +22,7 @@ export interface ConnectorDatabase {
 /**
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
  * Datetimes travel as UTC and every session's time_zone is UTC (timestamp columns); DECIMAL and BIGINT come back as numbers. Every statement, connection
- * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
+ * and wait for a free connection is bounded (openDatabasePool of @service/shared/node): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises, and
  * within the request's deadline (@service/shared/node, request-deadline.ts).
  * Every session reads its writes on a Galera cluster (wsrep_sync_wait, shared/src/database-session.ts;
@@ -37,24 +36,9 @@ export function openConnectorDatabase(
   databaseName: string,
   options: { connectionLimit?: number; timeouts?: Partial<DatabaseTimeouts> } = {},
 ): ConnectorDatabase {
-  const session = databaseSession(databaseUrl, databaseName);
-  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
-  const pool = mysql.createPool({
-    uri: session.uri,
-    timezone: "Z",
-    dateStrings: false,
-    decimalNumbers: true,
-    supportBigNumbers: true,
-    connectionLimit: options.connectionLimit ?? 10,
-    charset: "utf8mb4_unicode_ci",
-    connectTimeout: timeouts.connectTimeoutMs || undefined,
-  });
   // Magento's timestamp columns are stored in UTC and shown in the session's zone: UTC, as the
-  // driver reads and writes every date (timezone "Z"), whatever the server's own zone is.
-  pool.pool.on("connection", (conn) => {
-    conn.query("SET time_zone = '+00:00'");
-  });
-  guardPool(applySessionSettings(pool, session), timeouts, deadlineAt);
+  // driver reads and writes every date, whatever the server's own zone is.
+  const pool = openDatabasePool(databaseUrl, databaseName, { ...options, deadline: deadlineAt, utcSessions: true });
   const db = drizzle(pool, { schema, mode: "default" });
   return { db, pool, close: () => pool.end() };
 }

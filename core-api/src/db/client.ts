@@ -2,8 +2,7 @@
  * Database client of the core API: a mysql2 pool wrapped by drizzle. Runs on Node and on Deno.
  */
 import { drizzle, type MySql2Database } from "drizzle-orm/mysql2";
-import { applySessionSettings, databaseSession } from "@service/shared/database-session";
-import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts } from "@service/shared/node";
+import { openDatabasePool, type DatabaseTimeouts } from "@service/shared/node";
 import mysql from "mysql2/promise";
 
 /**
@@ -24,7 +23,7 @@ export interface CoreDatabase {
 /**
  * Opens a pool on `databaseName` of the server at `databaseUrl` (`mysql://user:pass@host:port`).
  * Datetimes travel as UTC; DECIMAL and BIGINT come back as numbers. Every statement, connection
- * and wait for a free connection is bounded (db-timeouts.ts of @service/shared): a frozen or
+ * and wait for a free connection is bounded (openDatabasePool of @service/shared/node): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises, and
  * within the request's deadline on the request's handle of the database (db/request-database.ts).
  * Every session reads its writes on a Galera cluster (wsrep_sync_wait, shared/src/database-session.ts;
@@ -38,28 +37,7 @@ export function openCoreDatabase(
   databaseName: string,
   options: { connectionLimit?: number; timeouts?: Partial<DatabaseTimeouts> } = {},
 ): CoreDatabase {
-  const session = databaseSession(databaseUrl, databaseName);
-  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
-  const settings = {
-    uri: session.uri,
-    timezone: "Z",
-    dateStrings: false,
-    decimalNumbers: true,
-    supportBigNumbers: true,
-    connectionLimit: options.connectionLimit ?? 10,
-    charset: "utf8mb4_unicode_ci",
-    connectTimeout: timeouts.connectTimeoutMs || undefined,
-    // No call-site stack captured per statement (mysql2's "long stack traces": an
-    // Error.captureStackTrace for every query); a failed statement's error keeps its code, message
-    // and SQL, which is what the service reads (http/database-unavailable.ts).
-    trace: false,
-    // Prepared statements kept per connection (mysql2 closes the least recently used beyond it):
-    // the compiled reads and the search's texts of one size class each (businesses/query.ts) are far fewer,
-    // and the server caps all connections together (max_prepared_stmt_count, 16382 by default),
-    // which mysql2's own default of 16000 per connection would let a varied search load reach.
-    maxPreparedStatements: 256,
-  } as const;
-  const pool = guardPool(applySessionSettings(mysql.createPool(settings), session), timeouts);
+  const pool = openDatabasePool(databaseUrl, databaseName, options);
   const db = drizzle(pool) as CoreDb;
   return { db, pool, close: () => pool.end() };
 }

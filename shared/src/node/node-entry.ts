@@ -8,6 +8,7 @@
  */
 export * from "./applied-migrations.ts";
 export * from "./cluster-metrics.ts";
+export * from "./database-pool.ts";
 export * from "./db-timeouts.ts";
 export * from "./listen-error.ts";
 export * from "./migrations.ts";
