@@ -1,7 +1,7 @@
 /**
  * The core API as a web-standard fetch handler (Hono). No Node-only imports under src/ except
  * main.node.ts and *.node.ts, so the same app runs on Node and Deno (the node: modules of
- * @service/shared/node, AsyncLocalStorage and crypto, are Deno's too).
+ * @service/shared/node, such as crypto, are Deno's too).
  *
  * @example
  *   const app = createApp({ db, config });
