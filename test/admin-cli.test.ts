@@ -14,7 +14,7 @@ import { seedConnector } from "../connector/src/db/seed.ts";
 import { createChain, seedDemoChain } from "../core-api/src/db/seed.ts";
 import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
-import { TEST_SECRET_KEY } from "./helpers/core.ts";
+import { loginAs, TEST_SECRET_KEY } from "./helpers/core.ts";
 import { runScript, scriptEnv } from "./helpers/processes.ts";
 import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
 import { OPERATOR_CHAIN_SETTINGS } from "../core-api/src/chains/operator-settings.ts";
@@ -56,17 +56,7 @@ afterAll(async () => {
 
 const app = () => createApp({ db: core.db, config: loadCoreConfig({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: coreDb }) });
 
-async function login(username: string, password: string): Promise<{ status: number; headers: Record<string, string> }> {
-  const res = await app().request("/auth/login", {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password }),
-  });
-  const body = (await res.json()) as any;
-  const info = body.results?.session_info;
-  return {
-    status: res.status,
-    headers: info ? { "X-Service-Session-User-ID": String(info.session_user_id), "X-Service-Session-Key": info.session_key } : {},
-  };
-}
+const login = (username: string, password: string) => loginAs((path, init) => app().request(path, init), username, password);
 
 async function rows(query: string, params: unknown[] = []): Promise<any[]> {
   const [result] = await sql.query(query, params);

@@ -81,23 +81,9 @@ export async function startCore(options: StartCoreOptions = {}): Promise<TestCor
       const password = `pw-${adminSeq}-secret`;
       const id = await createAdmin(database.db, { username, password, firstname: "Test", lastname: `Admin ${adminSeq}` });
       await grantAccess(database.db, id, forChain, levels);
-      const res = await request("/auth/login", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ username, password }),
-      });
-      const body = (await res.json()) as any;
-      if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(body)}`);
-      return {
-        id,
-        username,
-        password,
-        headers: {
-          "X-Service-Session-User-ID": String(body.results.session_info.session_user_id),
-          "X-Service-Session-Key": body.results.session_info.session_key,
-          "X-Service-Chain-ID": String(forChain),
-        },
-      };
+      const session = await loginAs(request, username, password);
+      if (session.status !== 200) throw new Error(`login failed for ${username}: ${session.status}`);
+      return { id, username, password, headers: { ...session.headers, "X-Service-Chain-ID": String(forChain) } };
     },
     createChain: (name = "Other Chain") => createChain(database.db, name),
     statements,
@@ -107,4 +93,24 @@ export async function startCore(options: StartCoreOptions = {}): Promise<TestCor
     },
   };
   return core;
+}
+
+/**
+ * Logs `username` in through POST /auth/login of a core app.
+ * @param request the app's `request` (Hono's in-process request)
+ * @returns the answer's status and, when it granted a session, the session headers to send
+ */
+export async function loginAs(
+  request: (path: string, init: RequestInit) => Response | Promise<Response>,
+  username: string,
+  password: string,
+): Promise<{ status: number; headers: Record<string, string> }> {
+  const res = await request("/auth/login", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password }),
+  });
+  const info = ((await res.json()) as any).results?.session_info;
+  return {
+    status: res.status,
+    headers: info ? { "X-Service-Session-User-ID": String(info.session_user_id), "X-Service-Session-Key": info.session_key } : {},
+  };
 }
