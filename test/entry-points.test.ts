@@ -97,6 +97,22 @@ describe("the Deno entry", () => {
     }
   }, 90_000);
 
+  it("checks its configuration as the Node entries do: one line per bad variable, exit 2; no key, exit 2", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ ...env, CORE_API_PORT: "not-a-port" }, "CORE_API_PORT: must be a port number"],
+      [noKey, SECRET_KEY_MISSING],
+    ];
+    for (const [variables, line] of cases) {
+      const deno = start(`${ROOT}node_modules/.bin/deno`, DENO_ARGS, variables);
+      try {
+        const { code } = await deno.exited();
+        expect([code, deno.output().trim()]).toEqual([2, line]);
+      } finally {
+        ensureStopped(deno);
+      }
+    }
+  }, 90_000);
+
   it("a port in use is one line naming it, no stack, and a non-zero exit", async () => {
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", () => resolve()));

@@ -11,7 +11,7 @@
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./app.ts";
 import { parseCoreConfig } from "./config.ts";
-import { listenError, SECRET_KEY_MISSING, withSecretKeyFile } from "@service/shared/node";
+import { configOrExit, listenError, withSecretKeyFile } from "@service/shared/node";
 import { openCoreDatabase } from "./db/client.ts";
 import { defaultLogger } from "./logger.ts";
 import { OutboxWorker } from "./outbox/outbox-worker.ts";
@@ -37,17 +37,9 @@ const LAUNCHER_CHECK_MS = 500;
 /** The standalone Scalar bundle, resolved like any import (through node_modules). */
 const SCALAR_BUNDLE = "@scalar/api-reference/browser/standalone.js";
 
-// The secret-key file npm start keeps is read as on Node (shared/src/node/secret-key-file.ts).
-const parsed = parseCoreConfig(withSecretKeyFile(Deno.env.toObject()));
-if (!parsed.ok) {
-  for (const line of parsed.problems) console.error(line);
-  Deno.exit(2);
-}
-if (!parsed.config.secretKey) {
-  console.error(SECRET_KEY_MISSING);
-  Deno.exit(2);
-}
-const config = parsed.config;
+// Checked as on Node (configOrExit: one line per problem, exit 2); the secret-key file npm start
+// keeps is read as there too (shared/src/node/secret-key-file.ts).
+const config = configOrExit(parseCoreConfig(withSecretKeyFile(Deno.env.toObject())));
 const database = openCoreDatabase(config.databaseUrl, config.dbName);
 /** Host name -> its A and AAAA addresses (an IP literal as it is), for the webhook SSRF checks. */
 const resolveHost = async (hostname: string): Promise<string[]> => {
@@ -60,7 +52,7 @@ const resolveHost = async (hostname: string): Promise<string[]> => {
 // The outbox worker of this process, as on Node (main.node.ts).
 const worker = new OutboxWorker({
   db: database.db,
-  secretBox: await openSecretBox(config.secretKey!),
+  secretBox: await openSecretBox(config.secretKey),
   resolveHost,
   allowPrivate: config.allowPrivateWebhooks,
   pollMs: config.outboxPollMs,

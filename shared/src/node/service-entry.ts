@@ -10,7 +10,6 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { listenError } from "./listen-error.ts";
-import { SECRET_KEY_MISSING, type ConfigResult } from "./service-env.ts";
 import { forkWorkers, isWorkerProcess, serveInWorker, workerCount } from "./worker-processes.ts";
 
 /** How long closeServer lets in-flight requests finish before cutting their connections. */
@@ -81,22 +80,6 @@ export function closeServer(server: Server): Promise<void> {
 /** Whether the module at `moduleUrl` (its `import.meta.url`) is the script node was started with. */
 export function isEntryScript(moduleUrl: string): boolean {
   return process.argv[1] !== undefined && moduleUrl === pathToFileURL(process.argv[1]).href;
-}
-
-/**
- * The configuration an entry serves with, or the end of the process: each problem line and exit
- * 2, or SECRET_KEY_MISSING and exit 2 when SERVICE_SECRET_KEY is unset (no service runs without it).
- */
-export function configOrExit<T extends { secretKey: string | undefined }>(result: ConfigResult<T>): T & { secretKey: string } {
-  if (!result.ok) {
-    for (const line of result.problems) console.error(line);
-    process.exit(2);
-  }
-  if (!result.config.secretKey) {
-    console.error(SECRET_KEY_MISSING);
-    process.exit(2);
-  }
-  return result.config as T & { secretKey: string };
 }
 
 /** A service an entry serves. */

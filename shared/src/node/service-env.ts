@@ -158,6 +158,24 @@ export function configOrThrow<T>(result: ConfigResult<T>, what: string): T {
   return result.config;
 }
 
+/**
+ * The configuration an entry serves with, or the end of the process: each problem line and exit
+ * 2, or SECRET_KEY_MISSING and exit 2 when SERVICE_SECRET_KEY is unset (no service runs without it).
+ * Runtime-neutral: the Node entries and the Deno entry (core-api/src/main.deno.ts) both call it;
+ * `process.exit` and `console.error` are globals on Deno 2 as on Node.
+ */
+export function configOrExit<T extends { secretKey: string | undefined }>(result: ConfigResult<T>): T & { secretKey: string } {
+  if (!result.ok) {
+    for (const line of result.problems) console.error(line);
+    process.exit(2);
+  }
+  if (!result.config.secretKey) {
+    console.error(SECRET_KEY_MISSING);
+    process.exit(2);
+  }
+  return result.config as T & { secretKey: string };
+}
+
 /** The outcome of reading a configuration: the config, or one line per bad variable. */
 export type ConfigResult<T> = { ok: true; config: T } | { ok: false; problems: string[] };
 
