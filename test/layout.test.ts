@@ -122,6 +122,35 @@ describe("core-api's layers", () => {
   });
 });
 
+describe("hooks the domains call back", () => {
+  /**
+   * The layers above the domains (entries, app, APIs, auth): they hand a domain's write its hooks
+   * (`onSaved`, run in the write's transaction: users/save-user.ts) as the domains build them
+   * (webshopSyncHook, phoneVerificationStepOf), never a function of their own, which the domain
+   * would call back up the layers.
+   */
+  const ABOVE_DOMAINS = CORE_LAYERS.slice(0, CORE_LAYERS.findIndex(([name]) => name === "domains")).map(([, p]) => new RegExp(p));
+  /** An `onSaved` hook written as a function right there: `onSaved: async (...) =>`, `onSaved = (...)`, `onSaved(...) {`. */
+  const INLINE_HOOK = /\bonSaved\s*(?:[:=]\s*(?:async\b|function\b|\(|\w+\s*=>)|\()/;
+  const inlineHooks = (file: string, text: string) =>
+    text.split("\n").flatMap((line, i) => (INLINE_HOOK.test(line) && !/^\s*(\*|\/\/)/.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
+
+  it("no module above the domains writes a hook of its own", () => {
+    const files = result.modules.map((m) => m.source)
+      .filter((s) => /^core-api\/src\/.*\.ts$/.test(s) && !/\.test\.ts$|test-support/.test(s) && ABOVE_DOMAINS.some((re) => re.test(s)));
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.flatMap((f) => inlineHooks(f, readFileSync(path.join(ROOT, f), "utf8")))).toEqual([]);
+  });
+
+  it("sees one where there is one (the check can fail)", () => {
+    expect(inlineHooks("x.ts", "    onSaved: async (tx, saved) => {")).toHaveLength(1);
+    expect(inlineHooks("x.ts", "  const onSaved = (tx) => write(tx);")).toHaveLength(1);
+    expect(inlineHooks("x.ts", "    onSaved: allOnSaved(phone.onSaved, webshopSync),")).toEqual([]);
+    // and the domain's own hook is one: the check would see it were it above the domains
+    expect(inlineHooks("u.ts", readFileSync(path.join(ROOT, "core-api/src/users/phone-verification-step.ts"), "utf8"))).toHaveLength(1);
+  });
+});
+
 describe("the contracts entry", () => {
   /** What `source` reaches, followed through shared/ and the services: its Node built-ins and I/O packages. */
   const reached = (source: string) => {
