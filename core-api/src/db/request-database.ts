@@ -16,8 +16,10 @@
  * hence none, on the shared client too).
  *
  * Whatever reaches the database by another way has no deadline: the shared client of AppDeps
- * (outbox worker, health probes, metrics), or a drizzle query prepared once on it (a prepared
- * query keeps the client it was prepared with). Statements of a request go through its handle.
+ * (outbox worker, health probes), or a drizzle query prepared once on it (a prepared query keeps
+ * the client it was prepared with). Statements of a request go through its handle; a scrape of
+ * /metrics, answered before the request's handle is made, reads the outbox on a handle of its own
+ * with the same deadline (metrics/core-metrics.ts).
  */
 import { poolDeadline, poolUntil } from "@service/shared/node";
 import { MySqlDialect } from "drizzle-orm/mysql-core";

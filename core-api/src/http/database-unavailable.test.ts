@@ -6,13 +6,11 @@
 import { isDatabaseUnavailable } from "@service/shared/node";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
-import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
-import { downDatabaseUrl, startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
+import { startCoreBehindProxy, type CoreBehindProxy } from "../../../test/helpers/core-behind-proxy.ts";
+import { downDatabaseUrl, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
 import { createApp } from "../app.ts";
 import { loadCoreConfig } from "../config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../db/client.ts";
-import { createAdmin, createChain, grantAccess } from "../db/seed.ts";
 import type { Logger } from "../logger.ts";
 import { driverFailure } from "./database-unavailable.ts";
 
@@ -31,42 +29,20 @@ function recordingLogger() {
   return { lines, logger };
 }
 
-const dbName = throwawayDatabaseName("core_frozen");
-let direct: CoreDatabase;
+const log = recordingLogger();
+let world: CoreBehindProxy;
+let dbName: string;
 let proxy: DatabaseProxy;
 let served: CoreDatabase;
 let chainId: number;
-const log = recordingLogger();
-let app: ReturnType<typeof createApp>;
+let app: CoreBehindProxy["app"];
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  await createMigratedDatabase("core", dbName);
-  direct = openCoreDatabase(TEST_DATABASE_URL, dbName);
-  chainId = await createChain(direct.db, "Frozen Chain");
-  const adminId = await createAdmin(direct.db, { username: "frozen@example.com", password: "pw-secret" });
-  await grantAccess(direct.db, adminId, chainId, { read: true, write: true });
-  proxy = await startDatabaseProxy();
-  served = openCoreDatabase(proxy.url, dbName, { connectionLimit: 2, timeouts: TIMEOUTS });
-  app = createApp({ db: served.db, config: loadCoreConfig({ CORE_DB_NAME: dbName }), logger: log.logger });
-  const res = await app.request("/auth/login", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "frozen@example.com", password: "pw-secret" }),
-  });
-  const body = (await res.json()) as any;
-  headers = {
-    "X-Service-Session-User-ID": String(body.results.session_info.session_user_id),
-    "X-Service-Session-Key": body.results.session_info.session_key,
-    "X-Service-Chain-ID": String(chainId),
-  };
+  world = await startCoreBehindProxy({ prefix: "core_frozen", name: "frozen", logger: log.logger, timeouts: TIMEOUTS });
+  ({ dbName, proxy, served, chainId, app, headers } = world);
 });
-afterAll(async () => {
-  await served?.close();
-  await proxy?.close();
-  await direct?.close();
-  await dropDatabase(dbName);
-});
+afterAll(() => world?.close());
 
 const read = () => app.request(`/internal/get-businesses?chain_id=${chainId}`, { headers });
 const write = (name: string) =>

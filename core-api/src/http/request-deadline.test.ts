@@ -4,63 +4,34 @@
  * the Resources API, an internal call's read, a write), or one whose
  * transaction waits on a lock, answers 503 service_unavailable (904) with Retry-After once its
  * deadline has passed, retries of the transaction runner included, and leaves no transaction
- * open behind it.
+ * open behind it. A scrape of /metrics, whose outbox gauges read the database, ends there too.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
-import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
-import { startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
-import { createApp } from "../app.ts";
-import { loadCoreConfig } from "../config.ts";
-import { openCoreDatabase, type CoreDatabase } from "../db/client.ts";
-import { createAdmin, createChain, grantAccess } from "../db/seed.ts";
+import { startCoreBehindProxy, type CoreBehindProxy } from "../../../test/helpers/core-behind-proxy.ts";
+import type { DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
+import type { CoreDatabase } from "../db/client.ts";
 import { insertBusiness } from "../businesses/business-repository.ts";
 
 const DEADLINE_MS = 700;
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
-const dbName = throwawayDatabaseName("core_deadline");
+let world: CoreBehindProxy;
 let direct: CoreDatabase;
 let proxy: DatabaseProxy;
-let served: CoreDatabase;
 let chainId: number;
 let shopId: number;
-let app: ReturnType<typeof createApp>;
+let app: CoreBehindProxy["app"];
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  await createMigratedDatabase("core", dbName);
-  direct = openCoreDatabase(TEST_DATABASE_URL, dbName);
-  chainId = await createChain(direct.db, "Deadline Chain");
-  const adminId = await createAdmin(direct.db, { username: "deadline@example.com", password: "pw-secret" });
-  await grantAccess(direct.db, adminId, chainId, { read: true, write: true });
+  // the served pool's own timeouts stay at their defaults (10 s): only the deadline can end the requests early
+  world = await startCoreBehindProxy({ prefix: "core_deadline", name: "deadline", logger: quiet, env: { REQUEST_DEADLINE_MS: String(DEADLINE_MS) } });
+  ({ direct, proxy, chainId, app, headers } = world);
   shopId = (await insertBusiness(direct.db, { chainId, name: "Read Shop", ownerCode: "READ-1" }, new Date())).id;
-  proxy = await startDatabaseProxy();
-  // the pool's own timeouts stay at their defaults (10 s): only the deadline can end the requests early
-  served = openCoreDatabase(proxy.url, dbName, { connectionLimit: 2 });
-  app = createApp({ db: served.db, config: loadCoreConfig({ CORE_DB_NAME: dbName, REQUEST_DEADLINE_MS: String(DEADLINE_MS) }), logger: quiet });
-  // Logged in with the default deadline: a password hash on a busy machine may take longer than DEADLINE_MS.
-  const login = createApp({ db: direct.db, config: loadCoreConfig({ CORE_DB_NAME: dbName }), logger: quiet });
-  const res = await login.request("/auth/login", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "deadline@example.com", password: "pw-secret" }),
-  });
-  const body = (await res.json()) as any;
-  headers = {
-    "X-Service-Session-User-ID": String(body.results.session_info.session_user_id),
-    "X-Service-Session-Key": body.results.session_info.session_key,
-    "X-Service-Chain-ID": String(chainId),
-  };
 });
-afterAll(async () => {
-  await served?.close();
-  await proxy?.close();
-  await direct?.close();
-  await dropDatabase(dbName);
-});
+afterAll(() => world?.close());
 
 const read = () => app.request(`/internal/get-businesses?chain_id=${chainId}`, { headers });
 const byId = () => app.request(`/resources/business/${shopId}`, { headers });
@@ -80,6 +51,16 @@ function expectDeadline(answer: Awaited<ReturnType<typeof timed>>) {
   // at the deadline, not at a pool timeout (10 s): slack for a busy machine
   expect(answer.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
   expect(answer.ms).toBeLessThan(DEADLINE_MS + 1500);
+}
+
+/**
+ * Waits (at most 20 s) until `run` answers 200 again after a thaw: connections opened while frozen
+ * stay dead until their connect timeout (10 s) ends them; until then requests fail fast at their
+ * deadline.
+ */
+async function untilAnswered(run: () => Response | Promise<Response>): Promise<void> {
+  const until = performance.now() + 20_000;
+  while ((await run()).status !== 200 && performance.now() < until) await new Promise((r) => setTimeout(r, 200));
 }
 
 describe("the deadline's carrier", () => {
@@ -114,10 +95,27 @@ describe("a frozen database", () => {
     }
     // Connections opened while frozen stay dead until their connect timeout (10 s) ends them;
     // until then requests fail fast at their deadline, then the service serves again by itself.
-    const until = performance.now() + 20_000;
-    while ((await read()).status !== 200 && performance.now() < until) await new Promise((r) => setTimeout(r, 200));
+    await untilAnswered(read);
     expect((await read()).status).toBe(200);
     expect((await send("POST", "/internal/add-business", { chain_id: chainId, name: "Thawed" })).status).toBe(200);
+  }, 40_000);
+});
+
+describe("a scrape of /metrics on a frozen database", () => {
+  const scrape = () => app.request("/metrics");
+
+  it("answers 503 904 at the request's deadline (the outbox gauges' read is the request's), and serves again after the thaw", async () => {
+    const before = await scrape();
+    expect(before.status).toBe(200);
+    expect(await before.text()).toMatch(/^outbox_deliveries\{status="pending"\} \d+$/m);
+    proxy.freeze();
+    try {
+      expectDeadline(await timed(scrape));
+    } finally {
+      proxy.thaw();
+    }
+    await untilAnswered(scrape);
+    expect((await scrape()).status).toBe(200);
   }, 40_000);
 });
 

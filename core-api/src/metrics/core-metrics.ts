@@ -9,7 +9,8 @@
  *   `db_pool_queued_requests{pool}`: use of the mysql2 pool behind `deps.db`, `pool="main"` (the
  *   drizzle client's, `db.$client`);
  * - `outbox_deliveries{status="pending|failed"}` and `outbox_oldest_pending_age_seconds`: the
- *   outbox's depth (outbox/outbox-gauges.ts).
+ *   outbox's depth (outbox/outbox-gauges.ts), read under the request deadline (REQUEST_DEADLINE_MS):
+ *   a frozen database fails a scrape with 503 service_unavailable instead of hanging it.
  *
  * Who may read it: when METRICS_TOKEN is set, only `Authorization: Bearer <METRICS_TOKEN>`
  * (Prometheus' `authorization` scrape setting); otherwise anyone who reaches the service port, as
@@ -25,6 +26,7 @@ import type { Hono } from "hono";
 import { matchedRoutes } from "hono/route";
 import { METRICS_PATH, poolGauges, requestMetrics, UNMATCHED_ROUTE, type ScrapedGauge } from "@service/shared/node";
 import type { CoreDb } from "../db/client.ts";
+import { databaseUntil } from "../db/request-database.ts";
 import type { AppDeps, AppEnv } from "../auth/request-context.ts";
 import { requestHeader } from "../http/request-headers.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -40,7 +42,7 @@ export { METRICS_PATH, UNMATCHED_ROUTE, type ScrapedGauge };
  *   and the request does not carry it as a bearer token
  */
 export function registerMetrics(app: Hono<AppEnv>, deps: Pick<AppDeps, "db" | "config" | "metricsExposition">): void {
-  const metrics = requestMetrics({ gauges: scrapedGauges(deps.db), metricsToken: deps.config.metricsToken, metricsExposition: deps.metricsExposition });
+  const metrics = requestMetrics({ gauges: scrapedGauges(deps.db, deps.config.requestDeadlineMs), metricsToken: deps.config.metricsToken, metricsExposition: deps.metricsExposition });
   app.use("*", async (c, next) => {
     const started = performance.now();
     await next(); // Hono turns a thrown error into c.res (app.onError) before this resumes
@@ -59,7 +61,14 @@ function matchedRoute(c: Parameters<typeof matchedRoutes>[0]): string {
   return matchedRoutes(c).find((r) => r.path !== "/*" && r.path !== "*")?.path ?? UNMATCHED_ROUTE;
 }
 
-/** The gauges read at scrape time: the database pool (pool-gauges.ts of @service/shared/node) and the outbox's depth (outbox/outbox-gauges.ts). */
-export function scrapedGauges(db: CoreDb): ScrapedGauge[] {
-  return [...poolGauges([{ name: "main", pool: db.$client }]), ...outboxGauges(db)];
+/**
+ * The gauges read at scrape time: the database pool (pool-gauges.ts of @service/shared/node) and
+ * the outbox's depth (outbox/outbox-gauges.ts). The outbox's query runs on a handle of `db` with
+ * the request deadline (db/request-database.ts), as every request's database work does: it ends
+ * `deadlineMs` after the scrape starts reading (in a worker process the primary asks, after it is
+ * asked), and a database past it fails the scrape with 503 service_unavailable (904).
+ * @param deadlineMs REQUEST_DEADLINE_MS
+ */
+export function scrapedGauges(db: CoreDb, deadlineMs: number): ScrapedGauge[] {
+  return [...poolGauges([{ name: "main", pool: db.$client }]), ...outboxGauges(() => databaseUntil(db, performance.now() + deadlineMs))];
 }

@@ -12,14 +12,16 @@ import type { CoreDb } from "../db/client.ts";
 import { OUTBOX_STATUSES, outboxDepth } from "./outbox-repository.ts";
 
 /**
- * The outbox gauges over `db`.
+ * The outbox gauges.
+ * @param database the database a scrape reads on, asked once per scrape: a handle with a deadline
+ *   (metrics/core-metrics.ts), so that a frozen database fails the scrape instead of hanging it
  * @param clock the time the age is measured at (default now)
  */
-export function outboxGauges(db: CoreDb, clock: () => Date = () => new Date()): ScrapedGauge[] {
+export function outboxGauges(database: () => CoreDb, clock: () => Date = () => new Date()): ScrapedGauge[] {
   // One query per scrape serves both gauges: the first read caches it for the second.
   let pending: ReturnType<typeof outboxDepth> | null = null;
   const depth = () => {
-    pending ??= outboxDepth(db).finally(() => queueMicrotask(() => (pending = null)));
+    pending ??= outboxDepth(database()).finally(() => queueMicrotask(() => (pending = null)));
     return pending;
   };
   return [
