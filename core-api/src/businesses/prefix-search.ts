@@ -36,6 +36,7 @@ const CHAIN = sql.placeholder("chain");
 const FIELD = sql.placeholder("field");
 const PATTERN = sql.placeholder("pattern");
 const LENGTH = sql.placeholder("length");
+const WANTED = sql.placeholder("wanted");
 const LIMIT = sql.placeholder("limit");
 const OFFSET = sql.placeholder("offset");
 
@@ -105,8 +106,6 @@ const NO_RUN: Run = { token: "", lcp_prev: 0, n: 0 };
 /**
  * The page merged from the first offset + limit ids of each run (at least one). The runs are
  * padded to a power of two with runs holding nothing: one statement per size class and order.
- * A padding run takes LIMIT 0, which the server answers without reading the index ("Zero
- * limit"): 9 runs padded to 16 read 9 index ranges, not 16.
  */
 function mergedPage(runs: readonly Run[], values: PageValues, descending: boolean): Rendered {
   const size = 2 ** Math.ceil(Math.log2(runs.length));
@@ -115,7 +114,7 @@ function mergedPage(runs: readonly Run[], values: PageValues, descending: boolea
     const parts = all.map(
       (_, i) => sql`(SELECT ${t.businessId} FROM ${FROM_WORDS_BY_WORD}
         WHERE ${t.chainId} = ${CHAIN} AND ${t.field} = ${FIELD} AND ${t.token} = ${sql.placeholder(`tokens[${i}]`)} AND ${t.lcpPrev} = ${sql.placeholder(`lcps[${i}]`)}
-        ORDER BY ${descending ? desc(t.businessId) : asc(t.businessId)} LIMIT ${sql.placeholder(`wants[${i}]`)})`,
+        ORDER BY ${descending ? desc(t.businessId) : asc(t.businessId)} LIMIT ${WANTED})`,
     );
     return pageWithRows({
       sql: sql`SELECT business_id AS id, NULL AS distance_km FROM (${sql.join(parts, sql` UNION ALL `)}) u
@@ -123,7 +122,7 @@ function mergedPage(runs: readonly Run[], values: PageValues, descending: boolea
       order: [{ column: "id", descending }],
     });
   };
-  const { pattern: _pattern, length: _length, wanted, ...used } = values;
-  const lists = { tokens: all.map((r) => r.token), lcps: all.map((r) => Number(r.lcp_prev)), wants: all.map((_, i) => (i < runs.length ? wanted : 0)) };
+  const { pattern: _pattern, length: _length, ...used } = values;
+  const lists = { tokens: all.map((r) => r.token), lcps: all.map((r) => Number(r.lcp_prev)) };
   return precompiled(`prefix-merged:${size}:${descending}`, build, { ...used, ...lists });
 }
