@@ -23,6 +23,10 @@ const schema = z.object({
     .min(100, "must be at least 100 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(5_000),
   /** `off`: every add-business writes a transaction of its own (db/group-commit.ts), for measuring without group commit */
   GROUP_COMMIT: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  /** `off`: the compiled selects run as drizzle's own prepared queries (db/compiled-select.ts), for measuring without them */
+  COMPILED_SELECTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  /** `off`: a GET of a business reads its row with a statement of its own, not with the caller's check (db/target-join.ts), for measuring without the join */
+  TARGET_JOIN: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -49,6 +53,10 @@ export interface CoreConfig extends CommonConfig {
   webshopTimeoutMs: number;
   /** GROUP_COMMIT: concurrent add-business calls share a transaction (default on; db/group-commit.ts) */
   groupCommit: boolean;
+  /** COMPILED_SELECTS: the hot selects run as compiled selects (default on; off: drizzle's prepared queries, db/compiled-select.ts) */
+  compiledSelects: boolean;
+  /** TARGET_JOIN: a GET of a business by id or owner code reads the row with the caller's check (default on; db/target-join.ts) */
+  targetJoin: boolean;
 }
 
 /**
@@ -71,6 +79,8 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       outboxTimeoutMs: e.OUTBOX_TIMEOUT_MS,
       webshopTimeoutMs: e.WEBSHOP_TIMEOUT_MS,
       groupCommit: e.GROUP_COMMIT === "on",
+      compiledSelects: e.COMPILED_SELECTS === "on",
+      targetJoin: e.TARGET_JOIN === "on",
     },
   };
 }

@@ -20,6 +20,8 @@ export interface StatementCounter {
   readonly count: number;
   /** their SQL text, in order (for a readable failure message) */
   readonly statements: readonly string[];
+  /** how each was sent, in the same order: "Query" (text protocol) or "Execute" (a server-side prepared statement) */
+  readonly commands: readonly string[];
   reset(): void;
 }
 
@@ -41,7 +43,8 @@ interface CoreConnection {
  */
 export function countStatements(...pools: Pool[]): StatementCounter {
   const sent: string[] = [];
-  for (const pool of pools) instrumentPool(pool, sent);
+  const commands: string[] = [];
+  for (const pool of pools) instrumentPool(pool, sent, commands);
   return {
     get count() {
       return sent.length;
@@ -49,13 +52,17 @@ export function countStatements(...pools: Pool[]): StatementCounter {
     get statements() {
       return [...sent];
     },
+    get commands() {
+      return [...commands];
+    },
     reset() {
       sent.length = 0;
+      commands.length = 0;
     },
   };
 }
 
-function instrumentPool(pool: Pool, sent: string[]): void {
+function instrumentPool(pool: Pool, sent: string[], commands: string[]): void {
   const core = (pool as unknown as { pool: CorePool }).pool;
   const instrument = (conn: CoreConnection) => {
     if (conn.__statementCounter) return;
@@ -63,7 +70,10 @@ function instrumentPool(pool: Pool, sent: string[]): void {
     const add = conn.addCommand.bind(conn);
     conn.addCommand = (cmd: CoreCommand) => {
       const name = cmd.constructor.name;
-      if (name === "Query" || name === "Execute") sent.push(cmd.sql ?? cmd.query ?? name);
+      if (name === "Query" || name === "Execute") {
+        sent.push(cmd.sql ?? cmd.query ?? name);
+        commands.push(name);
+      }
       return add(cmd);
     };
   };

@@ -18,6 +18,10 @@
  * on a connection of its own, with the pool's timeouts: shared/src/node/db-timeouts.ts), never inside
  * a transaction.
  *
+ * COMPILED_SELECTS=off (useCompiledSelects): the same selects run as drizzle's own prepared
+ * queries instead, with the same results, so `npm run bench` can measure what compiling them saves
+ * (docs/performance.md).
+ *
  * @example
  *   const byId = compileSelect(qb.select().from(businesses).where(eq(businesses.id, sql.placeholder("id"))));
  *   const [row] = await byId.run(db, { id: 7 });
@@ -25,6 +29,7 @@
 import { Column, getTableColumns, is, Placeholder, SQL, Table } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "./client.ts";
+import { baseDatabase } from "./request-database.ts";
 
 /** The query builder compiled selects are written with (no database needed to build SQL text). */
 export const qb = new QueryBuilder();
@@ -45,6 +50,19 @@ export interface CompiledSelect<Row, Names extends string> {
    * @throws Error naming a placeholder given no value (undefined); the driver's errors as they are
    */
   run(db: CoreDb, values: Readonly<Record<Names, unknown>>): Promise<Row[]>;
+}
+
+/** Databases whose compiled selects run as drizzle's own prepared queries (COMPILED_SELECTS=off). */
+const drizzleOnly = new WeakSet<CoreDb>();
+
+/**
+ * Runs the compiled selects on `db` (its shared client: every request's handle of it) as compiled
+ * (on, the default) or as drizzle's own prepared queries (off: COMPILED_SELECTS=off, to measure
+ * what compiling saves).
+ */
+export function useCompiledSelects(db: CoreDb, on: boolean): void {
+  if (on) drizzleOnly.delete(baseDatabase(db));
+  else drizzleOnly.add(baseDatabase(db));
 }
 
 /** How one selected value is read: where it goes, and its decoder. */
@@ -91,9 +109,11 @@ export function compileSelect<Result extends unknown[], Names extends string>(
   }
   const read = rowReader(rowPlan(readers));
   const statement = { sql: text, rowsAsArray: true };
+  const byDrizzle = drizzlePrepared(query);
   return {
     sql: text,
     async run(db, values) {
+      if (drizzleOnly.has(baseDatabase(db))) return (await byDrizzle(db, values)) as Result[number][];
       const bound = new Array<unknown>(slots.length);
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i]!;
@@ -103,6 +123,29 @@ export function compileSelect<Result extends unknown[], Names extends string>(
       const [rows] = (await db.$client.execute(statement, bound as never)) as unknown as [unknown[][]];
       return rows.map(read) as Result[number][];
     },
+  };
+}
+
+/**
+ * `query` as drizzle's own prepared query, what COMPILED_SELECTS=off runs: drizzle's `.prepare()`
+ * of that very select (the text protocol, drizzle's typeCast and row mapping), prepared once per
+ * shared client as the connector prepares its queries, and `.execute()`d on the request's handle
+ * of the pool (a prepared query keeps the client it was prepared with; the handle's carries the
+ * request's deadline).
+ */
+function drizzlePrepared(query: object): (db: CoreDb, values: Readonly<Record<string, unknown>>) => Promise<unknown[]> {
+  type Prepared = { execute(values: Readonly<Record<string, unknown>>): Promise<unknown[]> };
+  const prepared = new WeakMap<CoreDb, Prepared>();
+  return (db, values) => {
+    const base = baseDatabase(db);
+    let once = prepared.get(base);
+    if (!once) {
+      // a select built with `qb` has no session: the shared client's (drizzle keeps it internal)
+      const session = (base as unknown as { session: unknown }).session;
+      once = (Object.create(query, { session: { value: session } }) as { prepare(): Prepared }).prepare();
+      prepared.set(base, once);
+    }
+    return (Object.create(once, { client: { value: db.$client } }) as Prepared).execute(values);
   };
 }
 

@@ -88,7 +88,8 @@ export async function resolveScope(base: ScopeBase, request: ScopeRequest): Prom
 /**
  * resolveScope, reading `target` in the check's one statement when it can (db/target-join.ts):
  * when this is the request's first check of the chain and the check is its own (not one shared
- * with concurrent requests: auth/check-coalescer.ts).
+ * with concurrent requests: auth/check-coalescer.ts), and TARGET_JOIN is not off (off: never,
+ * to measure what the join saves).
  * @returns the scope, and `row`: the target's row (null: no such row in the chain), or undefined
  *   when it was not read with the check (the caller reads it itself)
  * @throws ServiceError as resolveScope
@@ -96,8 +97,9 @@ export async function resolveScope(base: ScopeBase, request: ScopeRequest): Prom
 export async function resolveScopeReading(
   base: ScopeBase,
   request: ScopeRequest,
-  target?: TargetRequest,
+  asked?: TargetRequest,
 ): Promise<{ scope: ResourceScope; row?: Record<string, unknown> | null }> {
+  const target = base.deps.config.targetJoin ? asked : undefined;
   const { auth } = base;
   const { chainHeader } = request;
   requireSession(auth);

@@ -2,7 +2,7 @@
  * Round trips per request: authentication, the caller's access to the request's chain and the
  * chain's IP allowlist in one query; a GET by id in at most 3 statements (that query, the row, at
  * most one for nested records), a business's in 1 (its row read by that query: db/target-join.ts;
- * 2 for a shopper, whose app is checked first); a one-field voucher PATCH in at most 5, begin /
+ * 2 for a shopper, whose app is checked first, and with TARGET_JOIN=off); a one-field voucher PATCH in at most 5, begin /
  * commit included; a list in at most 3 plus its count query; a one-word prefix search in at most 4,
  * counted total included; get-businesses counts no total; add-business in 8 (the caller's check,
  * then its transaction, each statement a round trip of its own: business-repository.ts). Counted
@@ -11,6 +11,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestCore } from "../../../test/helpers/core.ts";
 import { startTwoChains, type TwoChains } from "../auth/two-chains.test-support.ts";
 import { insertBusiness } from "../businesses/business-repository.ts";
 import { insertContentPage } from "../content-pages/content-page-repository.ts";
@@ -43,10 +44,11 @@ afterAll(() => w.core.close());
 /**
  * Sends one request and returns its status and the statements it sent.
  * @param headers the caller's headers (default: chain A's super-user admin)
+ * @param app the app that answers (default: the test core's; TestCore.withEnv makes others)
  */
-async function counted(method: string, path: string, body?: unknown, headers: Record<string, string> = w.adminA.headers) {
+async function counted(method: string, path: string, body?: unknown, headers: Record<string, string> = w.adminA.headers, app: Pick<TestCore, "json"> = w.core) {
   w.core.statements.reset();
-  const res = await w.core.json(path, {
+  const res = await app.json(path, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -97,6 +99,20 @@ describe("GET by id: at most 3 statements", () => {
         else expect(res.body.results.chain).toEqual({ id: w.chainA });
       }
     }
+  });
+
+  it("with TARGET_JOIN=off: 2 for an admin (the check, then the row), the same answers", async () => {
+    const off = w.core.withEnv({ TARGET_JOIN: "off" });
+    const paths = [`/resources/business/${ids.business}`, `/resources/business?owner_code=A-1`, `/resources/business/999999999`, `/resources/business?owner_code=none`];
+    for (const path of paths) {
+      const joined = await counted("GET", path);
+      const apart = await counted("GET", path, undefined, w.adminA.headers, off);
+      expect(joined.statements, path).toHaveLength(1);
+      expect(apart.statements, `${path}: ${apart.statements.join("\n")}`).toHaveLength(2);
+      expect([apart.status, apart.body], path).toEqual([joined.status, joined.body]);
+    }
+    expect((await counted("GET", paths[0]!, undefined, w.adminA.headers, off)).body.results.id).toBe(ids.business);
+    expect((await counted("GET", paths[2]!, undefined, w.adminA.headers, off)).status).toBe(404);
   });
 });
 
