@@ -7,8 +7,7 @@
  * autocannon:
  * - `GET /resources/business/{id}` as the bench admin, ids from a fixed sample, 32 connections; also
  *   from a core-api started with COMPILED_SELECTS=off (the check and the reads as drizzle's prepared
- *   queries) and one with TARGET_JOIN=off (the row read after the check, two statements): the
- *   rows with and without each speed device (docs/performance.md);
+ *   queries): the rows with and without that speed device (docs/performance.md);
  * - add-business (`POST /internal/add-business`, JSON, a new store each), 32 in flight, with group
  *   commit (the default: concurrent calls share a transaction) and from a second core-api started
  *   with GROUP_COMMIT=off (a transaction per call);
@@ -147,7 +146,7 @@ export const throughputSection: BenchSection = {
   flags: [
     "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
     "--targets <a,b>        measure only these targets, by key (default: all): hello, hono-pk, mysql2-pk, by-id,",
-    "                       by-id-drizzle (COMPILED_SELECTS=off), by-id-no-join (TARGET_JOIN=off), by-id-w1, by-id-w2,",
+    "                       by-id-drizzle (COMPILED_SELECTS=off), by-id-w1, by-id-w2,",
     "                       mysql2-insert, add-business, add-business-solo (GROUP_COMMIT=off),",
     "                       mysql2-location, location, mysql2-prefix, prefix, argon2, authenticate, authenticate-w1,",
     "                       authenticate-w2, get-basket-price, add-basket, mysql2-sale-tx; what no chosen target needs",
@@ -179,7 +178,6 @@ export const throughputSection: BenchSection = {
     services.core = await startIf(["by-id", "add-business", "location", "prefix", "get-basket-price", "add-basket", ...(cores === 2 ? ["by-id-w2"] : [])], () => ctx.core(cores), "core-api");
     services.coreSolo = await startIf(["add-business-solo"], () => ctx.core(cores, { name: "group-commit-off", env: { GROUP_COMMIT: "off" } }), "core-api");
     services.coreDrizzle = await startIf(["by-id-drizzle"], () => ctx.core(cores, { name: "compiled-selects-off", env: { COMPILED_SELECTS: "off" } }), "core-api");
-    services.coreNoJoin = await startIf(["by-id-no-join"], () => ctx.core(cores, { name: "target-join-off", env: { TARGET_JOIN: "off" } }), "core-api");
     services.core1 = await startIf(["by-id-w1"], () => ctx.core(1), "core-api");
     services.core2 = cores === 2 ? services.core : await startIf(["by-id-w2"], () => ctx.core(2), "core-api");
     services.connector = await startIf(["authenticate", ...(cores === 2 ? ["authenticate-w2"] : [])], () => ctx.connector(cores), "connector");
@@ -236,7 +234,6 @@ export const throughputSection: BenchSection = {
       bare("mysql2-pk", "bare mysql2 pool: primary-key select", CONNECTIONS, (n) => pool.execute("SELECT * FROM businesses WHERE id = ?", [idOf(n)])),
       byId(services.core, "by-id", `GET /resources/business/{id} (${workersNote(cores)})`),
       byId(services.coreDrizzle, "by-id-drizzle", `GET /resources/business/{id}, COMPILED_SELECTS=off (${workersNote(cores)})`),
-      byId(services.coreNoJoin, "by-id-no-join", `GET /resources/business/{id}, TARGET_JOIN=off (${workersNote(cores)})`),
       byId(services.core1, "by-id-w1", `GET /resources/business/{id} (${workersNote(1)})`),
       ...(cores === 2 ? [] : [byId(services.core2, "by-id-w2", `GET /resources/business/{id} (${workersNote(2)})`)]),
       bare("mysql2-insert", "bare mysql2 pool: one-row INSERT into a table like businesses", CONNECTIONS, () => {
@@ -264,7 +261,6 @@ export const throughputSection: BenchSection = {
     const allRatios: Ratio[] = [
       { label: "by-id read / Hono + mysql2 primary-key select", product: "by-id", floor: "hono-pk", min: 0.5 },
       { label: "by-id: compiled selects on / off", product: "by-id", floor: "by-id-drizzle" },
-      { label: "by-id: target join on / off", product: "by-id", floor: "by-id-no-join" },
       { label: "add-business / bare mysql2 INSERT (32 in flight)", product: "add-business", floor: "mysql2-insert", min: 0.25 },
       { label: "add-business with GROUP_COMMIT=off / bare mysql2 INSERT (32 in flight)", product: "add-business-solo", floor: "mysql2-insert" },
       { label: "add-business: group commit on / off", product: "add-business", floor: "add-business-solo" },
@@ -282,7 +278,7 @@ export const throughputSection: BenchSection = {
     // Every target answers correctly before anything is measured.
     if (want("hello")) await probe(floor.url, { method: "GET", path: "/hello" });
     if (want("hono-pk")) await probe(floor.url, { method: "GET", path: `/business/${idOf(0)}` });
-    for (const [key, svc] of [["by-id", services.core], ["by-id-drizzle", services.coreDrizzle], ["by-id-no-join", services.coreNoJoin], ["by-id-w1", services.core1], [w2("by-id"), services.core2]] as const) {
+    for (const [key, svc] of [["by-id", services.core], ["by-id-drizzle", services.coreDrizzle], ["by-id-w1", services.core1], [w2("by-id"), services.core2]] as const) {
       if (want(key)) await probe(svc.url, byIdRequest(chain, idOf(0)));
     }
     if (want("add-business")) await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
@@ -299,7 +295,7 @@ export const throughputSection: BenchSection = {
     const serviceRoots = new Map<string, number>();
     const served = {
       "core-api": services.core, "core-api (GROUP_COMMIT=off)": services.coreSolo, "core-api (COMPILED_SELECTS=off)": services.coreDrizzle,
-      "core-api (TARGET_JOIN=off)": services.coreNoJoin, "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1,
+      "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1,
     };
     for (const [label, svc] of Object.entries(served)) {
       if (svc.pid) serviceRoots.set(`${label} pid ${svc.pid}`, svc.pid);
@@ -417,9 +413,9 @@ databases (\`${s.coreDb}\`, \`${s.webshopDb}\`), LOG_LEVEL=${s.serviceLogLevel},
 target says otherwise. by-id reads rotate over ${ids.length} stores of the big chain as the bench admin (session headers);
 add-business creates a new store per request in the chain "${writing ? writes.name : "(not measured)"}" (emptied after the run), once with group commit (the
 default: the calls that arrive while a transaction commits share the next one) and once from a second core-api started with
-GROUP_COMMIT=off (a transaction, with its marker row, per call); the by-id rows marked COMPILED_SELECTS=off and
-TARGET_JOIN=off come from core-apis started with that switch (the check and the business reads as drizzle's prepared
-queries; the row read after the check, a statement more), to measure each speed device against the plain by-id row; every started service runs with REQUEST_DEADLINE_MS=${BENCH_REQUEST_DEADLINE_MS} (autocannon's
+GROUP_COMMIT=off (a transaction, with its marker row, per call); the by-id row marked COMPILED_SELECTS=off comes from a
+core-api started with that switch (the check and the business reads as drizzle's prepared queries), to measure that speed
+device against the plain by-id row; every started service runs with REQUEST_DEADLINE_MS=${BENCH_REQUEST_DEADLINE_MS} (autocannon's
 time-out; the production default of 5 s would turn a request queued behind the load into a 503);
 authenticate rotates over ${BENCH_CUSTOMERS} customers whose hash is the current Magento format
 (\`${storedHash.split(":").at(-1)}\`), each from a client address of its own (X-Forwarded-For in 198.18.0.0/15; the connector trusts 127.0.0.1). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2

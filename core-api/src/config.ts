@@ -25,8 +25,6 @@ const schema = z.object({
   GROUP_COMMIT: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   /** `off`: the compiled selects run as drizzle's own prepared queries (db/compiled-select.ts), for measuring without them */
   COMPILED_SELECTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
-  /** `off`: a GET of a business reads its row with a statement of its own, not with the caller's check (db/target-join.ts), for measuring without the join */
-  TARGET_JOIN: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -55,8 +53,6 @@ export interface CoreConfig extends CommonConfig {
   groupCommit: boolean;
   /** COMPILED_SELECTS: the hot selects run as compiled selects (default on; off: drizzle's prepared queries, db/compiled-select.ts) */
   compiledSelects: boolean;
-  /** TARGET_JOIN: a GET of a business by id or owner code reads the row with the caller's check (default on; db/target-join.ts) */
-  targetJoin: boolean;
 }
 
 /**
@@ -80,7 +76,6 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       webshopTimeoutMs: e.WEBSHOP_TIMEOUT_MS,
       groupCommit: e.GROUP_COMMIT === "on",
       compiledSelects: e.COMPILED_SELECTS === "on",
-      targetJoin: e.TARGET_JOIN === "on",
     },
   };
 }

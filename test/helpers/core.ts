@@ -33,12 +33,6 @@ export interface TestCore {
   request(path: string, init?: RequestInit): Promise<Response>;
   /** request and parse the JSON body */
   json(path: string, init?: RequestInit): Promise<{ status: number; body: any }>;
-  /**
-   * Another app on the same database (and pool: `statements` counts its statements too) with
-   * `env` added to its configuration, e.g. `{ TARGET_JOIN: "off" }`. Switches kept per database
-   * (GROUP_COMMIT, COMPILED_SELECTS) are then as this app's configuration sets them, for both apps.
-   */
-  withEnv(env: Record<string, string>): Pick<TestCore, "request" | "json">;
   /** a new admin with `levels` on `chainId` (default the core's chain), logged in */
   admin(levels: Partial<AccessLevels>, chainId?: number): Promise<TestAdmin>;
   createChain(name?: string): Promise<number>;
@@ -63,31 +57,25 @@ export async function startCore(options: StartCoreOptions = {}): Promise<TestCor
   const dbName = throwawayDatabaseName("core");
   await createMigratedDatabase("core", dbName);
   // Request lines are noise in test output: warnings and errors only, unless LOG_LEVEL says otherwise.
-  const configWith = (env: Record<string, string> | undefined) => loadCoreConfig({
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", SERVICE_SECRET_KEY: TEST_SECRET_KEY, ...env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName,
+  const config = loadCoreConfig({
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", SERVICE_SECRET_KEY: TEST_SECRET_KEY, ...options.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName,
   });
   const database = openCoreDatabase(TEST_DATABASE_URL, dbName);
   const { env: _env, ...fakes } = options;
-  const served = (env: Record<string, string> | undefined) => {
-    const app = createApp({ db: database.db, config: configWith(env), ...fakes });
-    const request = async (path: string, init?: RequestInit) => app.request(path, init);
-    const json = async (path: string, init?: RequestInit) => {
-      const res = await request(path, init);
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    };
-    return { request, json };
-  };
-  const { request, json } = served(options.env);
+  const app = createApp({ db: database.db, config, ...fakes });
   const chainId = await createChain(database.db, "Test Chain");
   const statements = countStatements(database.pool);
+  const request = async (path: string, init?: RequestInit) => app.request(path, init);
   const core: TestCore = {
     db: database.db,
     dbName,
     chainId,
     request,
-    json,
-    withEnv: (env) => served({ ...options.env, ...env }),
+    async json(path, init) {
+      const res = await request(path, init);
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
     async admin(levels, forChain = chainId) {
       const username = `admin${++adminSeq}-${dbName}@example.com`;
       const password = `pw-${adminSeq}-secret`;

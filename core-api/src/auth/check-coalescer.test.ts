@@ -20,11 +20,11 @@ const at = (seconds: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, seconds))
 const settle = () => new Promise((r) => setImmediate(r));
 
 describe("CheckCoalescer", () => {
-  it("runs a request's own check at once when its key is idle, and forgets the key when it is answered", async () => {
+  it("runs a request's check at once when its key is idle, and forgets the key when it is answered", async () => {
     const c = new CheckCoalescer<string>();
     const { calls, query } = manualQueries();
-    const answer = c.check("k", at(1), query("shared"), query("own"));
-    expect(calls.map((q) => q.label)).toEqual(["own"]);
+    const answer = c.check("k", at(1), query("first"));
+    expect(calls.map((q) => q.label)).toEqual(["first"]);
     expect(c.busyKeys).toBe(1);
     calls[0]!.answer("first");
     await expect(answer).resolves.toBe("first");
@@ -52,20 +52,20 @@ describe("CheckCoalescer", () => {
     await expect(second).resolves.toBe("after the revocation");
   });
 
-  it("lets every request arriving during one query share the next, run at the latest of their times without a target", async () => {
+  it("lets every request arriving during one query share the next, run at the latest of their times", async () => {
     const c = new CheckCoalescer<string>();
     const { calls, query } = manualQueries();
-    void c.check("k", at(1), query("shared"), query("own 1"));
+    void c.check("k", at(1), query("check 1"));
     const joiners = [
-      c.check("k", at(3), query("shared 2"), query("own 2")),
-      c.check("k", at(5), query("shared 3"), query("own 3")),
-      c.check("k", at(4), query("shared 4"), query("own 4")),
+      c.check("k", at(3), query("check 2")),
+      c.check("k", at(5), query("check 3")),
+      c.check("k", at(4), query("check 4")),
     ];
-    expect(calls.map((q) => q.label)).toEqual(["own 1"]);
+    expect(calls.map((q) => q.label)).toEqual(["check 1"]);
     calls[0]!.answer("one");
     await settle();
-    // One query for the three, the first joiner's shared check, at the latest request time.
-    expect(calls.map((q) => q.label)).toEqual(["own 1", "shared 2"]);
+    // One query for the three, the first joiner's, at the latest request time.
+    expect(calls.map((q) => q.label)).toEqual(["check 1", "check 2"]);
     expect(calls[1]!.now).toEqual(at(5));
     calls[1]!.answer("three");
     await expect(Promise.all(joiners)).resolves.toEqual(["three", "three", "three"]);

@@ -5,15 +5,14 @@
  *
  * Per key (the credentials, the chain asked for and everything else the query reads: see
  * RequestAuth), at most one check is being answered at a time. A request whose key is idle runs
- * its own check at once (with its target row, when it reads one: db/target-join.ts). A request
- * arriving while a check of its key is being answered does not take that answer: the query
- * started before the request arrived, so it may predate a revocation the request must see.
+ * its check at once. A request arriving while a check of its key is being answered does not take
+ * that answer: the query started before the request arrived, so it may predate a revocation the
+ * request must see.
  * Instead it joins the next check of the key, which starts as soon as the one being answered is
  * in, so every answer a request gets comes from a query sent after it arrived: a revoked session,
  * a deactivated account, a permission taken away fail the next request, as without coalescing.
- * The joined check reads no target (each joiner reads its own, as after any check without one)
- * and runs with the latest request time among its joiners (a session expiring meanwhile is
- * expired for all of them).
+ * The joined check runs with the latest request time among its joiners (a session expiring
+ * meanwhile is expired for all of them).
  *
  * Every joiner gets the same answer: the same grant object (treated as read-only everywhere) or
  * the same error. Nothing is kept once a key's last check is answered: this is no cache.
@@ -56,18 +55,17 @@ export class CheckCoalescer<G = unknown> {
    * The answer of a check of `key` for a request that arrived at `now`.
    * @param key everything the query's answer depends on besides the time: two requests of one key
    *   must be answered alike by one query
-   * @param shared the check without a target, as any joiner may run it
-   * @param own the request's own check (with its target row), run instead of `shared` when the
-   *   key is idle; omitted: `shared`
+   * @param query the check, as any request of the key may run it (a joined check runs the first
+   *   joiner's)
    * @returns the grant of a query sent after the request arrived
    * @throws what that query threw (every joiner of it gets the same error)
    */
-  check(key: string, now: Date, shared: CheckQuery<G>, own?: CheckQuery<G>): Promise<G> {
+  check(key: string, now: Date, query: CheckQuery<G>): Promise<G> {
     const state = this.#keys.get(key);
     if (!state) {
       const fresh: KeyState<G> = { next: null };
       this.#keys.set(key, fresh);
-      return this.#run(key, fresh, own ?? shared, now);
+      return this.#run(key, fresh, query, now);
     }
     const next = state.next;
     if (next) {
@@ -80,7 +78,7 @@ export class CheckCoalescer<G = unknown> {
       resolve = res;
       reject = rej;
     });
-    state.next = { now, query: shared, promise, resolve, reject };
+    state.next = { now, query, promise, resolve, reject };
     return promise;
   }
 

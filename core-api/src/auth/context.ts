@@ -14,7 +14,6 @@ import type { AuthContext, ChainGrant } from "./identity.ts";
 import { addressRefused } from "./ip-allowlist.ts";
 import { ACCESS_LEVELS, type AccessLevel, type AccessLevels } from "../db/permissions.ts";
 import { RequestAuth, type AuthEnv } from "./request-auth.ts";
-import type { TargetRequest } from "../db/target-join.ts";
 
 export type { AuthContext } from "./identity.ts";
 
@@ -37,8 +36,6 @@ export function requireSession(auth: RequestAuth): RequestAuth {
  * valid credentials and the rule's level (admins: from an address the chain allows).
  * @param denied the error when access is missing; a chain that does not exist is refused the
  *   same way, so nothing reveals its existence
- * @param target a row the handler will read in the chain, read with the check when it can be
- *   (RequestAuth.onChain; db/target-join.ts)
  * @returns the grant (the verified caller, the live chain's row, its levels)
  * @throws ServiceError no_valid_session (6) / access_token_invalid (266) for bad credentials;
  *   `denied` when the kind or level is missing; permission_denied_or_non_existent (68, 403)
@@ -49,11 +46,10 @@ export async function requireAccess(
   rule: AccessRule,
   chainId: number,
   denied: Denied,
-  target?: TargetRequest,
 ): Promise<ChainGrant & { chain: ChainHead }> {
   requireSession(auth);
   if (auth.kind === "anonymous" || !mayAttempt(rule, auth.kind)) throw new ServiceError(denied);
-  const grant = await auth.onChain(chainId, target);
+  const grant = await auth.onChain(chainId);
   const verdict = verdictOf(rule, grant);
   if (verdict === "address_refused") throw addressRefused(grant.auth.kind === "admin" ? (grant.auth.clientIp ?? null) : null, `chain ${chainId}`);
   // The catalogue's description for every refusal: another chain's object must read like a missing one.

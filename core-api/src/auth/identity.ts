@@ -5,7 +5,6 @@
 import type { ChainHead } from "../chains/chain-columns.ts";
 import type { ChainHolding } from "./access-table.ts";
 import type { ScopeField } from "../clients/token-scopes.ts";
-import type { TargetRead } from "../db/target-join.ts";
 
 /** The authentication context of a verified privileged request. */
 export interface PrivilegedAuth {
@@ -39,6 +38,4 @@ export interface ChainGrant extends ChainHolding {
    * chain); null otherwise, and then `kinds` is empty: nothing is granted on a missing chain
    */
   chain: ChainHead | null;
-  /** the handler's target row, when it was read with the check (db/target-join.ts) */
-  target?: TargetRead;
 }

@@ -23,7 +23,6 @@ import { ServiceError } from "../http/service-error.ts";
 import type { CallerKind } from "./access-table.ts";
 import type { ChainGrant, PrivilegedAuth } from "./identity.ts";
 import { looksLikeJwt } from "./jwt.ts";
-import { attachTarget, type TargetRequest } from "../db/target-join.ts";
 import { ACCESS_LEVELS, type AccessLevels } from "../db/permissions.ts";
 
 /** What an Authorization header holds. */
@@ -63,7 +62,6 @@ export function parseAuthorization(header: string | undefined): BearerCredential
  * Verifies a privileged credential against the database (no cache) and reads what its scopes
  * grant on chain `chainId`, in one query (clients/verify.ts).
  * @param chainId the chain the request needs; null to verify the token alone
- * @param target a row the handler will read in that chain, read in the same query (db/target-join.ts)
  * @returns the grant: kinds `chain_scope` and `read_businesses` for a `chain:{id}` scope (levels:
  *   every admin level but super_user), `read_businesses` alone for a `read_businesses:{id}` scope,
  *   none when no scope names the chain or the chain is missing or deleted
@@ -74,16 +72,14 @@ export async function loadPrivilegedGrant(
   db: CoreDb,
   claim: { tokenId: string; secret: string },
   chainId: number | null,
-  target?: TargetRequest,
 ): Promise<ChainGrant> {
-  const v = await verifyAccessToken(db, claim.tokenId, claim.secret, chainId ?? undefined, chainId === null ? undefined : target);
+  const v = await verifyAccessToken(db, claim.tokenId, claim.secret, chainId ?? undefined);
   if (!v.valid) throw new ServiceError(v.code, REFUSED);
   const auth: PrivilegedAuth = { kind: "privileged", tokenId: v.tokenId, serviceClientId: v.serviceClientId, chainId: v.chainId, scopes: v.scopes };
   const chain = v.chain ?? null;
   const names = (key: string) => chain !== null && v.scopes.some((s) => s.key === key && s.value === String(chain.id));
   const kinds: CallerKind[] = names("chain") ? ["chain_scope", "read_businesses"] : names("read_businesses") ? ["read_businesses"] : [];
-  const grant: ChainGrant = { auth, chain, kinds, levels: kinds.includes("chain_scope") ? CHAIN_SCOPE_LEVELS : null, addressAllowed: true };
-  return attachTarget(grant, chainId === null ? undefined : target, v.target);
+  return { auth, chain, kinds, levels: kinds.includes("chain_scope") ? CHAIN_SCOPE_LEVELS : null, addressAllowed: true };
 }
 
 /** What a `chain:{id}` scope holds: every admin level of the chain except super_user. */

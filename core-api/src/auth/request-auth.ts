@@ -28,7 +28,6 @@ import type { ShopperTokenVerifier } from "./jwt.ts";
 import { loadPrivilegedGrant } from "./privileged.ts";
 import { loadSessionGrant } from "./session-grant.ts";
 import { loadShopperTokenGrant } from "./shopper-grant.ts";
-import type { TargetRequest } from "../db/target-join.ts";
 
 /** What checking credentials needs besides the credentials. */
 export interface AuthEnv {
@@ -91,16 +90,13 @@ export class RequestAuth {
   /**
    * Checks the credentials and reads what they hold on chain `chainId`, in one query (kept for
    * the request: asking again costs nothing).
-   * @param target a row the handler will read in that chain, read in the same query when this is
-   *   the request's first check of the chain (db/target-join.ts): the grant's `target` then
-   *   holds it; otherwise the grant has no `target` and the handler reads the row itself
    * @returns the grant; a shopper holds something only on the app's chain
    * @throws ServiceError no_valid_session (6, 401) without credentials or for credentials that
    *   name no live session (auth/session-grant.ts) or valid shopper token (auth/shopper-grant.ts); access_token_invalid
    *   (266, 401) for a privileged token that does not verify
    */
-  async onChain(chainId: number, target?: TargetRequest): Promise<ChainGrant> {
-    const grant = await this.#load(this.#keyOf(chainId), target);
+  async onChain(chainId: number): Promise<ChainGrant> {
+    const grant = await this.#load(this.#keyOf(chainId));
     if (grant.auth.kind === "end_user" && grant.chain?.id !== chainId) return { ...grant, chain: null, kinds: [] };
     return grant;
   }
@@ -138,10 +134,10 @@ export class RequestAuth {
     return chainId ?? NO_CHAIN;
   }
 
-  #load(key: number | string, target?: TargetRequest): Promise<ChainGrant> {
+  #load(key: number | string): Promise<ChainGrant> {
     let grant = this.#grants.get(key);
     if (!grant) {
-      const loading = this.#query(typeof key === "number" ? key : null, target).then((g) => {
+      const loading = this.#query(typeof key === "number" ? key : null).then((g) => {
         this.#verified = g.auth;
         // A session sent with an app that turned out a shopper's: later questions reuse this grant.
         if (g.auth.kind === "end_user") this.#grants.set(OWN_CHAIN, loading);
@@ -157,37 +153,30 @@ export class RequestAuth {
    * The check on `chainId`: through the coalescer when the credentials can share one (sessions
    * and privileged tokens; a shopper's token is verified per request), else its own query.
    */
-  #query(chainId: number | null, target: TargetRequest | undefined): Promise<ChainGrant> {
+  #query(chainId: number | null): Promise<ChainGrant> {
     const c = this.#credentials;
     const { coalescer, now } = this.#env;
-    // A target joins the granted chain: only with a chain asked for.
-    const joined = chainId === null ? undefined : target;
     if (c.kind === "privileged" && c.hostname !== undefined && !this.#appHostnameAccepted) {
       return Promise.reject(new ServiceError("no_valid_session", "A privileged access token is not accepted with X-Service-App-Hostname."));
     }
     const key = coalescer && coalescingKey(c, chainId, this.#env.clientIp);
-    if (!coalescer || key === undefined) return this.#run(now, chainId, joined);
-    return coalescer.check(
-      key,
-      now,
-      (at) => this.#run(at, chainId, undefined),
-      joined ? (at) => this.#run(at, chainId, joined) : undefined,
-    );
+    if (!coalescer || key === undefined) return this.#run(now, chainId);
+    return coalescer.check(key, now, (at) => this.#run(at, chainId));
   }
 
   /** Runs the check's one query at request time `now`. */
-  async #run(now: Date, chainId: number | null, joined: TargetRequest | undefined): Promise<ChainGrant> {
+  async #run(now: Date, chainId: number | null): Promise<ChainGrant> {
     const c = this.#credentials;
     const { db, clientIp, shopperTokens } = this.#env;
     switch (c.kind) {
       case "anonymous":
         throw new ServiceError("no_valid_session", "This call needs a valid session.");
       case "admin":
-        return loadSessionGrant(db, c.session, { hostname: null, now, chainId, clientIp, ...(joined ? { target: joined } : {}) });
+        return loadSessionGrant(db, c.session, { hostname: null, now, chainId, clientIp });
       case "app_session":
-        return loadSessionGrant(db, c.session, { hostname: c.hostname, now, chainId, clientIp, ...(joined ? { target: joined } : {}) });
+        return loadSessionGrant(db, c.session, { hostname: c.hostname, now, chainId, clientIp });
       case "privileged":
-        return loadPrivilegedGrant(db, c, chainId, joined);
+        return loadPrivilegedGrant(db, c, chainId);
       case "end_user":
         return loadShopperTokenGrant(db, c, now, shopperTokens);
     }

@@ -30,7 +30,6 @@ import type { ChainGrant } from "./identity.ts";
 import { addressAllowed } from "./ip-allowlist.ts";
 import { levelsOfBits, permissionBitsSql } from "../db/permissions.ts";
 import { sha256Hex, timingSafeEqualString } from "../crypto/secrets.ts";
-import { attachTarget, perTargetJoin, type TargetJoin, type TargetRequest } from "../db/target-join.ts";
 
 /** What the session query needs besides the session claim. */
 export interface SessionQuery {
@@ -42,8 +41,6 @@ export interface SessionQuery {
   chainId: number | null;
   /** the request's canonical client address; null (unknown) is inside no range */
   clientIp: string | null;
-  /** a row the handler will read, read in the same query (db/target-join.ts) */
-  target?: TargetRequest;
 }
 
 const isAdmin = eq(sessions.kind, "admin");
@@ -66,28 +63,25 @@ const ADMIN_FIELDS = {
 };
 
 /**
- * Session headers without an app (compiled once per target join: db/compiled-select.ts,
- * db/target-join.ts): only an admin session passes, so no app or shopper is joined and the
- * chain is the one asked for (a null chainId: none).
+ * Session headers without an app (compiled once: db/compiled-select.ts): only an admin session
+ * passes, so no app or shopper is joined and the chain is the one asked for (a null chainId: none).
  */
-const adminSession = perTargetJoin((join?: TargetJoin) => {
-  const q = qb
-    .select({ ...ADMIN_FIELDS, ...(join ? { target: join.selection } : {}) })
+const adminSession = compileSelect(
+  qb
+    .select(ADMIN_FIELDS)
     .from(sessions)
     .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
     .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
     .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
     .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
-    .$dynamic();
-  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession), [
-    "keyHash", "now", "chainId", ...(join ? ["target" as const] : []),
-  ]);
-});
+    .where(liveSession),
+  ["keyHash", "now", "chainId"],
+);
 
-/** Session headers with an app: an admin's session, or a shopper's of the app's chain (compiled once per target join). */
-const appSession = perTargetJoin((join?: TargetJoin) => {
-  const q = qb
-    .select({ ...ADMIN_FIELDS, sessionChainId: sessions.chainId, appChainId: apps.chainId, user: { id: users.id, active: users.active }, ...(join ? { target: join.selection } : {}) })
+/** Session headers with an app: an admin's session, or a shopper's of the app's chain (compiled once). */
+const appSession = compileSelect(
+  qb
+    .select({ ...ADMIN_FIELDS, sessionChainId: sessions.chainId, appChainId: apps.chainId, user: { id: users.id, active: users.active } })
     .from(sessions)
     .leftJoin(adminUsers, and(isAdmin, eq(adminUsers.id, sessions.userId), eq(adminUsers.active, true)))
     .leftJoin(apps, and(isShopper, eq(apps.hostname, sql.placeholder("hostname"))))
@@ -95,20 +89,17 @@ const appSession = perTargetJoin((join?: TargetJoin) => {
     .leftJoin(adminChainPermissions, and(isAdmin, eq(adminChainPermissions.adminUserId, sessions.userId), eq(adminChainPermissions.chainId, chains.id)))
     .leftJoin(allowedIpRanges, and(isAdmin, eq(allowedIpRanges.chainId, chains.id), eq(allowedIpRanges.deleted, false)))
     .leftJoin(users, and(isShopper, eq(users.id, sessions.userId), eq(users.chainId, chains.id)))
-    .$dynamic();
-  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(liveSession), [
-    "keyHash", "now", "chainId", "hostname", ...(join ? ["target" as const] : []),
-  ]);
-});
+    .where(liveSession),
+  ["keyHash", "now", "chainId", "hostname"],
+);
 
-/** A row of either statement: the admin part, and the target when one was joined. */
+/** A row of either statement: the admin part. */
 type AdminRow = {
   session: { id: number; kind: "admin" | "end_user"; userId: number; keyHash: string };
   adminId: number | null;
   chain: ChainHead | null;
   permissionBits: number | null;
   cidr: string | null;
-  target?: Record<string, unknown> | null;
 };
 type AppRow = AdminRow & { sessionChainId: number | null; appChainId: number | null; user: { id: number; active: boolean } | null };
 
@@ -122,30 +113,28 @@ type AppRow = AdminRow & { sessionChainId: number | null; appChainId: number | n
  *   app, through another chain's app, or for an inactive shopper; the description says which
  */
 export async function loadSessionGrant(db: CoreDb, claim: SessionClaim, query: SessionQuery): Promise<ChainGrant> {
-  const { hostname, now, chainId, clientIp, target } = query;
+  const { hostname, now, chainId, clientIp } = query;
   const keyHash = sha256Hex(claim.key);
-  const joined = target ? { target: target.value } : {};
   if (hostname === null) {
-    const rows = unpackHead((await adminSession(target?.join).run(db, { keyHash, now, chainId, ...joined })) as AdminRow[]);
+    const rows = unpackHead((await adminSession.run(db, { keyHash, now, chainId })) as AdminRow[]);
     const first = checked(rows[0], claim, keyHash);
     if (first.session.kind !== "admin") throw new ServiceError("no_valid_session", "A shopper session is good only with X-Service-App-Hostname.");
-    return attachTarget(adminGrant(rows, clientIp), target, first.target);
+    return adminGrant(rows, clientIp);
   }
-  const rows = unpackHead((await appSession(target?.join).run(db, { keyHash, now, chainId, hostname, ...joined })) as AppRow[]);
+  const rows = unpackHead((await appSession.run(db, { keyHash, now, chainId, hostname })) as AppRow[]);
   const first = checked(rows[0], claim, keyHash);
-  if (first.session.kind === "admin") return attachTarget(adminGrant(rows, clientIp), target, first.target);
+  if (first.session.kind === "admin") return adminGrant(rows, clientIp);
   const { session, chain } = first;
   if (first.appChainId === null || !chain) throw new ServiceError("no_valid_session", UNKNOWN_APP);
   if (first.sessionChainId !== chain.id) throw new ServiceError("no_valid_session", "The session belongs to another app's chain.");
   if (!first.user?.active) throw new ServiceError("no_valid_session", "The shopper's account is not active.");
-  const grant: ChainGrant = {
+  return {
     auth: { kind: "end_user", userId: first.user.id, chainId: chain.id, sessionId: session.id },
     chain,
     kinds: ["end_user"],
     levels: null,
     addressAllowed: true,
   };
-  return attachTarget(grant, target, first.target);
 }
 
 /** `rows` with the first row's chain head unpacked (the head is read from the first row only). */

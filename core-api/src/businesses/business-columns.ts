@@ -8,7 +8,7 @@
 import { businessResource } from "@service/shared/resources/business";
 import { addedByRecordBuilder, resourceColumns, type ResourceRecord } from "../db/resource-columns.ts";
 import { businesses } from "../db/schema.ts";
-import type { BusinessRow, BusinessTargetRow } from "./business-repository.ts";
+import type { BusinessRow } from "./business-repository.ts";
 import { TOKEN_FIELD } from "./word-index.ts";
 
 /** The business's storage mapping. */
@@ -30,9 +30,8 @@ for (const prop of businessResource.properties.values()) {
  * A stored row as a resource record, without business_distance_km (only a location search gives it).
  * @param chain the chain record to nest under `chain` (see chains/nested-record.ts)
  */
-export function businessRecord(row: BusinessRow | BusinessTargetRow, chain: ResourceRecord): ResourceRecord {
-  // The record reads no index-only column (checked by the business read tests).
-  const record = businessColumns.toRecord(row as BusinessRow);
+export function businessRecord(row: BusinessRow, chain: ResourceRecord): ResourceRecord {
+  const record = businessColumns.toRecord(row);
   record.chain = chain;
   return record;
 }

@@ -1,10 +1,9 @@
 /**
- * Business reads (spec, "Business"): a live business by id or owner code, a page's businesses by
- * id, and the target joins an authorization check reads a business in. Hot paths: each a select
- * of the query builder compiled once (db/compiled-select.ts) and run as a prepared statement.
+ * Business reads (spec, "Business"): a live business by id or owner code, and a page's businesses
+ * by id. Hot paths: each a select of the query builder compiled once (db/compiled-select.ts) and
+ * run as a prepared statement.
  */
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import type { TargetJoin } from "../db/target-join.ts";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb, type CompiledSelect } from "../db/compiled-select.ts";
 import { businesses, chains } from "../db/schema.ts";
@@ -31,36 +30,6 @@ const LIVE_BY_OWNER_CODE = compileSelect(
     .limit(1),
   ["chainId", "ownerCode"],
 );
-
-/**
- * What a target join reads of a business: every column a record is rendered from, which is all
- * but the two the store keeps for its indexes (`active_owner_code`, `geo_cell`): every column is
- * a column definition more the server sends and the driver reads per request.
- */
-const { activeOwnerCode: _activeOwnerCode, geoCell: _geoCell, ...BUSINESS_TARGET_COLUMNS } = getTableColumns(businesses);
-
-/** A business row as a target join reads it (BusinessRow without its index-only columns). */
-export type BusinessTargetRow = Omit<BusinessRow, "activeOwnerCode" | "geoCell">;
-
-/**
- * The live business named by id (placeholder `target`) in the chain the caller's check grants,
- * read in that check's one query (db/target-join.ts): the row findBusinessById reads, less
- * its index-only columns (BusinessTargetRow).
- */
-export const BUSINESS_BY_ID_JOIN: TargetJoin = {
-  key: "business-by-id",
-  table: businesses,
-  selection: BUSINESS_TARGET_COLUMNS,
-  on: (chainId) => and(eq(businesses.id, sql.placeholder("target")), eq(businesses.chainId, chainId), eq(businesses.deleted, false))!,
-};
-
-/** The live business named by owner code (placeholder `target`) in the granted chain: the row findBusinessByOwnerCode reads, as BUSINESS_BY_ID_JOIN reads it. */
-export const BUSINESS_BY_OWNER_CODE_JOIN: TargetJoin = {
-  key: "business-by-owner-code",
-  table: businesses,
-  selection: BUSINESS_TARGET_COLUMNS,
-  on: (chainId) => and(eq(businesses.chainId, chainId), eq(businesses.activeOwnerCode, sql.placeholder("target")))!,
-};
 
 /** The live business of chain `chainId` with id `id`, or null. */
 export async function findBusinessById(db: CoreDb, chainId: number, id: number): Promise<BusinessRow | null> {

@@ -23,14 +23,11 @@ export type BusinessChanges = Partial<Omit<BusinessValues, "chainId">>;
 
 export { TOKEN_FIELD } from "./word-index.ts";
 export {
-  BUSINESS_BY_ID_JOIN,
-  BUSINESS_BY_OWNER_CODE_JOIN,
   chainExists,
   findBusinessById,
   findBusinessByOwnerCode,
   findBusinessesByIds,
   type BusinessRow,
-  type BusinessTargetRow,
 } from "./business-reads.ts";
 import type { BusinessRow } from "./business-reads.ts";
 

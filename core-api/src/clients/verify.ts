@@ -11,7 +11,6 @@ import { and, eq, sql } from "drizzle-orm";
 import { sha256Hex, timingSafeEqualString } from "../crypto/secrets.ts";
 import type { CoreDb } from "../db/client.ts";
 import { compileSelect, qb } from "../db/compiled-select.ts";
-import { perTargetJoin, type TargetJoin, type TargetRequest } from "../db/target-join.ts";
 import { chainHeadOf, packedChainHeadSelection, type ChainHead, type PackedChainHead } from "../chains/chain-columns.ts";
 import { accessTokens, chains, serviceClients } from "../db/schema.ts";
 import { parseScopeFields, type ScopeField } from "./token-scopes.ts";
@@ -25,8 +24,6 @@ export type TokenVerification =
       scopes: ScopeField[];
       /** only when a chain was asked for: that chain's row when it exists and is live, else null */
       chain?: ChainHead | null;
-      /** the target row read with the token, when one was asked for (db/target-join.ts); null: none */
-      target?: Record<string, unknown> | null;
     }
   | { valid: false; code: "access_token_invalid" };
 
@@ -47,15 +44,14 @@ type TokenRow = {
   clientEnabled: boolean;
   clientDeleted: boolean;
   chain: PackedChainHead | null;
-  target?: Record<string, unknown> | null;
 };
 
 /**
- * The token, its client and the chain asked for (a null chainId joins none), compiled once per
- * target join (db/compiled-select.ts, db/target-join.ts).
+ * The token, its client and the chain asked for (a null chainId joins none), compiled once
+ * (db/compiled-select.ts).
  */
-const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
-  const q = qb
+const tokenWithChain = compileSelect(
+  qb
     .select({
       id: accessTokens.id,
       chainId: accessTokens.chainId,
@@ -69,7 +65,6 @@ const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
       // the chain's head: what access checks read and a chain nested at the default level shows
       // (packed: its yes / no columns in one, chains/chain-columns.ts)
       chain: packedChainHeadSelection,
-      ...(join ? { target: join.selection } : {}),
     })
     .from(accessTokens)
     .innerJoin(
@@ -77,11 +72,10 @@ const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
       and(eq(serviceClients.id, accessTokens.serviceClientId), eq(serviceClients.chainId, accessTokens.chainId)),
     )
     .leftJoin(chains, and(eq(chains.id, sql.placeholder("chainId")), eq(chains.deleted, false)))
-    .$dynamic();
-  return compileSelect((join ? q.leftJoin(join.table, join.on(chains.id)) : q).where(eq(accessTokens.id, sql.placeholder("tokenId"))).limit(1), [
-    "tokenId", "chainId", ...(join ? ["target" as const] : []),
-  ]);
-});
+    .where(eq(accessTokens.id, sql.placeholder("tokenId")))
+    .limit(1),
+  ["tokenId", "chainId"],
+);
 
 /**
  * Checks token `tokenId` and its `secret`.
@@ -89,8 +83,6 @@ const tokenWithChain = perTargetJoin((join?: TargetJoin) => {
  * @param secret the token_secret as handed out at creation
  * @param chainId a chain the request needs, read in the same query (auth/privileged.ts); its
  *   row is returned as `chain` (null when missing or deleted)
- * @param target a row the handler will read in that chain, read in the same query
- *   (db/target-join.ts); returned as `target`
  * @returns valid with the token, its client, its chain and its scope fields; or
  *   `{valid: false, code: "access_token_invalid"}` (266, HTTP 401 when raised) for an unknown,
  *   inactive or deleted token, a disabled or deleted client, or a wrong secret (compared in
@@ -104,16 +96,13 @@ export async function verifyAccessToken(
   tokenId: string,
   secret: string,
   chainId?: number,
-  target?: TargetRequest,
 ): Promise<TokenVerification> {
   const presented = sha256Hex(secret);
   if (!UUID.test(tokenId)) return INVALID;
-  const values = { tokenId: tokenId.toLowerCase(), chainId: chainId ?? null, ...(target ? { target: target.value } : {}) };
-  const [row] = (await tokenWithChain(target?.join).run(db, values)) as Array<TokenRow | undefined>;
+  const [row] = (await tokenWithChain.run(db, { tokenId: tokenId.toLowerCase(), chainId: chainId ?? null })) as Array<TokenRow | undefined>;
   const secretMatches = timingSafeEqualString(presented, row?.secretHash ?? NO_HASH);
   if (!row || !secretMatches || !row.active || row.deleted || !row.clientEnabled || row.clientDeleted) return INVALID;
   const scopes = parseScopeFields(row.scope);
   const verified = { valid: true as const, tokenId: row.id, serviceClientId: row.clientId, chainId: row.chainId, scopes };
-  const withChain = chainId === undefined ? verified : { ...verified, chain: row.chain === null ? null : chainHeadOf(row.chain) };
-  return target ? { ...withChain, target: row.target ?? null } : withChain;
+  return chainId === undefined ? verified : { ...verified, chain: row.chain === null ? null : chainHeadOf(row.chain) };
 }

@@ -10,8 +10,6 @@ import { businessResource } from "@service/shared/resources/business";
 import { and, eq } from "drizzle-orm";
 import { businessColumns, businessRecord } from "../businesses/business-columns.ts";
 import {
-  BUSINESS_BY_ID_JOIN,
-  BUSINESS_BY_OWNER_CODE_JOIN,
   deleteBusiness,
   findBusinessById,
   findBusinessByOwnerCode,
@@ -19,17 +17,15 @@ import {
   updateBusiness,
   type BusinessChanges,
   type BusinessRow,
-  type BusinessTargetRow,
   type BusinessValues,
 } from "../businesses/business-repository.ts";
 import { searchBusinesses, type BusinessColumn, type BusinessSearch, type TextField } from "../businesses/search.ts";
 import { searchTermsOf } from "../businesses/text.ts";
 import { loadChainRecord } from "../chains/nested-record.ts";
 import { businesses } from "../db/schema.ts";
-import type { TargetRequest } from "../db/target-join.ts";
 import type { Identifier, ResourceAdapter } from "./engine.ts";
 import type { ListQuery } from "./list-params.ts";
-import { resolveScopeReading, type ResourceScope } from "./request-scope.ts";
+import type { ResourceScope } from "./request-scope.ts";
 import type { ResourceRecord } from "./render.ts";
 
 /** The Business adapter of the engine. */
@@ -39,14 +35,6 @@ export const businessAdapter: ResourceAdapter = {
   async findOne(scope, by) {
     const row = await findRow(scope, by);
     return row ? businessRecord(row, await nestedChain(scope)) : null;
-  },
-
-  // The scope first, then the business: its row read in the check's one statement (a GET by id
-  // or owner code is one round trip), or by findOne when the check could not read it.
-  async getChecked(base, request, by) {
-    const { scope, row } = await resolveScopeReading(base, request, targetOf(by));
-    if (row === undefined) return { scope };
-    return { scope, record: row ? businessRecord(row as BusinessTargetRow, await nestedChain(scope)) : null };
   },
 
   async list(scope, q) {
@@ -98,13 +86,6 @@ export const businessAdapter: ResourceAdapter = {
  */
 function nestedChain(scope: ResourceScope): Promise<ResourceRecord> {
   return loadChainRecord(scope.db, scope.chainId, scope.view.reading("chain") === "none" ? 1 : scope.recursionLevel, scope.chain);
-}
-
-/** The business named by `by`, as a row read with the caller's check (db/target-join.ts). */
-function targetOf(by: Identifier): TargetRequest | undefined {
-  if (by.property === "id") return { join: BUSINESS_BY_ID_JOIN, value: by.value };
-  if (by.property === "owner_code") return { join: BUSINESS_BY_OWNER_CODE_JOIN, value: String(by.value) };
-  return undefined;
 }
 
 async function findRow(scope: ResourceScope, by: Identifier): Promise<BusinessRow | null> {

@@ -27,7 +27,7 @@ import type { AppEnv } from "../auth/request-context.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { parseListParams, type ListQuery } from "./list-params.ts";
 import { parseRecursionLevel, renderResource, type ResourceRecord } from "./render.ts";
-import { resolveScope, type EngineOperation, type ResourceScope, type ScopeBase, type ScopeRequest } from "./request-scope.ts";
+import { resolveScope, type EngineOperation, type ResourceScope, type ScopeRequest } from "./request-scope.ts";
 import { validateWrite, type BodySource, type WriteMethod, type WriteValues } from "./write.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { requestHeader } from "../http/request-headers.ts";
@@ -70,15 +70,6 @@ export interface ResourceAdapter {
    * holds them (AccessToken: `token_secret`, shown only then, so it must not be lost to level 0).
    */
   alwaysOnCreate?: readonly string[];
-  /**
-   * A GET naming its target by `by`, scope and target together: the adapter resolves the scope
-   * (resolveScope, or resolveScopeReading to read its row in the check's one statement) and
-   * reads the target. Absent: the engine resolves the scope, then calls findOne.
-   * @returns the scope, and the target's record (null: none in the scope's chain), or undefined
-   *   when the adapter did not read it (the engine calls findOne)
-   * @throws ServiceError as resolveScope
-   */
-  getChecked?(base: ScopeBase, request: ScopeRequest, by: Identifier): Promise<{ scope: ResourceScope; record?: ResourceRecord | null }>;
 }
 
 /**
@@ -172,32 +163,11 @@ export function identifierOf(decl: ResourceDeclaration, pathId: string | undefin
   return { property, value };
 }
 
-/**
- * GET of one resource: the scope, then the target. An adapter with `getChecked` gets both at once
- * when the request names its target well; the identifier's errors still come after the check
- * (targetOf), in their order.
- */
+/** GET of one resource: the scope (the caller's check), then the identifier and the adapter's findOne. */
 async function getOne(c: Context<AppEnv>, adapter: ResourceAdapter, pathId: string | undefined): Promise<Response> {
-  const query = queryParams(c);
-  const named = adapter.getChecked ? namedTarget(adapter.declaration, pathId, query) : undefined;
-  const checked = named
-    ? await adapter.getChecked!(c.get("ctx"), scopeRequest(c, adapter, "get"), named)
-    : { scope: await scopeFor(c, adapter, "get") };
-  const { scope } = checked;
-  const by = targetOf(adapter, scope, pathId, query);
-  const target = checked.record !== undefined ? checked.record : await adapter.findOne(scope, by);
-  // The catalogue's description, never the value asked for (tenant isolation; see findTarget).
-  if (!target) throw new ServiceError("resource_not_found");
+  const scope = await scopeFor(c, adapter, "get");
+  const target = await findTarget(scope, adapter, targetOf(adapter, scope, pathId, queryParams(c)));
   return jsonResponse(c, okBody(render(adapter, scope, target)));
-}
-
-/** The identifier a request names by path or query, or undefined when identifierOf would refuse it. */
-function namedTarget(decl: ResourceDeclaration, pathId: string | undefined, query: Params): Identifier | undefined {
-  try {
-    return identifierOf(decl, pathId, query);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The request's target: the adapter's implied one when the request names none, else `identifierOf`. */

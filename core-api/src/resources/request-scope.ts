@@ -21,7 +21,6 @@ import { resolvesNothing, type TargetPolicy } from "../net/public-target.ts";
 import { mayAttempt, resourceRule, type EngineOperation } from "../auth/access-table.ts";
 import { requireAccess, requireSession } from "../auth/context.ts";
 import type { RequestAuth } from "../auth/request-auth.ts";
-import type { TargetRequest } from "../db/target-join.ts";
 import type { ChainHead } from "../chains/chain-columns.ts";
 import type { CoreDb } from "../db/client.ts";
 import type { WritingAdmin } from "../ip-ranges/self-lockout.ts";
@@ -82,24 +81,6 @@ export type ScopeBase = Pick<RequestContext, "db" | "now" | "version" | "auth" |
  *   integer; permission_denied_or_non_existent (68, 403) for an admin outside the chain's ranges
  */
 export async function resolveScope(base: ScopeBase, request: ScopeRequest): Promise<ResourceScope> {
-  return (await resolveScopeReading(base, request)).scope;
-}
-
-/**
- * resolveScope, reading `target` in the check's one statement when it can (db/target-join.ts):
- * when this is the request's first check of the chain and the check is its own (not one shared
- * with concurrent requests: auth/check-coalescer.ts), and TARGET_JOIN is not off (off: never,
- * to measure what the join saves).
- * @returns the scope, and `row`: the target's row (null: no such row in the chain), or undefined
- *   when it was not read with the check (the caller reads it itself)
- * @throws ServiceError as resolveScope
- */
-export async function resolveScopeReading(
-  base: ScopeBase,
-  request: ScopeRequest,
-  asked?: TargetRequest,
-): Promise<{ scope: ResourceScope; row?: Record<string, unknown> | null }> {
-  const target = base.deps.config.targetJoin ? asked : undefined;
   const { auth } = base;
   const { chainHeader } = request;
   requireSession(auth);
@@ -114,9 +95,9 @@ export async function resolveScopeReading(
   } else {
     chainId = parseChainHeader(chainHeader);
   }
-  const grant = await requireAccess(auth, rule, chainId, "resource_not_found", target);
+  const grant = await requireAccess(auth, rule, chainId, "resource_not_found");
   const caller = grant.auth;
-  const scope: ResourceScope = {
+  return {
     db: base.db,
     now: base.now,
     version: base.version,
@@ -131,8 +112,6 @@ export async function resolveScopeReading(
     secretBox: base.secretBox,
     targets: { allowPrivate: base.deps.config.allowPrivateWebhooks, resolveHost: base.deps.resolveHost ?? resolvesNothing },
   };
-  const read = grant.target;
-  return read && target && read.join === target.join && read.value === target.value ? { scope, row: read.row } : { scope };
 }
 
 /**

@@ -1,9 +1,8 @@
 /**
  * Round trips per request: authentication, the caller's access to the request's chain and the
  * chain's IP allowlist in one query; a GET by id in at most 3 statements (that query, the row, at
- * most one for nested records), a business's in 1 (its row read by that query: db/target-join.ts;
- * 2 for a shopper, whose app is checked first, and with TARGET_JOIN=off); a one-field voucher PATCH in at most 5, begin /
- * commit included; a list in at most 3 plus its count query; a one-word prefix search in at most 4,
+ * most one for nested records), a business's in 2 (that query, then the row, for every caller); a
+ * one-field voucher PATCH in at most 5, begin / commit included; a list in at most 3 plus its count query; a one-word prefix search in at most 4,
  * counted total included; get-businesses counts no total; add-business in 8 (the caller's check,
  * then its transaction, each statement a round trip of its own: business-repository.ts). Counted
  * on the wire (test/helpers/statements.ts), so a change that adds a query fails here with the
@@ -11,7 +10,6 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestCore } from "../../../test/helpers/core.ts";
 import { startTwoChains, type TwoChains } from "../auth/two-chains.test-support.ts";
 import { insertBusiness } from "../businesses/business-repository.ts";
 import { insertContentPage } from "../content-pages/content-page-repository.ts";
@@ -44,11 +42,10 @@ afterAll(() => w.core.close());
 /**
  * Sends one request and returns its status and the statements it sent.
  * @param headers the caller's headers (default: chain A's super-user admin)
- * @param app the app that answers (default: the test core's; TestCore.withEnv makes others)
  */
-async function counted(method: string, path: string, body?: unknown, headers: Record<string, string> = w.adminA.headers, app: Pick<TestCore, "json"> = w.core) {
+async function counted(method: string, path: string, body?: unknown, headers: Record<string, string> = w.adminA.headers) {
   w.core.statements.reset();
-  const res = await app.json(path, {
+  const res = await w.core.json(path, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -62,6 +59,13 @@ function expectAtMost(res: { status: number; body: any; statements: readonly str
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const listing = res.statements.map((s, i) => `${i + 1}. ${s}`).join("\n");
   expect(res.statements.length, `${res.statements.length} statements (at most ${max}):\n${listing}`).toBeLessThanOrEqual(max);
+}
+
+/** Asserts a 200 in exactly `count` statements; the failure message lists the statements sent. */
+function expectExactly(res: { status: number; body: any; statements: readonly string[] }, count: number): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const listing = res.statements.map((s, i) => `${i + 1}. ${s}`).join("\n");
+  expect(res.statements.length, `${res.statements.length} statements (exactly ${count}):\n${listing}`).toBe(count);
 }
 
 describe("GET by id: at most 3 statements", () => {
@@ -86,13 +90,14 @@ describe("GET by id: at most 3 statements", () => {
     }
   });
 
-  it("for a business: 1 for an admin or a token (the row comes with the caller's check), 2 for a shopper", async () => {
-    // [caller, statements, whether it may GET the chain]
-    const callers: Array<[Record<string, string>, number, boolean]> = [[w.adminA.headers, 1, true], [w.tokenA, 1, true], [w.readBusinessesA, 1, false], [w.shopperA, 2, false]];
-    for (const [headers, max, readsChain] of callers) {
+  it("for a business: 2 for every caller (the caller's check, then the row)", async () => {
+    // [caller, whether it may GET the chain]
+    const callers: Array<[Record<string, string>, boolean]> = [[w.adminA.headers, true], [w.tokenA, true], [w.readBusinessesA, false], [w.shopperA, false]];
+    for (const [headers, readsChain] of callers) {
       for (const path of [`/resources/business/${ids.business}`, `/resources/business?owner_code=A-1`]) {
         const res = await counted("GET", path, undefined, { ...headers, "X-Service-Chain-ID": String(w.chainA) });
-        expectAtMost(res, max);
+        expectExactly(res, 2);
+        expect(res.statements[1], path).toMatch(/from `businesses`/i);
         expect(res.body.results.id).toBe(ids.business);
         // the nested chain came with the caller's check; one who may not GET it sees its id alone
         if (readsChain) expect(res.body.results.chain.name).toBeDefined();
@@ -101,24 +106,18 @@ describe("GET by id: at most 3 statements", () => {
     }
   });
 
-  it("with TARGET_JOIN=off: 2 for an admin (the check, then the row), the same answers", async () => {
-    const off = w.core.withEnv({ TARGET_JOIN: "off" });
-    const paths = [`/resources/business/${ids.business}`, `/resources/business?owner_code=A-1`, `/resources/business/999999999`, `/resources/business?owner_code=none`];
-    for (const path of paths) {
-      const joined = await counted("GET", path);
-      const apart = await counted("GET", path, undefined, w.adminA.headers, off);
-      expect(joined.statements, path).toHaveLength(1);
-      expect(apart.statements, `${path}: ${apart.statements.join("\n")}`).toHaveLength(2);
-      expect([apart.status, apart.body], path).toEqual([joined.status, joined.body]);
+  it("for a business that is not there: 2 for an admin (the check, then the lookup), 544", async () => {
+    for (const path of [`/resources/business/999999999`, `/resources/business?owner_code=none`]) {
+      const res = await counted("GET", path);
+      expect(res.statements, `${path}: ${res.statements.join("\n")}`).toHaveLength(2);
+      expect([res.status, res.body.error.code], path).toEqual([404, 544]);
     }
-    expect((await counted("GET", paths[0]!, undefined, w.adminA.headers, off)).body.results.id).toBe(ids.business);
-    expect((await counted("GET", paths[2]!, undefined, w.adminA.headers, off)).status).toBe(404);
   });
 });
 
 describe("a nested resource the caller may not GET is not read", () => {
   it("a read_businesses token's and a shopper's business at levels 3 and 4: the chain, shown as {id}, costs no statement", async () => {
-    const callers: Array<[Record<string, string>, number]> = [[w.readBusinessesA, 1], [w.shopperA, 2]];
+    const callers: Array<[Record<string, string>, number]> = [[w.readBusinessesA, 2], [w.shopperA, 2]];
     for (const [headers, max] of callers) {
       for (const level of ["3", "4"]) {
         const res = await counted("GET", `/resources/business/${ids.business}`, undefined, { ...headers, "X-Service-Chain-ID": String(w.chainA), "X-Service-Response-Recursion-Level": level });
@@ -186,7 +185,7 @@ describe("business searches and writes", () => {
   });
 });
 
-describe("the row read with the caller's check caches nothing", () => {
+describe("the caller's check caches nothing", () => {
   it("a deactivated admin, a logged-out session, a deactivated token and a disabled client fail their very next GET by id", async () => {
     const path = `/resources/business/${ids.business}`;
     const get = (headers: Record<string, string>) => w.core.json(path, { headers: { ...headers, "X-Service-Chain-ID": String(w.chainA) } });
