@@ -26,7 +26,7 @@ import { beginCustomerAttempt, customerAttemptAbandoned, customerAttemptFailed, 
 import { needsReset, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
 import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
-import { readStoreConfig, resolveChainScope, type StoreInPath } from "./store-scope.ts";
+import { lockoutPolicyOf, resolveChainScope, type StoreInPath } from "./store-scope.ts";
 
 /**
  * Magento's messages (Customer module). Magento's "The account is locked..." is not used: a locked
@@ -120,7 +120,8 @@ async function checkCredentials(
     await verify(request.password, await dummy());
     return failure(AUTH_MESSAGES.invalid);
   }
-  const { locked, attempt } = await beginCustomerAttempt(db, customer.entityId, clientAddress, await readStoreConfig(db), deps.clock());
+  // The lockout settings came with the customer (repository.ts LoginCustomer): no statement of their own.
+  const { locked, attempt } = await beginCustomerAttempt(db, customer.entityId, clientAddress, lockoutPolicyOf(customer), deps.clock());
   if (locked) {
     await verify(request.password, await dummy());
     return failure(AUTH_MESSAGES.invalid);

@@ -9,9 +9,10 @@ import { alias } from "drizzle-orm/mysql-core";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
 import {
-  customerAddressEntity, customerEntity, directoryCountryRegion, newsletterSubscriber, serviceCustomerData, store, storeGroup, storeWebsite,
+  coreConfigData, customerAddressEntity, customerEntity, directoryCountryRegion, newsletterSubscriber, serviceCustomerData, store, storeGroup, storeWebsite,
 } from "../db/schema.ts";
 import { randomSalt } from "./magento-password.ts";
+import { CONFIG_PATHS } from "./store-scope.ts";
 import {
   SUBSCRIBER_STATUS, type AddressPatch, type CustomerBundle, type CustomerRow, type ServicePatch,
 } from "./mapping.ts";
@@ -51,13 +52,25 @@ export async function findCustomersByEmail(
     .orderBy(asc(customerEntity.websiteId), asc(customerEntity.entityId));
 }
 
-/** What authenticate reads of a customer: the password and lockout columns, and the codes it answers with. */
+/**
+ * What authenticate reads of a customer: the password and lockout columns, the codes it answers
+ * with, and the shop's lockout settings (core_config_data, scope `default`) as stored, read in the
+ * same statement.
+ */
 export type LoginCustomer = Pick<CustomerRow, "entityId" | "websiteId" | "storeId" | "isActive" | "passwordHash" | "failuresNum" | "firstFailure" | "lockExpires"> & {
   /** code of the customer's website; null when it has none */
   websiteCode: string | null;
   /** code of the customer's store view, else of its website's default store view; null when neither exists */
   storeCode: string | null;
+  /** `customer/password/lockout_failures` as stored; null when not set (store-scope.ts lockoutPolicyOf reads it) */
+  lockoutFailuresValue: string | null;
+  /** `customer/password/lockout_threshold` as stored; null when not set */
+  lockoutThresholdValue: string | null;
 };
+
+/** A value of core_config_data at scope `default` (at most one row: its unique key is scope, scope_id, path). */
+const defaultConfigValue = (path: string) =>
+  sql<string | null>`(SELECT ${coreConfigData.value} FROM ${coreConfigData} WHERE ${coreConfigData.scope} = 'default' AND ${coreConfigData.scopeId} = 0 AND ${coreConfigData.path} = ${path})`;
 
 const customerView = alias(store, "customer_view");
 const defaultView = alias(store, "default_view");
@@ -90,6 +103,8 @@ const loginCustomerQuery = (db: ConnectorQueryable, inSomeWebsites: boolean) =>
       lockExpires: customerEntity.lockExpires,
       websiteCode: storeWebsite.code,
       storeCode: sql<string | null>`CASE WHEN ${customerView.storeId} IS NOT NULL THEN ${customerView.code} ELSE ${defaultView.code} END`,
+      lockoutFailuresValue: defaultConfigValue(CONFIG_PATHS.lockoutFailures),
+      lockoutThresholdValue: defaultConfigValue(CONFIG_PATHS.lockoutThreshold),
     })
     .from(customerEntity)
     .leftJoin(storeWebsite, eq(storeWebsite.websiteId, customerEntity.websiteId))
