@@ -56,7 +56,7 @@ function configNumber(raw: string | null | undefined, fallback: number): number 
 /**
  * Magento's lockout settings from their stored values (`customer/password/lockout_failures` and
  * `lockout_threshold`, as readStoreConfig reads them or as they come with the customer that
- * authenticate reads: repository.ts LoginCustomer), with Magento's defaults (10 and 10) for
+ * authenticate reads: login-customer.ts LoginCustomer), with Magento's defaults (10 and 10) for
  * missing or malformed values.
  */
 export function lockoutPolicyOf(values: { lockoutFailuresValue?: string | null; lockoutThresholdValue?: string | null }): Pick<StoreConfig, "lockoutFailures" | "lockoutThresholdMinutes"> {
