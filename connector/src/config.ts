@@ -20,6 +20,12 @@ const envSchema = z.object({
   /** when the reconcile runs (sync/sync-cron.ts): a cron expression, or `off` */
   SYNC_CRON: z.string().trim().default(DEFAULT_SYNC_CRON)
     .refine(isSyncCronExpression, `must be a cron expression such as ${DEFAULT_SYNC_CRON}, or ${SYNC_CRON_OFF}`),
+  /**
+   * how many customer password hashes (argon2id, 64 MiB each) one process runs at once; unset:
+   * its share of the cores (customers/hash-slots.ts reads it when the process loads)
+   */
+  HASH_SLOTS: z.coerce.number({ error: "must be a whole number from 1 to 64" }).int("must be a whole number from 1 to 64")
+    .min(1, "must be a whole number from 1 to 64").max(64, "must be a whole number from 1 to 64").optional(),
 });
 
 /** Every variable the connector reads (README, "Configuration", documents each). */

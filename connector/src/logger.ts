@@ -1,12 +1,12 @@
 /**
- * The connector's structured log: pino, named `connector`, JSON lines on stdout, or pino-pretty
+ * The connector's structured log: pino, named `connector`, JSON lines on (buffered) stdout, or pino-pretty
  * for people when stdout is a terminal and it is installed. The request lines come from pino-http
  * on this logger (http/http-log.ts). Secrets are redacted whatever a line carries: the
  * Authorization header, cookies and passwords (REDACTED_PATHS). Tests pass a pino logger on a
  * capturing stream (test-support/log-capture.ts) built from the same options.
  */
 import { prettyWhenTerminal } from "@service/shared/node";
-import { pino, type Logger as PinoLogger, type LoggerOptions } from "pino";
+import { pino, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from "pino";
 
 import type { LogLevel } from "@service/shared/logging";
 
@@ -31,12 +31,35 @@ export function connectorLoggerOptions(level: LogLevel): LoggerOptions {
   return { name: "connector", level, redact: { paths: REDACTED_PATHS, censor: "[Redacted]" } };
 }
 
+/** Buffered stdout: written once this many bytes have gathered ... */
+const STDOUT_BUFFER_BYTES = 4096;
+/** ... or this many milliseconds after a line, whichever comes first. */
+const STDOUT_FLUSH_MS = 50;
+
+let stdout: DestinationStream | undefined;
+
 /**
- * The default log: pino on stdout with connectorLoggerOptions.
+ * The process's buffered stdout, opened on first use and shared by every default log of the
+ * process, so lines keep their order. As core-api's log does (its logger.ts): one write per
+ * request line was a system call per request; lines are written once STDOUT_BUFFER_BYTES have
+ * gathered, and at the latest STDOUT_FLUSH_MS after a line, so a quiet connector still shows its
+ * lines at once; what is buffered when the process exits is written synchronously first (pino's
+ * exit hook).
+ */
+function bufferedStdout(): DestinationStream {
+  return (stdout ??= pino.destination({ dest: 1, sync: false, minLength: STDOUT_BUFFER_BYTES, periodicFlush: STDOUT_FLUSH_MS }));
+}
+
+/**
+ * The default log: pino with connectorLoggerOptions, JSON lines on (buffered) stdout, or
+ * pino-pretty when stdout is a terminal.
  * @param level the lowest level written (LOG_LEVEL); default `info`
  * @param isTerminal whether stdout is a terminal (pretty output); default `process.stdout.isTTY`
  */
 export function defaultLogger(level: LogLevel = "info", isTerminal: boolean = process.stdout.isTTY === true): PinoLogger {
   const transport = prettyWhenTerminal(isTerminal); // pretty-log.ts of @service/shared/node
-  return pino({ ...connectorLoggerOptions(level), ...(transport ? { transport } : {}) });
+  if (transport) return pino({ ...connectorLoggerOptions(level), transport });
+  // A silent log writes nothing: it needs no stdout (tests build many apps with one).
+  if (level === "silent") return pino(connectorLoggerOptions(level));
+  return pino(connectorLoggerOptions(level), bufferedStdout());
 }

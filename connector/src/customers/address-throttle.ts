@@ -5,8 +5,9 @@
  *
  * - One counter per client address: `ADDRESS_LIMIT` failed attempts per `WINDOW_MS`. Reaching the
  *   limit locks the address for `LOCK_MS`; while locked, authenticate is refused with HTTP 429 and
- *   `Retry-After` before any account is looked at, so a locked address neither checks passwords
- *   nor adds failures to accounts: one address locks at most ADDRESS_LIMIT / lockout_failures
+ *   `Retry-After` before any account is checked (authenticate reads the customer row with the
+ *   counter, and leaves it alone), so a locked address neither checks passwords nor adds
+ *   failures to accounts: one address locks at most ADDRESS_LIMIT / lockout_failures
  *   accounts per window.
  * - An attempt is counted as pending *before* the password is checked, in one atomic statement,
  *   and refused when failures + pending would pass the limit, so a burst of parallel guesses gets
@@ -48,15 +49,32 @@ export interface AddressAttempt {
 /** The outcome of counting an attempt: go ahead (the attempt to settle), or refused for a while. */
 export type AddressVerdict = ({ refused: false } & AddressAttempt) | { refused: true; retryAfterMs: number };
 
+/** The counter of one address as stored (service_authenticate_throttle). */
+export type AddressCounter = typeof serviceAuthenticateThrottle.$inferSelect;
+
 /**
  * Counts an authenticate attempt from `address` as pending and says whether it may go on; an
  * attempt that goes on must be settled with addressAttemptFailed, addressAttemptSucceeded or
- * addressAttemptAbandoned.
+ * addressAttemptAbandoned. countAddressAttempt, the counter read back, and addressVerdict.
  * @param address the client address; null (unknown) shares one counter with all unknown addresses
  * @param now the request's clock (tests inject it)
  * @returns `refused` with the time until the lock ends (ms) when the address is locked or at its limit
  */
 export async function beginAddressAttempt(db: ConnectorQueryable, address: string | null, now: Date): Promise<AddressVerdict> {
+  const addressHash = await countAddressAttempt(db, address, now);
+  const [row] = await preparedFor(db, "address-counter", () =>
+    db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, sql.placeholder("addressHash"))).prepare(),
+  ).execute({ addressHash });
+  return addressVerdict(db, addressHash, row ?? null, now);
+}
+
+/**
+ * The first half of beginAddressAttempt: counts an attempt from `address` as pending, in one
+ * atomic statement. Its counter must then be read back (authenticate reads it with the customer:
+ * login-customer.ts readCounterAndLoginCustomer) and judged by addressVerdict.
+ * @returns the counter's key (addressHash)
+ */
+export async function countAddressAttempt(db: ConnectorQueryable, address: string | null, now: Date): Promise<string> {
   const addressHash = createHash("sha256").update(`address:${canonical(address) ?? "unknown"}`).digest("hex");
   const windowStart = new Date(now.getTime() - WINDOW_MS);
   // A locked counter is left alone (refused attempts do not prolong the lock); an expired window
@@ -69,9 +87,16 @@ export async function beginAddressAttempt(db: ConnectorQueryable, address: strin
       failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 0 ELSE failures END,
       pending = CASE WHEN locked_until > ${now} THEN pending WHEN window_started_at <= ${windowStart} THEN 1 ELSE pending + 1 END,
       window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`));
-  const [row] = await preparedFor(db, "address-counter", () =>
-    db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, sql.placeholder("addressHash"))).prepare(),
-  ).execute({ addressHash });
+  return addressHash;
+}
+
+/**
+ * The second half of beginAddressAttempt: judges a counter read back after countAddressAttempt.
+ * Past the limit in a burst, the attempt is taken back (a statement) and refused.
+ * @param row the counter of `addressHash` as read after counting
+ * @throws Error when `row` is null (the counter just written is not there)
+ */
+export async function addressVerdict(db: ConnectorQueryable, addressHash: string, row: AddressCounter | null, now: Date): Promise<AddressVerdict> {
   if (row?.lockedUntil && row.lockedUntil > now) return { refused: true, retryAfterMs: row.lockedUntil.getTime() - now.getTime() };
   if (!row) throw new Error("beginAddressAttempt: the counter just written is not there");
   const attempt = { addressHash, windowStartedAt: row.windowStartedAt };
@@ -81,6 +106,19 @@ export async function beginAddressAttempt(db: ConnectorQueryable, address: strin
     return { refused: true, retryAfterMs: LOCK_MS };
   }
   return { refused: false, ...attempt };
+}
+
+/**
+ * Takes back an attempt countAddressAttempt counted at `countedAt` when its counter could not be
+ * read back (the read failed, so its window is not known): the window it was counted in is the
+ * one started in (countedAt - WINDOW_MS, countedAt], a later one starts after `countedAt`. Best
+ * effort, as addressAttemptAbandoned: with the database gone this fails too, and the window clears it.
+ */
+export async function addressCountAbandoned(db: ConnectorQueryable, addressHash: string, countedAt: Date): Promise<void> {
+  const windowStart = new Date(countedAt.getTime() - WINDOW_MS);
+  await runStatement(() => db.execute(sql`
+    UPDATE service_authenticate_throttle SET pending = GREATEST(CAST(pending AS SIGNED) - 1, 0)
+    WHERE address_hash = ${addressHash} AND window_started_at > ${windowStart} AND window_started_at <= ${countedAt}`));
 }
 
 /** Records that a pending attempt failed: one more failure; the ADDRESS_LIMIT-th locks the address. */

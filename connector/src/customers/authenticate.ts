@@ -12,7 +12,7 @@
  * an older format, the password is re-hashed in the current one (Magento's
  * UpgradeCustomerPasswordObserver).
  * Every attempt is also counted against the client address (address-throttle.ts): an address
- * that failed too often is refused with 429 before any account is looked at; a failed answer
+ * that failed too often is refused with 429 before any account is checked; a failed answer
  * counts as a failure there, a success or an error (no answer) does not.
  */
 import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/connector";
@@ -21,12 +21,14 @@ import { runStatement } from "@service/shared/node";
 import type { ConnectorDb } from "../db/client.ts";
 import { customerEntity } from "../db/schema.ts";
 import { tooManyAttempts } from "../http/errors.ts";
-import { addressAttemptAbandoned, addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt } from "./address-throttle.ts";
+import {
+  addressAttemptAbandoned, addressAttemptFailed, addressAttemptSucceeded, addressCountAbandoned, addressVerdict, countAddressAttempt,
+} from "./address-throttle.ts";
 import { beginCustomerAttempt, customerAttemptAbandoned, customerAttemptFailed, customerAttemptSucceeded } from "./customer-throttle.ts";
 import { needsReset, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
-import { findLoginCustomer, type LoginCustomer } from "./repository.ts";
-import { readStoreConfig, resolveChainScope, type StoreInPath } from "./store-scope.ts";
+import { readCounterAndLoginCustomer, type LoginCustomer } from "./login-customer.ts";
+import { lockoutPolicyOf, resolveChainScope, type StoreInPath } from "./store-scope.ts";
 
 /**
  * Magento's messages (Customer module). Magento's "The account is locked..." is not used: a locked
@@ -67,11 +69,19 @@ export async function authenticateCustomer(
   const { db } = deps;
   const scope = await resolveChainScope(db, request.service_chain_id, deps.store);
   const startedAt = deps.clock();
-  const attempt = await beginAddressAttempt(db, clientAddress, startedAt);
+  // The attempt counted against the address, then its counter read back with the customer (one
+  // statement); the customer is looked at only once the address may go on.
+  const addressHash = await countAddressAttempt(db, clientAddress, startedAt);
+  const { counter, customer } = await readCounterAndLoginCustomer(db, addressHash, request.email, scope.websiteIds).catch(async (err: unknown) => {
+    // No answer: the attempt counts as nothing (best effort, as below).
+    await addressCountAbandoned(db, addressHash, startedAt).catch(() => undefined);
+    throw err;
+  });
+  const attempt = await addressVerdict(db, addressHash, counter, startedAt);
   if (attempt.refused) throw tooManyAttempts(attempt.retryAfterMs);
   let result: AuthenticateResponse;
   try {
-    result = await checkCredentials(deps, request, scope.websiteIds, clientAddress);
+    result = await checkCredentials(deps, request, customer, clientAddress);
   } catch (err) {
     // No answer (the database failed under the check): the attempt counts as nothing. Best
     // effort: with the database gone this fails too, and the window clears it.
@@ -102,7 +112,8 @@ let dummyHash: Promise<string> | undefined;
 const dummy = () => (dummyHash ??= hashMagentoPassword("no account: a password checked for the time it takes"));
 
 /**
- * The customer's email and password checked against the account. Unknown, wrong and locked are one
+ * The customer's email and password checked against the account (`customer`: the one with this
+ * email, null when there is none). Unknown, wrong and locked are one
  * answer (`Invalid login or password.`) after the same work: one password verified, against a
  * dummy hash when there is no account or it is locked from this address. The lock is counted per
  * customer and client address (customer-throttle.ts).
@@ -110,17 +121,17 @@ const dummy = () => (dummyHash ??= hashMagentoPassword("no account: a password c
 async function checkCredentials(
   deps: AuthenticateDeps,
   request: AuthenticateRequest,
-  websiteIds: number[] | null,
+  customer: LoginCustomer | null,
   clientAddress: string | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
   const verify = deps.verifyPassword ?? verifyMagentoPassword;
-  const customer = await findLoginCustomer(db, request.email, websiteIds);
   if (!customer) {
     await verify(request.password, await dummy());
     return failure(AUTH_MESSAGES.invalid);
   }
-  const { locked, attempt } = await beginCustomerAttempt(db, customer.entityId, clientAddress, await readStoreConfig(db), deps.clock());
+  // The lockout settings came with the customer (login-customer.ts LoginCustomer): no statement of their own.
+  const { locked, attempt } = await beginCustomerAttempt(db, customer.entityId, clientAddress, lockoutPolicyOf(customer), deps.clock());
   if (locked) {
     await verify(request.password, await dummy());
     return failure(AUTH_MESSAGES.invalid);

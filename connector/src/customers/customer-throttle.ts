@@ -19,6 +19,7 @@ import { createHash } from "node:crypto";
 import { runStatement } from "@service/shared/node";
 import { and, eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
+import { preparedFor } from "../db/prepared.ts";
 import { serviceAuthenticateLockout as pairs } from "../db/schema.ts";
 import type { StoreConfig } from "./store-scope.ts";
 
@@ -58,7 +59,7 @@ export async function beginCustomerAttempt(
     ON DUPLICATE KEY UPDATE
       failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 1 ELSE failures + 1 END,
       window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`));
-  const [row] = await db.select().from(pairs).where(and(eq(pairs.customerId, customerId), eq(pairs.addressHash, attempt.addressHash)));
+  const [row] = await pairQuery(db).execute({ customerId, addressHash: attempt.addressHash });
   if (row?.lockedUntil && row.lockedUntil > now) return { locked: true, attempt: null };
   if (row && row.failures > policy.lockoutFailures) {
     // More attempts than the limit are out at once (a parallel burst): the pair locks now. Counting
@@ -70,6 +71,11 @@ export async function beginCustomerAttempt(
   }
   return { locked: false, attempt };
 }
+
+/** The pair's row, read after counting (built once per database: every authenticate of a known customer runs it). */
+const pairQuery = (db: ConnectorQueryable) =>
+  preparedFor(db, "lockout-pair", () =>
+    db.select().from(pairs).where(and(eq(pairs.customerId, sql.placeholder("customerId")), eq(pairs.addressHash, sql.placeholder("addressHash")))).prepare());
 
 /** Records that a counted attempt failed: the pair's lockout_failures-th failure locks it for lockout_threshold minutes. */
 export async function customerAttemptFailed(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {

@@ -54,8 +54,13 @@ describe("Slots", () => {
 describe("argon2id hashes in the process's slots", () => {
   it("a process alone gets a slot per core, at most its thread pool (UV_THREADPOOL_SIZE, else 4)", () => {
     const pool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-    expect(defaultHashSlots()).toBe(Math.max(1, Math.min(availableParallelism(), pool)));
+    expect(defaultHashSlots({ UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE })).toBe(Math.max(1, Math.min(availableParallelism(), pool)));
     expect(ARGON_SLOTS.size).toBe(defaultHashSlots());
+  });
+
+  it("HASH_SLOTS sets the slots per process; a value that is not a whole number >= 1 leaves the default", () => {
+    expect(defaultHashSlots({ HASH_SLOTS: "3" })).toBe(3);
+    for (const ignored of [undefined, "", "0", "1.5", "two"]) expect(defaultHashSlots({ HASH_SLOTS: ignored })).toBe(defaultHashSlots({}));
   });
 
   it("verifications beyond the slots wait their turn and answer as alone", async () => {

@@ -56,13 +56,21 @@ export class Slots {
   }
 }
 
+/** The variable that sets the slots per process (config.ts checks it: a whole number from 1 to 64). */
+export const HASH_SLOTS_VARIABLE = "HASH_SLOTS";
+
 /**
- * Hash slots for this process: the cores it can keep busy (processCpuShare: all of them alone,
- * its share as one of WEB_CONCURRENCY workers), at most its libuv thread pool.
+ * Hash slots for this process: HASH_SLOTS when set; else the cores it can keep busy
+ * (processCpuShare: all of them alone, its share as one of WEB_CONCURRENCY workers), at most its
+ * libuv thread pool.
+ * @param env defaults to process.env (a HASH_SLOTS that is not a whole number >= 1 is ignored here;
+ *   config.ts refuses it at start-up)
  * @example 2 cores, 2 workers (thread pool 2 each): 1 slot per worker; 2 cores, one process
  *   (thread pool 4): 2 slots
  */
-export function defaultHashSlots(): number {
+export function defaultHashSlots(env: Record<string, string | undefined> = process.env): number {
+  const configured = Number(env[HASH_SLOTS_VARIABLE]);
+  if (Number.isInteger(configured) && configured >= 1) return configured;
   return Math.max(1, Math.min(processCpuShare(), threadPoolSize()));
 }
 

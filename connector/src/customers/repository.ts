@@ -4,8 +4,7 @@
  * run several of them atomically. No business rules here beyond keeping Magento's references
  * (default_billing, newsletter_subscriber) consistent.
  */
-import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/mysql-core";
+import { and, asc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
 import {
@@ -50,60 +49,6 @@ export async function findCustomersByEmail(
     .where(and(eq(customerEntity.email, email), inWebsites(websiteIds)))
     .orderBy(asc(customerEntity.websiteId), asc(customerEntity.entityId));
 }
-
-/** What authenticate reads of a customer: the password and lockout columns, and the codes it answers with. */
-export type LoginCustomer = Pick<CustomerRow, "entityId" | "websiteId" | "storeId" | "isActive" | "passwordHash" | "failuresNum" | "firstFailure" | "lockExpires"> & {
-  /** code of the customer's website; null when it has none */
-  websiteCode: string | null;
-  /** code of the customer's store view, else of its website's default store view; null when neither exists */
-  storeCode: string | null;
-};
-
-const customerView = alias(store, "customer_view");
-const defaultView = alias(store, "default_view");
-
-/**
- * The customer authenticate checks, in one statement: the first of findCustomersByEmail's order
- * (lowest website id, then entity id) with this email in the websites (null = all), with its
- * website's code and its store view's code (the website's default store view when the customer
- * has none, store_id 0 or null, or it no longer exists).
- * @returns null when no customer has this email there
- */
-export async function findLoginCustomer(db: ConnectorQueryable, email: string, websiteIds: number[] | null): Promise<LoginCustomer | null> {
-  const query = websiteIds === null ? loginCustomerQuery(db, false) : loginCustomerQuery(db, true);
-  // An empty list matches nothing, as inWebsites does.
-  const [row] = await query.execute({ email, websiteIds: websiteIds?.length ? websiteIds : [-1] });
-  return row ?? null;
-}
-
-/** findLoginCustomer's statement, in some websites (`inWebsites`) or all, built once per database. */
-const loginCustomerQuery = (db: ConnectorQueryable, inSomeWebsites: boolean) =>
-  preparedFor(db, `login-customer-${inSomeWebsites ? "in-websites" : "anywhere"}`, () => db
-    .select({
-      entityId: customerEntity.entityId,
-      websiteId: customerEntity.websiteId,
-      storeId: customerEntity.storeId,
-      isActive: customerEntity.isActive,
-      passwordHash: customerEntity.passwordHash,
-      failuresNum: customerEntity.failuresNum,
-      firstFailure: customerEntity.firstFailure,
-      lockExpires: customerEntity.lockExpires,
-      websiteCode: storeWebsite.code,
-      storeCode: sql<string | null>`CASE WHEN ${customerView.storeId} IS NOT NULL THEN ${customerView.code} ELSE ${defaultView.code} END`,
-    })
-    .from(customerEntity)
-    .leftJoin(storeWebsite, eq(storeWebsite.websiteId, customerEntity.websiteId))
-    .leftJoin(customerView, and(ne(customerEntity.storeId, 0), eq(customerView.storeId, customerEntity.storeId)))
-    .leftJoin(storeGroup, and(isNull(customerView.storeId), eq(storeGroup.groupId, storeWebsite.defaultGroupId)))
-    .leftJoin(defaultView, eq(defaultView.storeId, storeGroup.defaultStoreId))
-    .where(and(
-      eq(customerEntity.email, sql.placeholder("email")),
-      // mysql2 writes an array value as a list: (1, 2)
-      inSomeWebsites ? sql`${customerEntity.websiteId} in (${sql.placeholder("websiteIds")})` : undefined,
-    ))
-    .orderBy(asc(customerEntity.websiteId), asc(customerEntity.entityId))
-    .limit(1)
-    .prepare());
 
 /** The customer with this id if it is in the websites (null = any website). */
 export async function findCustomerById(

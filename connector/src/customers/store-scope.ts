@@ -40,15 +40,29 @@ export async function readStoreConfig(db: ConnectorQueryable): Promise<StoreConf
     .from(coreConfigData)
     .where(and(eq(coreConfigData.scope, "default"), eq(coreConfigData.scopeId, 0),
       inArray(coreConfigData.path, Object.values(CONFIG_PATHS))));
-  const value = (path: string, fallback: number): number => {
-    const raw = rows.find((r) => r.path === path)?.value;
-    const n = raw == null || raw.trim() === "" ? NaN : Number(raw);
-    return Number.isInteger(n) && n >= 0 ? n : fallback;
-  };
+  const value = (path: string) => rows.find((r) => r.path === path)?.value;
   return {
-    accountShareScope: value(CONFIG_PATHS.accountShareScope, 1) === 0 ? 0 : 1,
-    lockoutFailures: value(CONFIG_PATHS.lockoutFailures, 10),
-    lockoutThresholdMinutes: value(CONFIG_PATHS.lockoutThreshold, 10),
+    accountShareScope: configNumber(value(CONFIG_PATHS.accountShareScope), 1) === 0 ? 0 : 1,
+    ...lockoutPolicyOf({ lockoutFailuresValue: value(CONFIG_PATHS.lockoutFailures), lockoutThresholdValue: value(CONFIG_PATHS.lockoutThreshold) }),
+  };
+}
+
+/** A stored config value as a whole number >= 0, or `fallback` when it is missing or malformed (Magento's default). */
+function configNumber(raw: string | null | undefined, fallback: number): number {
+  const n = raw == null || raw.trim() === "" ? NaN : Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+/**
+ * Magento's lockout settings from their stored values (`customer/password/lockout_failures` and
+ * `lockout_threshold`, as readStoreConfig reads them or as they come with the customer that
+ * authenticate reads: login-customer.ts LoginCustomer), with Magento's defaults (10 and 10) for
+ * missing or malformed values.
+ */
+export function lockoutPolicyOf(values: { lockoutFailuresValue?: string | null; lockoutThresholdValue?: string | null }): Pick<StoreConfig, "lockoutFailures" | "lockoutThresholdMinutes"> {
+  return {
+    lockoutFailures: configNumber(values.lockoutFailuresValue, 10),
+    lockoutThresholdMinutes: configNumber(values.lockoutThresholdValue, 10),
   };
 }
 

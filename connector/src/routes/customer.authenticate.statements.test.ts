@@ -1,0 +1,66 @@
+/**
+ * The statements one authenticate sends, counted on the wire (test/helpers/statements.ts), so a
+ * change that adds a round trip to the login path fails here with the statements listed. Each is
+ * one the rules need (customers/authenticate.ts): the integration token, the chain's websites,
+ * the per-address counter (counted, then read back with the customer and the shop's lockout settings),
+ * the per-customer-and-address pair (counted, then read), and after the check the pair and the
+ * address settled. The once-a-minute prunes are left out: the first call of the file runs them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countStatements, type StatementCounter } from "../../../test/helpers/statements.ts";
+import { AUTH_MESSAGES } from "../customers/authenticate.ts";
+import { startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
+
+const AUTH = "/rest/V1/service/customer/authenticate";
+let h: Harness;
+let counter: StatementCounter;
+let seq = 0;
+
+beforeAll(async () => {
+  h = await startHarness("webshop_auth_statements", { trustedProxies: ["127.0.0.1"] });
+  const res = await h.call("POST", "/rest/V1/service/customer/update", { user_info: { username: "sam@example.com", password: "Right-pass1" }, create_if_not_exists: true });
+  expect(res.status).toBe(200);
+  counter = countStatements(h.database.pool);
+  // The prunes (at most once a minute per process, by the fake clock that stands still here).
+  expect((await authenticate("Right-pass1")).body.authenticated).toBe(true);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** One authenticate from an address of its own; returns the answer and the statements it sent. */
+async function authenticate(password: string, email = "sam@example.com") {
+  counter.reset();
+  const res = await fetch(`${h.url}${AUTH}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${TEST_TOKEN}`, "x-forwarded-for": `198.51.100.${++seq}` },
+    body: JSON.stringify({ email, password }),
+  });
+  return { status: res.status, body: (await res.json()) as any, statements: counter.statements };
+}
+
+const listing = (statements: readonly string[]) => statements.map((s, i) => `${i + 1}. ${s}`).join("\n");
+
+describe("authenticate's statements", () => {
+  it("a success with a hash in the current format: 8 (no update of the customer)", async () => {
+    const res = await authenticate("Right-pass1");
+    expect(res.body).toMatchObject({ authenticated: true });
+    expect(res.statements.length, listing(res.statements)).toBe(8);
+    expect(res.statements.filter((s) => /customer_entity/.test(s) && !/^select/i.test(s)), listing(res.statements)).toEqual([]);
+    // The lockout settings and the address's counter come with the customer: no read of their own.
+    expect(res.statements.filter((s) => /^select [^(]* from `core_config_data`/i.test(s)), listing(res.statements)).toEqual([]);
+    expect(res.statements.filter((s) => /^select/i.test(s) && /service_authenticate_throttle/.test(s) && !/customer_entity/.test(s)), listing(res.statements)).toEqual([]);
+  });
+
+  it("a wrong password: 8, the same round trips as a success", async () => {
+    const res = await authenticate("wrong-pass");
+    expect(res.body).toMatchObject({ authenticated: false, message: AUTH_MESSAGES.invalid });
+    expect(res.statements.length, listing(res.statements)).toBe(8);
+  });
+
+  it("an unknown email: 5 (no pair to count)", async () => {
+    const res = await authenticate("Right-pass1", "nobody@example.com");
+    expect(res.body).toMatchObject({ authenticated: false, message: AUTH_MESSAGES.invalid });
+    expect(res.statements.length, listing(res.statements)).toBe(5);
+  });
+});
