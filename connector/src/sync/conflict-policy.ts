@@ -21,7 +21,7 @@ import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
 import type { ScannedCustomer } from "./customer-pages.ts";
 import { addUserParamsOf } from "./member-params.ts";
 import { PlatformCallError, type AddUserAnswer, type PlatformClient } from "./platform-client.ts";
-import { recordSynced } from "./sync-state.ts";
+import type { SyncedRecorder } from "./synced-batches.ts";
 
 /** add-user calls for one customer whose member keeps changing under it before it is left to the next pass. */
 const MAX_CONDITIONAL_ATTEMPTS = 3;
@@ -39,6 +39,8 @@ export interface CustomerSyncContext {
   clock: () => Date;
   chainId: number;
   client: PlatformClient;
+  /** stores an accepted customer (synced-batches.ts batchedRecorder) */
+  record: SyncedRecorder;
 }
 
 /** What the platform made of a customer: it accepted the shop's version (the member as it now is), or the shop took the platform's newer one. */
@@ -84,12 +86,13 @@ export async function negotiate(ctx: CustomerSyncContext, d: DueCustomer): Promi
 }
 
 /**
- * Stores that the platform accepted `d` as `user` (sync-state.ts recordSynced): the hash that was
- * sent as its last_hash, the member's user_id, member_number and last_modified_date.
+ * Stores that the platform accepted `d` as `user` (ctx.record: sync-state.ts recordSynced, in
+ * batches): the hash that was sent as its last_hash, the member's user_id, member_number and
+ * last_modified_date; resolves once stored.
  * @throws MemberLinkedElsewhereError (sync-state.ts); the database's errors
  */
 export async function recordAccepted(ctx: CustomerSyncContext, d: DueCustomer, user: UserInfo): Promise<void> {
-  await recordSynced(ctx.db, {
+  await ctx.record({
     customerId: d.bundle.customer.entityId,
     chainId: ctx.chainId,
     expectedLastHash: d.bundle.service?.lastHash ?? null,
