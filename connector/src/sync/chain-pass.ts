@@ -10,8 +10,7 @@
  *   registration) is sent; one from before is sent only with `full` (the first bulk load).
  * The due customers go to the platform through conflict-policy.ts, at most `concurrency` at a time
  * (p-limit), one page's sends overlapping the next page's so the calls in flight do not drain at
- * every page end. The customers the platform accepted are stored in batches (synced-batches.ts:
- * one statement for those accepted meanwhile), a customer counted as sent once its batch is stored.
+ * every page end.
  *
  * What a failure ends:
  * - one customer: the platform refused it, answered it with something that is no valid answer,

@@ -10,10 +10,8 @@
  * from the platform). One call per customer unless both sides changed.
  *
  * Once the platform has accepted a customer its last_hash, user_id and member_number are stored
- * (sync-state.ts, in batches: synced-batches.ts), so a run that crashes is resumed by the next one
- * without sending again what was acknowledged and stored; a customer accepted but not yet stored
- * is sent once more, which the platform takes as the same update (update_if_exists finds the same
- * member).
+ * (sync-state.ts), so a run that crashes is resumed by the next one without sending again what
+ * was acknowledged.
  */
 import { updateCustomerRequestSchema, type UserInfoObject } from "@service/shared/connector";
 import type { UserInfo } from "@service/shared/user-info";

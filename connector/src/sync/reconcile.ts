@@ -7,8 +7,7 @@
  * - chain-pass.ts: per linked chain (platform-link.ts), the customers whose user info hash differs
  *   from their `last_hash`, sent at most `concurrency` at a time; what a failure ends (a
  *   customer, a chain or the run);
- * - conflict-policy.ts: one customer sent with "the newer change wins", its outcome stored
- *   (synced-batches.ts: the accepted customers of a moment in one statement).
+ * - conflict-policy.ts: one customer sent with "the newer change wins", its outcome stored.
  *
  * A customer never ends the run, whatever the platform answers for it: it is reported and tried
  * again on the next pass. The shop's database going away mid-run (a restart, a lost network)
