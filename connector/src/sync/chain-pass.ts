@@ -31,7 +31,6 @@ import { PlatformCallError, platformClient } from "./platform-client.ts";
 import type { PlatformLink } from "./platform-link.ts";
 import { MAX_LISTED, type ChainReport, type ReconcileDeps, type ReconcileOptions, type ReconcileReport, type SendItem, type SendReason } from "./reconcile-report.ts";
 import { MemberLinkedElsewhereError } from "./sync-state.ts";
-import { batchedRecorder } from "./synced-batches.ts";
 
 /** A due customer and why it is due. */
 interface Due extends DueCustomer {
@@ -54,10 +53,7 @@ export async function reconcileChain(
   const total = await countCustomers(deps.db, link.websiteIds);
   const progress = () => options.onProgress?.({ chainId: link.chainId, scanned: chain.scanned, total, sent: chain.sent, pulled: chain.pulled, failed: chain.failed });
   progress();
-  const ctx: CustomerSyncContext = {
-    db: deps.db, clock: deps.clock ?? (() => new Date()), chainId: link.chainId, client: platformClient(link, { fetch: deps.fetch }),
-    record: batchedRecorder(deps.db, { maxBatch: options.recordBatch }),
-  };
+  const ctx: CustomerSyncContext = { db: deps.db, clock: deps.clock ?? (() => new Date()), chainId: link.chainId, client: platformClient(link, { fetch: deps.fetch }) };
   // The add-user calls hold a slot, the recording of an accepted customer does not: the calls in
   // flight stay at `concurrency` while the shop's database stores the answers before them.
   const limit = pLimit(options.concurrency);

@@ -21,7 +21,7 @@ import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
 import type { ScannedCustomer } from "./customer-pages.ts";
 import { addUserParamsOf } from "./member-params.ts";
 import { PlatformCallError, type AddUserAnswer, type PlatformClient } from "./platform-client.ts";
-import type { SyncedRecorder } from "./synced-batches.ts";
+import { recordSynced } from "./sync-state.ts";
 
 /** add-user calls for one customer whose member keeps changing under it before it is left to the next pass. */
 const MAX_CONDITIONAL_ATTEMPTS = 3;
@@ -39,8 +39,6 @@ export interface CustomerSyncContext {
   clock: () => Date;
   chainId: number;
   client: PlatformClient;
-  /** stores an accepted customer (synced-batches.ts batchedRecorder) */
-  record: SyncedRecorder;
 }
 
 /** What the platform made of a customer: it accepted the shop's version (the member as it now is), or the shop took the platform's newer one. */
@@ -86,13 +84,12 @@ export async function negotiate(ctx: CustomerSyncContext, d: DueCustomer): Promi
 }
 
 /**
- * Stores that the platform accepted `d` as `user` (ctx.record: sync-state.ts recordSynced, in
- * batches): the hash that was sent as its last_hash, the member's user_id, member_number and
- * last_modified_date; resolves once stored.
+ * Stores that the platform accepted `d` as `user` (sync-state.ts recordSynced): the hash that was
+ * sent as its last_hash, the member's user_id, member_number and last_modified_date.
  * @throws MemberLinkedElsewhereError (sync-state.ts); the database's errors
  */
 export async function recordAccepted(ctx: CustomerSyncContext, d: DueCustomer, user: UserInfo): Promise<void> {
-  await ctx.record({
+  await recordSynced(ctx.db, {
     customerId: d.bundle.customer.entityId,
     chainId: ctx.chainId,
     expectedLastHash: d.bundle.service?.lastHash ?? null,

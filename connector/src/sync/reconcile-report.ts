@@ -90,11 +90,6 @@ export interface ReconcileOptions {
   batchSize?: number;
   /** add-user calls in flight at most (default 8) */
   concurrency?: number;
-  /**
-   * accepted customers stored per statement at most (synced-batches.ts, default 200); 1 stores
-   * each on its own as soon as the platform accepted it
-   */
-  recordBatch?: number;
   /** how long the lease holds without renewal, milliseconds (default 60 s) */
   leaseMs?: number;
   /**
