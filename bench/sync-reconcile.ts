@@ -496,7 +496,8 @@ export function syncBenchSection(r: SyncBenchResult): string {
     "answers with it (the newer change wins, race-safe); a second call only when both sides changed. The direct loop",
     "runs half before and half after the reconcile. Platform -> webshop goes through the core API's outbox (woken by",
     "the commit) to the connector's update. A load average above the core count means every process waited for a",
-    "CPU: the reconcile's own CPU time shows what the unchanged pass costs it.",
+    "CPU: the reconcile's own CPU time shows what the unchanged pass costs it. The CPU ms per customer of a send row",
+    "add up to what one customer costs the machine (the database server's also counts its other clients).",
     "",
   ];
   return lines.join("\n");
