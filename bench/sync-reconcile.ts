@@ -42,6 +42,7 @@ import { linkPlatform } from "../connector/src/sync/platform-link.ts";
 import { DEFAULT_CONCURRENCY, runReconcile } from "../connector/src/sync/reconcile.ts";
 import { numberOption } from "../scripts/lib/options.ts";
 import { summarise, type Timing } from "./measure.ts";
+import { measureCpu, type CpuSpent } from "./process-cpu.ts";
 import type { BenchSection } from "./section.ts";
 
 /** The sync's targets. */
@@ -82,6 +83,15 @@ export interface SendPhase {
   directRate: number;
   ratio: number;
   calls: string;
+  /** CPU ms per customer of each side (process-cpu.ts): the reconcile's and the direct loop's */
+  cpu: { reconcile: CpuPerCustomer; direct: CpuPerCustomer };
+}
+
+/** CPU ms per customer sent: this process (the reconcile, or the direct loop's client), the core API's process tree, the database server (null: not on this machine; it also counts other clients of the server). */
+export interface CpuPerCustomer {
+  bench: number;
+  core: number;
+  database: number | null;
 }
 
 /** One row of platform -> webshop latency. */
@@ -207,11 +217,15 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
       });
       return (performance.now() - t) / 1000;
     };
+    const roots = new Map([["core-api", started.child.pid!]]);
     const sandwich = async (firstName: string, reconcile: () => Promise<number>) => {
-      const before = await direct(0, half, firstName);
-      const reconcileSeconds = await reconcile();
-      const after = await direct(half, changed - half, firstName);
-      return { reconcileSeconds, directSeconds: before + after };
+      const before = await measureCpu(roots, () => direct(0, half, firstName));
+      const reconciled = await measureCpu(roots, reconcile);
+      const after = await measureCpu(roots, () => direct(half, changed - half, firstName));
+      return {
+        reconcileSeconds: reconciled.result, directSeconds: before.result + after.result,
+        cpu: { reconcile: perCustomer([reconciled.cpu], changed), direct: perCustomer([before.cpu, after.cpu], changed) },
+      };
     };
     const reconcileAll = async (what: string) => {
       let calls = 0;
@@ -246,15 +260,15 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
     log(`\n${changed} new registrations: add-user directly (${concurrency} at a time, half before and half after), and the reconcile`);
     await insertCustomers(shop, linked, changed, new Date(Date.now() + 1000));
     const registrations = await sandwich("Direct", () => reconcileAll("new registrations"));
-    phases.push(phase(`${changed.toLocaleString("en")} new registrations (add-user creates the member)`, changed, registrations.reconcileSeconds, registrations.directSeconds, "reconcile: add-user; direct: add-user"));
-    log(`  direct ${rate(changed, registrations.directSeconds)}/s, reconcile ${rate(changed, registrations.reconcileSeconds)}/s`);
+    phases.push(phase(`${changed.toLocaleString("en")} new registrations (add-user creates the member)`, changed, registrations.reconcileSeconds, registrations.directSeconds, "reconcile: add-user; direct: add-user", registrations.cpu));
+    log(`  direct ${rate(changed, registrations.directSeconds)}/s, reconcile ${rate(changed, registrations.reconcileSeconds)}/s; CPU ms per customer (this process / core API / database): direct ${cpuText(registrations.cpu.direct)}, reconcile ${cpuText(registrations.cpu.reconcile)}`);
 
     log(`\n${changed} account edits: add-user updating directly (half before and half after), and the reconcile (one conditional add-user each)`);
     await warmUp("DirectEdited");
     await shop.pool.query("UPDATE customer_entity SET firstname = CONCAT('Edited', entity_id), updated_at = UTC_TIMESTAMP() + INTERVAL 1 MINUTE WHERE entity_id <= ?", [warmFrom]);
     const edits = await sandwich("DirectEdited", () => reconcileAll("edits"));
-    phases.push(phase(`${changed.toLocaleString("en")} account edits (members exist)`, changed, edits.reconcileSeconds, edits.directSeconds, "reconcile: add-user with if_unmodified_since (the newer change wins, one call); direct: add-user"));
-    log(`  direct ${rate(changed, edits.directSeconds)}/s, reconcile ${rate(changed, edits.reconcileSeconds)}/s`);
+    phases.push(phase(`${changed.toLocaleString("en")} account edits (members exist)`, changed, edits.reconcileSeconds, edits.directSeconds, "reconcile: add-user with if_unmodified_since (the newer change wins, one call); direct: add-user", edits.cpu));
+    log(`  direct ${rate(changed, edits.directSeconds)}/s, reconcile ${rate(changed, edits.reconcileSeconds)}/s; CPU ms per customer (this process / core API / database): direct ${cpuText(edits.cpu.direct)}, reconcile ${cpuText(edits.cpu.reconcile)}`);
 
     // 3. Platform -> webshop: a member changed by an app reaches the shop through the outbox.
     log(`\nplatform -> webshop: alter-user until the shop's customer row holds the change (${latencyWarmup} warm-up, ${latencyRuns} timed per row)`);
@@ -342,10 +356,26 @@ function rate(n: number, seconds: number): number {
   return Math.round(n / seconds);
 }
 
-function phase(label: string, customers: number, reconcileSeconds: number, directSeconds: number, calls: string): SendPhase {
+function phase(label: string, customers: number, reconcileSeconds: number, directSeconds: number, calls: string, cpu: SendPhase["cpu"]): SendPhase {
   const reconcileRate = customers / reconcileSeconds;
   const directRate = customers / directSeconds;
-  return { label, customers, reconcileSeconds, reconcileRate, directSeconds, directRate, ratio: reconcileRate / directRate, calls };
+  return { label, customers, reconcileSeconds, reconcileRate, directSeconds, directRate, ratio: reconcileRate / directRate, calls, cpu };
+}
+
+/** The CPU of `spent` (one or more measured stretches) in ms per customer of `customers`. */
+function perCustomer(spent: CpuSpent[], customers: number): CpuPerCustomer {
+  const ms = (seconds: number) => (seconds * 1000) / customers;
+  const database = spent.some((c) => c.database === null) ? null : ms(spent.reduce((n, c) => n + c.database!, 0));
+  return {
+    bench: ms(spent.reduce((n, c) => n + c.bench, 0)),
+    core: ms(spent.reduce((n, c) => n + (c.services.get("core-api") ?? 0), 0)),
+    database,
+  };
+}
+
+/** "bench / core / database" ms of a CpuPerCustomer. */
+function cpuText(c: CpuPerCustomer): string {
+  return `${c.bench.toFixed(2)} / ${c.core.toFixed(2)} / ${c.database === null ? "-" : c.database.toFixed(2)}`;
 }
 
 /** The user info of synthetic customer `key` (the same shape the reconcile sends). */
@@ -458,7 +488,7 @@ export function syncBenchSection(r: SyncBenchResult): string {
     `| measurement | figure | target | met |`,
     `| --- | --- | --- | --- |`,
     `| webshop -> platform: pass over ${r.linked.toLocaleString("en")} linked customers, none changed (median of ${r.unchangedPassesMs.length}: ${r.unchangedPassesMs.map((x) => x.toFixed(0)).join(", ")} ms; the reconcile's CPU time in them ${r.unchangedCpuMs.map((x) => x.toFixed(0)).join(", ")} ms) | ${r.unchangedMedianMs.toFixed(0)} ms | at most ${TARGET_UNCHANGED_PASS_MS} ms | ${passOk ? "yes" : "no"} |`,
-    ...r.phases.map((p) => `| webshop -> platform: ${p.label}: reconcile ${p.reconcileRate.toFixed(0)}/s (${p.reconcileSeconds.toFixed(1)} s), add-user directly ${p.directRate.toFixed(0)}/s (${p.directSeconds.toFixed(1)} s), ${r.concurrency} at a time; ${p.calls} | ratio ${p.ratio.toFixed(2)} | at least ${TARGET_SEND_RATIO} | ${p.ratio >= TARGET_SEND_RATIO ? "yes" : "no"} |`),
+    ...r.phases.map((p) => `| webshop -> platform: ${p.label}: reconcile ${p.reconcileRate.toFixed(0)}/s (${p.reconcileSeconds.toFixed(1)} s), add-user directly ${p.directRate.toFixed(0)}/s (${p.directSeconds.toFixed(1)} s), ${r.concurrency} at a time; ${p.calls}; CPU ms per customer (this process / the core API / the database server): reconcile ${cpuText(p.cpu.reconcile)}, direct ${cpuText(p.cpu.direct)} | ratio ${p.ratio.toFixed(2)} | at least ${TARGET_SEND_RATIO} | ${p.ratio >= TARGET_SEND_RATIO ? "yes" : "no"} |`),
     ...r.latency.map((row) => `| platform -> webshop, ${row.label}: alter-user until the shop's customer row holds the change (${row.timing.runs} changes; max ${ms(row.timing.max)} ms; after alter-user's answer p50 ${ms(row.afterCommit.p50)} ms, p99 ${ms(row.afterCommit.p99)} ms) | p50 ${ms(row.timing.p50)} ms, p99 ${ms(row.timing.p99)} ms | p99 below ${TARGET_WEBSHOP_P99_MS} ms | ${row.timing.p99 < TARGET_WEBSHOP_P99_MS ? "yes" : "no"} |`),
     "",
     "An account edit of a customer already linked to a member is one call: add-user with if_unmodified_since (the",
@@ -466,7 +496,8 @@ export function syncBenchSection(r: SyncBenchResult): string {
     "answers with it (the newer change wins, race-safe); a second call only when both sides changed. The direct loop",
     "runs half before and half after the reconcile. Platform -> webshop goes through the core API's outbox (woken by",
     "the commit) to the connector's update. A load average above the core count means every process waited for a",
-    "CPU: the reconcile's own CPU time shows what the unchanged pass costs it.",
+    "CPU: the reconcile's own CPU time shows what the unchanged pass costs it. The CPU ms per customer of a send row",
+    "add up to what one customer costs the machine (the database server's also counts its other clients).",
     "",
   ];
   return lines.join("\n");
