@@ -1,10 +1,11 @@
 /**
  * Group commit of sales (baskets/sale-batch.ts): concurrent add-basket calls share a transaction,
  * each sale after a savepoint. A sale's own error (910, 68, a duplicate code) rolls back that sale
- * alone; the others of its batch are written. With GROUP_COMMIT=off every sale is a transaction of
+ * alone, also after it wrote its basket (a trigger here refuses one voucher's UPDATE); the others
+ * of its batch are written. With GROUP_COMMIT=off every sale is a transaction of
  * its own (no savepoint ever sent), with the same answers.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baskets } from "../db/schema.ts";
 import { addUserAsAdmin, call, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
@@ -76,6 +77,35 @@ describe("group commit of sales", () => {
     }
     // Some round put several sales in one transaction (each after its savepoint).
     expect(savepoints).toBeGreaterThan(0);
+  });
+
+  it("a sale failing after its basket's INSERT is rolled back to its savepoint: its basket is not stored, its batch's other sales are", async () => {
+    await w.core.db.execute(sql.raw("CREATE TRIGGER refuse_voucher BEFORE UPDATE ON vouchers FOR EACH ROW BEGIN IF OLD.description = 'refuse' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'; END IF; END"));
+    try {
+      let rolledBack = 0;
+      for (let r = 0; r < 5 && rolledBack === 0; r++) {
+        const users = await Promise.all(Array.from({ length: 7 }, () => newUser()));
+        const keys = await Promise.all(users.map((u, i) => seedVoucher(w.core, u.id, "basket", { amount: 2, description: i === 3 ? "refuse" : null })));
+        w.core.statements.reset();
+        const answers = await Promise.all(users.map((u, i) => sell({ user_id: u.id, basket_total_price: 10, retailer_basket_code: `refuse-${r}-${i}-${seq}`, basket_vouchers: [keys[i]!.key] })));
+        rolledBack = w.core.statements.statements.filter((s) => /^\s*rollback to savepoint\b/i.test(s)).length;
+        for (const [i, u] of users.entries()) {
+          const stored = await basketsOf(u.id);
+          if (i === 3) {
+            expect(answers[i]!.status).toBe(500);
+            expect(stored).toEqual([]);
+            expect(await voucherRow(w.core, keys[i]!.id)).toMatchObject({ status: "claimed", basketId: null });
+          } else {
+            expect(answers[i]!.status, JSON.stringify(answers[i]!.body)).toBe(200);
+            expect(stored.map((b) => b.id)).toEqual([answers[i]!.body.results.basket.id]);
+          }
+        }
+      }
+      // Some round held the refused sale in a batch with others.
+      expect(rolledBack).toBeGreaterThan(0);
+    } finally {
+      await w.core.db.execute(sql.raw("DROP TRIGGER refuse_voucher"));
+    }
   });
 
   it("GROUP_COMMIT=off: a transaction per sale, no savepoint, the same answers", async () => {
