@@ -21,6 +21,10 @@
  * another node of a cluster surfaced here as its redeemed voucher (910). Nothing of the failed copy
  * is written.
  *
+ * add-basket confirms through baskets/sale-batch.ts: concurrent sales share one such transaction
+ * (group commit), each after a savepoint, each with its own answer; writeSale is one sale's work
+ * in it.
+ *
  * A sale racing another for one voucher on one server waits for the voucher's lock and then
  * finds it redeemed: 910, and the rollback leaves nothing of it. On a Galera cluster `FOR UPDATE`
  * does not lock across nodes: the losing commit fails certification (1213), the runner re-runs
