@@ -148,8 +148,10 @@ export function isSynced(state: NodeState): boolean {
 export async function waitSynced(node: GaleraNode, waitMs: number): Promise<void> {
   const until = Date.now() + waitMs;
   let state: NodeState = { running: false };
-  // a node just spawned writes its pid file within a second or two
-  const startGrace = Date.now() + 15_000;
+  // A node just spawned writes its pid file within a second or two, but a joiner copied by rsync
+  // writes it only once the state transfer is done: on a loaded machine that took over 15 s, and
+  // the node was given up (and started again beside itself) while it was still receiving.
+  const startGrace = Date.now() + 90_000;
   while (Date.now() < until) {
     state = await nodeState(node);
     if (isSynced(state)) return;
