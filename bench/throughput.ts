@@ -248,7 +248,7 @@ export const throughputSection: BenchSection = {
       httpTarget("get-basket-price", `get-basket-price: 5 claimed vouchers, 20 lines (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => basketPriceRequest(baskets!)),
       httpTarget("add-basket", `add-basket redeeming 2 vouchers (${workersNote(cores)})`, "product", services.core, CONNECTIONS, (n) => basketSaleRequest(baskets!, 1 + (n % (salesPerTarget - 1)))),
       httpTarget("add-basket-solo", `add-basket redeeming 2 vouchers, GROUP_COMMIT=off (${workersNote(cores)})`, "product", services.coreSolo, CONNECTIONS, (n) => basketSaleRequest(baskets!, salesPerTarget + 1 + (n % (salesPerTarget - 1)))),
-      bare("mysql2-sale-tx", "bare mysql2 pool: one transaction, 1 INSERT + 2 UPDATE", CONNECTIONS, (n) => bareSaleTransaction(pool, 1, n)),
+      bare("mysql2-sale-tx", "bare mysql2 pool: one transaction, 1 INSERT + 2 UPDATE on copies of baskets and vouchers", CONNECTIONS, (n) => bareSaleTransaction(pool, 1, n)),
       bare("argon2", "native argon2id verifications (@node-rs/argon2, 64 MiB, t=2, p=1)", AUTH_CONCURRENCY, () => argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD)),
       auth(services.connector, "authenticate", `connector authenticate (${workersNote(cores)})`),
       auth(services.connector1, "authenticate-w1", `connector authenticate (${workersNote(1)})`),
