@@ -14,7 +14,8 @@
  * - location search (25 km, page of 25) and prefix search ("bak") on the big data set, 32 connections;
  * - connector authenticate (bench customers, the current Magento argon2id hash), 8 concurrent;
  * - get-basket-price for a member with 5 claimed vouchers and a 20-line basket, and add-basket
- *   redeeming 2 vouchers per sale (bench/basket-bench.ts), 32 connections.
+ *   redeeming 2 vouchers per sale (bench/basket-bench.ts), 32 connections; add-basket also from
+ *   the core-api started with GROUP_COMMIT=off (a transaction per sale).
  * Floors:
  * - Hono hello-world and Hono + a mysql2 primary-key select, on @hono/node-server, in a process
  *   of their own (bench/floor-server.ts), 32 connections;
@@ -149,7 +150,8 @@ export const throughputSection: BenchSection = {
     "                       by-id-drizzle (COMPILED_SELECTS=off), by-id-w1, by-id-w2,",
     "                       mysql2-insert, add-business, add-business-solo (GROUP_COMMIT=off),",
     "                       mysql2-location, location, mysql2-prefix, prefix, argon2, authenticate, authenticate-w1,",
-    "                       authenticate-w2, get-basket-price, add-basket, mysql2-sale-tx; what no chosen target needs",
+    "                       authenticate-w2, get-basket-price, add-basket, add-basket-solo (GROUP_COMMIT=off),",
+    "                       mysql2-sale-tx; what no chosen target needs",
     "                       is not started or written (without add-business, add-business-solo, mysql2-insert and the",
     "                       basket targets nothing is written)",
   ],
@@ -176,7 +178,7 @@ export const throughputSection: BenchSection = {
     const startIf = async (keys: string[], make: () => Promise<ServiceHandle>, service: ServiceHandle["service"]) =>
       want(...keys) ? make() : { service, workers: 0, url: "http://not-started", pid: 0, logPath: "" };
     services.core = await startIf(["by-id", "add-business", "location", "prefix", "get-basket-price", "add-basket", ...(cores === 2 ? ["by-id-w2"] : [])], () => ctx.core(cores), "core-api");
-    services.coreSolo = await startIf(["add-business-solo"], () => ctx.core(cores, { name: "group-commit-off", env: { GROUP_COMMIT: "off" } }), "core-api");
+    services.coreSolo = await startIf(["add-business-solo", "add-basket-solo"], () => ctx.core(cores, { name: "group-commit-off", env: { GROUP_COMMIT: "off" } }), "core-api");
     services.coreDrizzle = await startIf(["by-id-drizzle"], () => ctx.core(cores, { name: "compiled-selects-off", env: { COMPILED_SELECTS: "off" } }), "core-api");
     services.core1 = await startIf(["by-id-w1"], () => ctx.core(1), "core-api");
     services.core2 = cores === 2 ? services.core : await startIf(["by-id-w2"], () => ctx.core(2), "core-api");
@@ -222,7 +224,9 @@ export const throughputSection: BenchSection = {
       },
     });
     // The basket targets: seeded only when one is measured; enough voucher pairs for every sale the run may send.
-    const baskets = want("get-basket-price", "add-basket") ? await prepareBasketBench(ctx, Math.max(2000, Math.ceil(seconds * (s.rounds + 1) * 1500))) : null;
+    // add-basket-solo sells the second half of the pairs (a sale's vouchers are redeemed once).
+    const salesPerTarget = Math.max(2000, Math.ceil(seconds * (s.rounds + 1) * 1500));
+    const baskets = want("get-basket-price", "add-basket", "add-basket-solo") ? await prepareBasketBench(ctx, 2 * salesPerTarget) : null;
     if (want("mysql2-sale-tx")) await prepareBasketFloor(pool);
     let inserted = 0;
     const insertSql = `INSERT INTO ${FLOOR_TABLE} (chain_id, name, owner_code, towncity, country_code, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?, ?)`;
@@ -247,7 +251,8 @@ export const throughputSection: BenchSection = {
       bare("mysql2-prefix", "bare mysql2 pool: the prefix search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("text"))),
       httpTarget("prefix", `prefix search "${textCase.prefix}" (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, textCase)),
       httpTarget("get-basket-price", `get-basket-price: 5 claimed vouchers, 20 lines (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => basketPriceRequest(baskets!)),
-      httpTarget("add-basket", `add-basket redeeming 2 vouchers (${workersNote(cores)})`, "product", services.core, CONNECTIONS, (n) => basketSaleRequest(baskets!, n + 1)),
+      httpTarget("add-basket", `add-basket redeeming 2 vouchers (${workersNote(cores)})`, "product", services.core, CONNECTIONS, (n) => basketSaleRequest(baskets!, 1 + (n % (salesPerTarget - 1)))),
+      httpTarget("add-basket-solo", `add-basket redeeming 2 vouchers, GROUP_COMMIT=off (${workersNote(cores)})`, "product", services.coreSolo, CONNECTIONS, (n) => basketSaleRequest(baskets!, salesPerTarget + 1 + (n % (salesPerTarget - 1)))),
       bare("mysql2-sale-tx", "bare mysql2 pool: one transaction, 1 INSERT + 2 UPDATE on copies of baskets and vouchers", CONNECTIONS, (n) => bareSaleTransaction(pool, 1, n)),
       bare("argon2", "native argon2id verifications (@node-rs/argon2, 64 MiB, t=2, p=1)", AUTH_CONCURRENCY, () => argonVerify(nativeHash, BENCH_CUSTOMER_PASSWORD)),
       auth(services.connector, "authenticate", `connector authenticate (${workersNote(cores)})`),
@@ -269,6 +274,8 @@ export const throughputSection: BenchSection = {
       { label: "authenticate / native argon2id verifications (8 concurrent)", product: "authenticate", floor: "argon2", min: 0.9 },
       { label: "get-basket-price (5 vouchers, 20 lines) / by-id read", product: "get-basket-price", floor: "by-id", min: 0.5 },
       { label: "add-basket redeeming 2 vouchers / bare 1 INSERT + 2 UPDATE transaction", product: "add-basket", floor: "mysql2-sale-tx", min: 0.3 },
+      { label: "add-basket with GROUP_COMMIT=off / bare 1 INSERT + 2 UPDATE transaction", product: "add-basket-solo", floor: "mysql2-sale-tx" },
+      { label: "add-basket: group commit on / off", product: "add-basket", floor: "add-basket-solo" },
       { label: "Hono + mysql2 primary-key select / Hono hello-world", product: "hono-pk", floor: "hello" },
       { label: "core-api by-id read: 2 workers / 1 worker", product: w2("by-id"), floor: "by-id-w1" },
       { label: "connector authenticate: 2 workers / 1 worker", product: w2("authenticate"), floor: "authenticate-w1" },
@@ -285,6 +292,7 @@ export const throughputSection: BenchSection = {
     if (want("get-basket-price")) await probe(services.core.url, basketPriceRequest(baskets!), (b) => b?.results?.vouchers_applied?.length > 0);
     if (want("add-basket")) await probe(services.core.url, basketSaleRequest(baskets!, 0), (b) => b?.results?.pricing?.vouchers_applied?.length === 2);
     if (want("add-business-solo")) await probe(services.coreSolo.url, addBusinessRequest(writes, `${runTag}q`, 0));
+    if (want("add-basket-solo")) await probe(services.coreSolo.url, basketSaleRequest(baskets!, salesPerTarget), (b) => b?.results?.pricing?.vouchers_applied?.length === 2);
     if (want("location")) await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
     if (want("prefix")) await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
     for (const [key, svc] of [["authenticate", services.connector], ["authenticate-w1", services.connector1], [w2("authenticate"), services.connector2]] as const) {
@@ -413,7 +421,8 @@ databases (\`${s.coreDb}\`, \`${s.webshopDb}\`), LOG_LEVEL=${s.serviceLogLevel},
 target says otherwise. by-id reads rotate over ${ids.length} stores of the big chain as the bench admin (session headers);
 add-business creates a new store per request in the chain "${writing ? writes.name : "(not measured)"}" (emptied after the run), once with group commit (the
 default: the calls that arrive while a transaction commits share the next one) and once from a second core-api started with
-GROUP_COMMIT=off (a transaction, with its marker row, per call); the by-id row marked COMPILED_SELECTS=off comes from a
+GROUP_COMMIT=off (a transaction, with its marker row, per call); add-basket, likewise, with group commit of sales and from the
+GROUP_COMMIT=off core-api (its own vouchers and baskets: a transaction per sale); the by-id row marked COMPILED_SELECTS=off comes from a
 core-api started with that switch (the check and the business reads as drizzle's prepared queries), to measure that speed
 device against the plain by-id row; every started service runs with REQUEST_DEADLINE_MS=${BENCH_REQUEST_DEADLINE_MS} (autocannon's
 time-out; the production default of 5 s would turn a request queued behind the load into a 503);

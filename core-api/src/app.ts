@@ -19,6 +19,7 @@ import { resolvesNothing } from "./net/public-target.ts";
 import { login, logout } from "./auth/login.ts";
 import { CheckCoalescer } from "./auth/check-coalescer.ts";
 import { useGroupCommit } from "./businesses/business-repository.ts";
+import { useSaleGroupCommit } from "./baskets/sale-batch.ts";
 import { databaseUntil } from "./db/request-database.ts";
 import { useCompiledSelects } from "./db/compiled-select.ts";
 import type { ChainGrant } from "./auth/identity.ts";
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerMetrics(app, deps); // first route: times every request, whatever answers it
   useGroupCommit(deps.db, deps.config.groupCommit);
   useCompiledSelects(deps.db, deps.config.compiledSelects);
+  useSaleGroupCommit(deps.db, deps.config.groupCommit);
   // A refused body left unread closes its connection after the answer (RFC 9112 9.6).
   app.use("*", closeWhenBodyUnread());
 

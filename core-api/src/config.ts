@@ -21,7 +21,7 @@ const schema = z.object({
   /** how long a call to a chain's webshop connector (its authentication point) may take */
   WEBSHOP_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number of milliseconds")
     .min(100, "must be at least 100 milliseconds").max(60_000, "must be at most 60000 milliseconds").default(5_000),
-  /** `off`: every add-business writes a transaction of its own (db/group-commit.ts), for measuring without group commit */
+  /** `off`: every add-business and every add-basket writes a transaction of its own (db/group-commit.ts), for measuring without group commit */
   GROUP_COMMIT: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   /** `off`: the compiled selects run as drizzle's own prepared queries (db/compiled-select.ts), for measuring without them */
   COMPILED_SELECTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
@@ -49,7 +49,7 @@ export interface CoreConfig extends CommonConfig {
    * default 5 s): a shopper login through the webshop waits no longer before answering 503
    */
   webshopTimeoutMs: number;
-  /** GROUP_COMMIT: concurrent add-business calls share a transaction (default on; db/group-commit.ts) */
+  /** GROUP_COMMIT: concurrent add-business calls share a transaction, and so do concurrent add-basket calls (default on; db/group-commit.ts, baskets/sale-batch.ts) */
   groupCommit: boolean;
   /** COMPILED_SELECTS: the hot selects run as compiled selects (default on; off: drizzle's prepared queries, db/compiled-select.ts) */
   compiledSelects: boolean;

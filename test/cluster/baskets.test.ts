@@ -6,7 +6,9 @@
  * retailer_basket_code sent to both nodes: one basket, the other answer the replay. Two returns
  * of one basket line sent to both nodes: their return rows carry the same line_return_number, so
  * the later commit fails certification, and its re-run sees the other's return: 419, nothing of
- * its basket written, one replacement voucher.
+ * its basket written, one replacement voucher. Several sales on each node at once go into shared
+ * transactions (group commit): a batch that loses certification is run again whole, its other
+ * sales stored once.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,6 +67,36 @@ describe("add-basket through two nodes at once", () => {
     const failuresAfter = (await Promise.all(NODE_URLS.map(certFailures))).reduce((a, b) => a + b, 0);
     // How many rounds met a certification conflict (rather than one node seeing the other's commit first).
     console.info(`baskets cluster race: ${failuresAfter - failuresBefore} certification failures in 20 rounds`);
+  });
+
+  it("batches of sales on both nodes sharing one voucher: the contested one 200 on one node and 910 on the other, every other sale stored once", async () => {
+    const failuresBefore = (await Promise.all(NODE_URLS.map(certFailures))).reduce((a, b) => a + b, 0);
+    for (let round = 0; round < 6; round++) {
+      const contested = await memberWithVoucher();
+      const own = await Promise.all(Array.from({ length: 8 }, () => memberWithVoucher()));
+      // Each node gets four sales of their own and the contested one at once: group commit puts
+      // several in one transaction, whose certification conflict runs the whole batch again.
+      const answers = await Promise.all([
+        ...[0, 1].map((node) => post(node, "/internal/add-basket", { user_id: contested.userId, basket_total_price: 20 + node, retailer_basket_code: `cluster-batch-${round}-c${node}-${seq}`, basket_vouchers: [contested.key] })),
+        ...own.map((o, i) => post(i % 2, "/internal/add-basket", { user_id: o.userId, basket_total_price: 20, retailer_basket_code: `cluster-batch-${round}-${i}-${seq}`, basket_vouchers: [o.key] })),
+      ]);
+      const bodies = JSON.stringify(answers.map((a) => a.body));
+      expect(answers.slice(0, 2).map((a) => a.status).sort(), bodies).toEqual([200, 409]);
+      expect(answers.slice(0, 2).find((a) => a.status === 409)!.body.error.code).toBe(910);
+      expect(answers.slice(2).map((a) => a.status), bodies).toEqual(own.map(() => 200));
+      const winner = answers.slice(0, 2).find((a) => a.status === 200)!.body.results.basket.id;
+      for (const url of NODE_URLS) {
+        for (const [i, m] of [contested, ...own].entries()) {
+          const stored = await queryNode<{ id: number }>(url, core.dbName, "SELECT id FROM baskets WHERE chain_id = ? AND user_id = ?", [core.chainId, m.userId]);
+          const expected = i === 0 ? winner : answers[i + 1]!.body.results.basket.id;
+          expect(stored.map((s) => s.id), url).toEqual([expected]);
+          const [v] = await queryNode<{ status: string; basket_id: number }>(url, core.dbName, "SELECT status, basket_id FROM vouchers WHERE id = ?", [m.voucherId]);
+          expect(v, url).toEqual({ status: "redeemed", basket_id: expected });
+        }
+      }
+    }
+    const failuresAfter = (await Promise.all(NODE_URLS.map(certFailures))).reduce((a, b) => a + b, 0);
+    console.info(`baskets cluster batches: ${failuresAfter - failuresBefore} certification failures in 6 rounds`);
   });
 
   it("one retailer_basket_code sent to both nodes: one basket, one redemption, the other answer the replay", async () => {

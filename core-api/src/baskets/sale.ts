@@ -21,6 +21,10 @@
  * another node of a cluster surfaced here as its redeemed voucher (910). Nothing of the failed copy
  * is written.
  *
+ * add-basket confirms through baskets/sale-batch.ts: concurrent sales share one such transaction
+ * (group commit), each after a savepoint, each with its own answer; writeSale is one sale's work
+ * in it.
+ *
  * A sale racing another for one voucher on one server waits for the voucher's lock and then
  * finds it redeemed: 910, and the rollback leaves nothing of it. On a Galera cluster `FOR UPDATE`
  * does not lock across nodes: the losing commit fails certification (1213), the runner re-runs
@@ -75,39 +79,49 @@ export type SaleOutcome = { basket: BasketRow; duplicate: boolean; issuedVoucher
  *   meanwhile (add-basket's confirmSaleOnce runs the sale once more); nothing is written then
  */
 export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> {
+  return runTransaction(db, (tx) => writeSale(tx, sale));
+}
+
+/**
+ * The work of one sale inside a transaction that is open already (confirmSale's own, or a
+ * group-commit transaction of several sales, baskets/sale-batch.ts); see the module comment. It
+ * only touches the database and may run more than once.
+ * @returns what confirmSale answers
+ * @throws what confirmSale throws; the transaction is then the caller's to roll back (whole, or
+ *   to a savepoint set before this sale)
+ */
+export async function writeSale(tx: CoreTx, sale: Sale): Promise<SaleOutcome> {
   const { chainId, basket, now, chain } = sale;
   // DATETIME keeps whole seconds: the row answered is the row stored, on every engine.
   const createdDate = new Date(Math.floor(now.getTime() / 1000) * 1000);
-  return runTransaction(db, async (tx) => {
-    const { user, locked } = await lockMemberAndVouchers(tx, chainId, sale.member, basket.entries ?? []);
-    const returns = await matchReturns(tx, chainId, basket, true);
-    // No statement for a basket without return lines, or whose returned lines carried no voucher.
-    const pending = await pendingReplacements(tx, chainId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now, true);
-    const immediate = chain.regeneratedRewardsRedeemImmediately ? immediateReplacements(pending, user.id) : [];
-    const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, [...locked, ...immediate], pricingSettingsFor(chain, basket.platformType));
-    checkNamedVouchers(priced, locked);
-    // Whether this is the member's first basket matters only to the first-transaction rule.
-    const storesRule = sale.firstTransactionSetsStores && basket.branchBusinessId !== null;
-    const [earlier] = storesRule ? await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1) : [];
-    const row: Omit<BasketRow, "id"> = {
-      chainId, userId: user.id, branchBusinessId: basket.branchBusinessId,
-      basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
-      retailerBasketCode: basket.retailerBasketCode, basketPlatformType: basket.platformType,
-      basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(user, priced, returns.warnings)),
-      requestHash: sale.requestHash, createdDate,
-    };
-    const basketId = Number((await tx.insert(baskets).values(row))[0].insertId);
-    let issued = await redeem(tx, chainId, basketId, priced, locked, chain.regenerateVouchersOnPartialRedemption, now);
-    const used = new Map(priced.applied.flatMap((a) => (a.replacement ? [[a.voucher.key, a.discount] as const] : [])));
-    issued += (await settleReturns(tx, chainId, basketId, returns.matched, pending, used, now)).length;
-    if (storesRule && !earlier) {
-      const store = basket.branchBusinessId!;
-      await tx.update(users)
-        .set({ signupStoreId: sql`COALESCE(${users.signupStoreId}, ${store})`, homeStoreId: sql`COALESCE(${users.homeStoreId}, ${store})`, lastModifiedDate: now })
-        .where(eq(users.id, user.id));
-    }
-    return { basket: { id: basketId, ...row }, duplicate: false, issuedVouchers: issued > 0 };
-  });
+  const { user, locked } = await lockMemberAndVouchers(tx, chainId, sale.member, basket.entries ?? []);
+  const returns = await matchReturns(tx, chainId, basket, true);
+  // No statement for a basket without return lines, or whose returned lines carried no voucher.
+  const pending = await pendingReplacements(tx, chainId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now, true);
+  const immediate = chain.regeneratedRewardsRedeemImmediately ? immediateReplacements(pending, user.id) : [];
+  const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, [...locked, ...immediate], pricingSettingsFor(chain, basket.platformType));
+  checkNamedVouchers(priced, locked);
+  // Whether this is the member's first basket matters only to the first-transaction rule.
+  const storesRule = sale.firstTransactionSetsStores && basket.branchBusinessId !== null;
+  const [earlier] = storesRule ? await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1) : [];
+  const row: Omit<BasketRow, "id"> = {
+    chainId, userId: user.id, branchBusinessId: basket.branchBusinessId,
+    basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
+    retailerBasketCode: basket.retailerBasketCode, basketPlatformType: basket.platformType,
+    basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(user, priced, returns.warnings)),
+    requestHash: sale.requestHash, createdDate,
+  };
+  const basketId = Number((await tx.insert(baskets).values(row))[0].insertId);
+  let issued = await redeem(tx, chainId, basketId, priced, locked, chain.regenerateVouchersOnPartialRedemption, now);
+  const used = new Map(priced.applied.flatMap((a) => (a.replacement ? [[a.voucher.key, a.discount] as const] : [])));
+  issued += (await settleReturns(tx, chainId, basketId, returns.matched, pending, used, now)).length;
+  if (storesRule && !earlier) {
+    const store = basket.branchBusinessId!;
+    await tx.update(users)
+      .set({ signupStoreId: sql`COALESCE(${users.signupStoreId}, ${store})`, homeStoreId: sql`COALESCE(${users.homeStoreId}, ${store})`, lastModifiedDate: now })
+      .where(eq(users.id, user.id));
+  }
+  return { basket: { id: basketId, ...row }, duplicate: false, issuedVouchers: issued > 0 };
 }
 
 /**

@@ -23,7 +23,8 @@ import { requireAccess, requireSession } from "../auth/context.ts";
 import { CALL_ACCESS } from "../auth/access-table.ts";
 import { linesOf, memberKeyOf, memberKeyValue, readBasket, type BasketValues } from "../baskets/basket-request.ts";
 import { pricingResults } from "../baskets/pricing-results.ts";
-import { confirmSale, type BasketRow, type SaleOutcome } from "../baskets/sale.ts";
+import type { BasketRow, Sale, SaleOutcome } from "../baskets/sale.ts";
+import { confirmSaleGrouped } from "../baskets/sale-batch.ts";
 import type { SaleMember } from "../baskets/sale-reads.ts";
 import { baskets, vouchers } from "../db/schema.ts";
 import type { CoreDb } from "../db/client.ts";
@@ -94,17 +95,17 @@ async function answerStored(db: CoreDb, chainId: number, code: string | null, re
 }
 
 /**
- * confirmSale, run once more when a return row of another return committed between this one's
+ * confirmSale (group-committed with concurrent sales, baskets/sale-batch.ts), run once more when a return row of another return committed between this one's
  * read of the line's returns and its insert (the duplicate line_return_number: possible on a
  * Galera cluster only, where the reads lock nothing on the other nodes): the second run reads
  * that return and answers 419 or passes.
  */
-async function confirmSaleOnce(db: CoreDb, sale: Parameters<typeof confirmSale>[1]): Promise<SaleOutcome> {
+async function confirmSaleOnce(db: CoreDb, sale: Sale): Promise<SaleOutcome> {
   try {
-    return await confirmSale(db, sale);
+    return await confirmSaleGrouped(db, sale);
   } catch (err) {
     if (!isDuplicateKey(err, "basket_returns_of_line")) throw err;
-    return confirmSale(db, sale);
+    return confirmSaleGrouped(db, sale);
   }
 }
 

@@ -193,6 +193,16 @@ export async function readInSnapshot<C extends SnapshotConnection, T>(pool: { ge
 }
 
 /**
+ * Whether `err` (or an error it wraps, `cause`) is a conflict the engine resolved by rolling the
+ * whole transaction back (1213 ER_LOCK_DEADLOCK or a Galera certification conflict, 1205, 1047):
+ * work that shares a transaction with other work (a savepoint per part) must not carry on after
+ * it, only runTransaction may run the whole unit again.
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  return failureKind(err) === "conflict";
+}
+
+/**
  * How a failed attempt ends: `conflict` (rolled back by the engine: run again), `lost` (the
  * connection or the database went away: rolled back unless the COMMIT was under way), `final`
  * (anything else: thrown as it is).

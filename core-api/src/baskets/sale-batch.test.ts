@@ -1,0 +1,121 @@
+/**
+ * Group commit of sales (baskets/sale-batch.ts): concurrent add-basket calls share a transaction,
+ * each sale after a savepoint. A sale's own error (910, 68, a duplicate code) rolls back that sale
+ * alone, also after it wrote its basket (a trigger here refuses one voucher's UPDATE); the others
+ * of its batch are written. With GROUP_COMMIT=off every sale is a transaction of
+ * its own (no savepoint ever sent), with the same answers.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baskets } from "../db/schema.ts";
+import { addUserAsAdmin, call, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
+import { seedVoucher, voucherRow } from "./basket-test-support.ts";
+import { useSaleGroupCommit } from "./sale-batch.ts";
+
+let w: UsersWorld;
+beforeAll(async () => {
+  w = await startUsersWorld();
+}, 60_000);
+afterAll(() => w.core.close());
+
+let seq = 0;
+const newUser = async () => (await addUserAsAdmin(w, { username: `batch-${++seq}@example.com` })).body.results.user as { id: number };
+const sell = (params: Record<string, unknown>) => call(w.core, "POST", "/internal/add-basket", w.token, { chain_id: w.core.chainId, ...params } as never);
+const basketsOf = (userId: number) => w.core.db.select().from(baskets).where(and(eq(baskets.chainId, w.core.chainId), eq(baskets.userId, userId)));
+
+/**
+ * One round of 14 sales sent at once: 8 of their own (200 each), 4 racing for one voucher (one
+ * 200, three 910), one naming no voucher of its member (68) and one copy of an own sale's code
+ * with other content (914, or the first of the two when it came first). Checks every answer and
+ * every row.
+ */
+async function round(tag: string): Promise<void> {
+  const own = await Promise.all(Array.from({ length: 8 }, async () => {
+    const user = await newUser();
+    return { user, voucher: await seedVoucher(w.core, user.id, "basket", { amount: 2 }) };
+  }));
+  const racer = await newUser();
+  const shared = await seedVoucher(w.core, racer.id, "basket", { amount: 5 });
+  const stranger = await newUser();
+  const answers = await Promise.all([
+    ...own.map((o, i) => sell({ user_id: o.user.id, basket_total_price: 10, retailer_basket_code: `${tag}-own-${i}`, basket_vouchers: [o.voucher.key] })),
+    ...[0, 1, 2, 3].map((i) => sell({ user_id: racer.id, basket_total_price: 10 + i, retailer_basket_code: `${tag}-race-${i}`, basket_vouchers: [shared.key] })),
+    sell({ user_id: stranger.id, basket_total_price: 10, retailer_basket_code: `${tag}-stranger`, basket_vouchers: [own[0]!.voucher.key] }),
+    sell({ user_id: own[1]!.user.id, basket_total_price: 99, retailer_basket_code: `${tag}-own-1` }),
+  ]);
+  const bodies = JSON.stringify(answers.map((a) => a.body));
+  for (const [i, o] of own.entries()) {
+    if (i === 1) continue; // its code is contested below
+    expect(answers[i]!.status, bodies).toBe(200);
+    const stored = await basketsOf(o.user.id);
+    expect(stored.map((b) => b.id)).toEqual([answers[i]!.body.results.basket.id]);
+    expect(await voucherRow(w.core, o.voucher.id)).toMatchObject({ status: "redeemed", basketId: stored[0]!.id });
+  }
+  const race = answers.slice(8, 12);
+  expect(race.filter((a) => a.status === 200), bodies).toHaveLength(1);
+  expect(race.filter((a) => a.status !== 200).map((a) => a.body.error?.code)).toEqual([910, 910, 910]);
+  const winner = race.find((a) => a.status === 200)!.body.results.basket.id;
+  expect((await basketsOf(racer.id)).map((b) => b.id)).toEqual([winner]);
+  expect(await voucherRow(w.core, shared.id)).toMatchObject({ status: "redeemed", basketId: winner });
+  expect(answers[12]!.body.error?.code, bodies).toBe(68);
+  expect(await basketsOf(stranger.id)).toEqual([]);
+  // The two sales of one code: whichever came first is stored; the other is 914.
+  const contested = [answers[1]!, answers[13]!];
+  expect(contested.map((a) => a.status).sort(), bodies).toEqual([200, 409]);
+  expect(contested.find((a) => a.status === 409)!.body.error.code).toBe(914);
+  const stored = await basketsOf(own[1]!.user.id);
+  expect(stored.map((b) => b.id)).toEqual([contested.find((a) => a.status === 200)!.body.results.basket.id]);
+}
+
+describe("group commit of sales", () => {
+  it("sales sent at once share transactions: each gets its own answer, a failed sale leaves nothing, the others are written", async () => {
+    let savepoints = 0;
+    for (let r = 0; r < 5 && savepoints === 0; r++) {
+      w.core.statements.reset();
+      await round(`gc-${r}-${seq}`);
+      savepoints = w.core.statements.statements.filter((s) => /^\s*savepoint\b/i.test(s)).length;
+    }
+    // Some round put several sales in one transaction (each after its savepoint).
+    expect(savepoints).toBeGreaterThan(0);
+  });
+
+  it("a sale failing after its basket's INSERT is rolled back to its savepoint: its basket is not stored, its batch's other sales are", async () => {
+    await w.core.db.execute(sql.raw("CREATE TRIGGER refuse_voucher BEFORE UPDATE ON vouchers FOR EACH ROW BEGIN IF OLD.description = 'refuse' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'; END IF; END"));
+    try {
+      let rolledBack = 0;
+      for (let r = 0; r < 5 && rolledBack === 0; r++) {
+        const users = await Promise.all(Array.from({ length: 7 }, () => newUser()));
+        const keys = await Promise.all(users.map((u, i) => seedVoucher(w.core, u.id, "basket", { amount: 2, description: i === 3 ? "refuse" : null })));
+        w.core.statements.reset();
+        const answers = await Promise.all(users.map((u, i) => sell({ user_id: u.id, basket_total_price: 10, retailer_basket_code: `refuse-${r}-${i}-${seq}`, basket_vouchers: [keys[i]!.key] })));
+        rolledBack = w.core.statements.statements.filter((s) => /^\s*rollback to savepoint\b/i.test(s)).length;
+        for (const [i, u] of users.entries()) {
+          const stored = await basketsOf(u.id);
+          if (i === 3) {
+            expect(answers[i]!.status).toBe(500);
+            expect(stored).toEqual([]);
+            expect(await voucherRow(w.core, keys[i]!.id)).toMatchObject({ status: "claimed", basketId: null });
+          } else {
+            expect(answers[i]!.status, JSON.stringify(answers[i]!.body)).toBe(200);
+            expect(stored.map((b) => b.id)).toEqual([answers[i]!.body.results.basket.id]);
+          }
+        }
+      }
+      // Some round held the refused sale in a batch with others.
+      expect(rolledBack).toBeGreaterThan(0);
+    } finally {
+      await w.core.db.execute(sql.raw("DROP TRIGGER refuse_voucher"));
+    }
+  });
+
+  it("GROUP_COMMIT=off: a transaction per sale, no savepoint, the same answers", async () => {
+    useSaleGroupCommit(w.core.db, false);
+    try {
+      w.core.statements.reset();
+      await round(`solo-${seq}`);
+      expect(w.core.statements.statements.filter((s) => /savepoint/i.test(s))).toEqual([]);
+    } finally {
+      useSaleGroupCommit(w.core.db, true);
+    }
+  });
+});
