@@ -31,20 +31,14 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_REQUEST_DEADLINE_MS, guardedPoolOf, isDatabaseUnavailable, poolDeadline, unavailableError } from "./db-timeouts.ts";
 
-/**
- * What the runner needs of a drizzle database (mysql2 driver): transactions and raw statements,
- * and its pool (`$client`), whose deadline ends the retries (db-timeouts.ts, poolDeadline).
- */
+/** What the runner needs of a drizzle database (mysql2): transactions, raw statements, its pool. */
 export interface TransactionalDatabase {
   transaction(work: (tx: any) => Promise<any>, config?: any): Promise<any>;
   execute(query: string): Promise<unknown>;
   $client?: object;
 }
 
-/**
- * When the retries on `db` must stop: its pool's deadline (a request's), else
- * DEFAULT_REQUEST_DEADLINE_MS from now. A `performance.now()` reading.
- */
+/** When retries on `db` stop (a `performance.now()` reading): its pool's deadline, else the default's. */
 function stopAtFor(db: { $client?: object } | undefined): number {
   return poolDeadline(db?.$client) ?? performance.now() + DEFAULT_REQUEST_DEADLINE_MS;
 }
@@ -193,10 +187,8 @@ export async function readInSnapshot<C extends SnapshotConnection, T>(pool: { ge
 }
 
 /**
- * Whether `err` (or an error it wraps, `cause`) is a conflict the engine resolved by rolling the
- * whole transaction back (1213 ER_LOCK_DEADLOCK or a Galera certification conflict, 1205, 1047):
- * work that shares a transaction with other work (a savepoint per part) must not carry on after
- * it, only runTransaction may run the whole unit again.
+ * Whether `err` (or its `cause`) is a conflict the engine resolved by rolling the whole transaction
+ * back (1213, 1205, 1047): a part of a shared transaction (a savepoint) must not carry on after it.
  */
 export function isTransactionConflict(err: unknown): boolean {
   return failureKind(err) === "conflict";
