@@ -5,8 +5,8 @@
  * Authorization header, cookies and passwords (REDACTED_PATHS). Tests pass a pino logger on a
  * capturing stream (test-support/log-capture.ts) built from the same options.
  */
-import { prettyWhenTerminal } from "@service/shared/node";
-import { pino, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from "pino";
+import { bufferedStdout, prettyWhenTerminal } from "@service/shared/node";
+import { pino, type Logger as PinoLogger, type LoggerOptions } from "pino";
 
 import type { LogLevel } from "@service/shared/logging";
 
@@ -29,25 +29,6 @@ export const REDACTED_PATHS = [
  */
 export function connectorLoggerOptions(level: LogLevel): LoggerOptions {
   return { name: "connector", level, redact: { paths: REDACTED_PATHS, censor: "[Redacted]" } };
-}
-
-/** Buffered stdout: written once this many bytes have gathered ... */
-const STDOUT_BUFFER_BYTES = 4096;
-/** ... or this many milliseconds after a line, whichever comes first. */
-const STDOUT_FLUSH_MS = 50;
-
-let stdout: DestinationStream | undefined;
-
-/**
- * The process's buffered stdout, opened on first use and shared by every default log of the
- * process, so lines keep their order. As core-api's log does (its logger.ts): one write per
- * request line was a system call per request; lines are written once STDOUT_BUFFER_BYTES have
- * gathered, and at the latest STDOUT_FLUSH_MS after a line, so a quiet connector still shows its
- * lines at once; what is buffered when the process exits is written synchronously first (pino's
- * exit hook).
- */
-function bufferedStdout(): DestinationStream {
-  return (stdout ??= pino.destination({ dest: 1, sync: false, minLength: STDOUT_BUFFER_BYTES, periodicFlush: STDOUT_FLUSH_MS }));
 }
 
 /**

@@ -13,6 +13,7 @@ export * from "./db-timeouts.ts";
 export * from "./listen-error.ts";
 export * from "./migrations.ts";
 export * from "./pool-gauges.ts";
+export * from "./log-output.ts";
 export * from "./pretty-log.ts";
 export * from "./request-deadline.ts";
 export * from "./request-metrics.ts";
