@@ -26,10 +26,9 @@
  */
 import { createHash } from "node:crypto";
 import { runStatement } from "@service/shared/node";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
-import { serviceAuthenticateThrottle } from "../db/schema.ts";
+import type { serviceAuthenticateThrottle } from "../db/schema.ts";
 
 export const ADDRESS_LIMIT = 20;
 export const WINDOW_MS = 15 * 60_000;
@@ -53,25 +52,12 @@ export type AddressVerdict = ({ refused: false } & AddressAttempt) | { refused: 
 export type AddressCounter = typeof serviceAuthenticateThrottle.$inferSelect;
 
 /**
- * Counts an authenticate attempt from `address` as pending and says whether it may go on; an
- * attempt that goes on must be settled with addressAttemptFailed, addressAttemptSucceeded or
- * addressAttemptAbandoned. countAddressAttempt, the counter read back, and addressVerdict.
+ * Counts an authenticate attempt from `address` as pending, in one atomic statement. Its counter
+ * must then be read back (authenticate reads it with the customer: login-customer.ts
+ * readCounterAndLoginCustomer) and judged by addressVerdict; an attempt that goes on must be
+ * settled with addressAttemptFailed, addressAttemptSucceeded or addressAttemptAbandoned.
  * @param address the client address; null (unknown) shares one counter with all unknown addresses
  * @param now the request's clock (tests inject it)
- * @returns `refused` with the time until the lock ends (ms) when the address is locked or at its limit
- */
-export async function beginAddressAttempt(db: ConnectorQueryable, address: string | null, now: Date): Promise<AddressVerdict> {
-  const addressHash = await countAddressAttempt(db, address, now);
-  const [row] = await preparedFor(db, "address-counter", () =>
-    db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, sql.placeholder("addressHash"))).prepare(),
-  ).execute({ addressHash });
-  return addressVerdict(db, addressHash, row ?? null, now);
-}
-
-/**
- * The first half of beginAddressAttempt: counts an attempt from `address` as pending, in one
- * atomic statement. Its counter must then be read back (authenticate reads it with the customer:
- * login-customer.ts readCounterAndLoginCustomer) and judged by addressVerdict.
  * @returns the counter's key (addressHash)
  */
 export async function countAddressAttempt(db: ConnectorQueryable, address: string | null, now: Date): Promise<string> {
@@ -91,14 +77,15 @@ export async function countAddressAttempt(db: ConnectorQueryable, address: strin
 }
 
 /**
- * The second half of beginAddressAttempt: judges a counter read back after countAddressAttempt.
+ * Judges a counter read back after countAddressAttempt: go on, or `refused` with the time until
+ * the lock ends (ms) when the address is locked or at its limit.
  * Past the limit in a burst, the attempt is taken back (a statement) and refused.
  * @param row the counter of `addressHash` as read after counting
  * @throws Error when `row` is null (the counter just written is not there)
  */
 export async function addressVerdict(db: ConnectorQueryable, addressHash: string, row: AddressCounter | null, now: Date): Promise<AddressVerdict> {
   if (row?.lockedUntil && row.lockedUntil > now) return { refused: true, retryAfterMs: row.lockedUntil.getTime() - now.getTime() };
-  if (!row) throw new Error("beginAddressAttempt: the counter just written is not there");
+  if (!row) throw new Error("addressVerdict: the counter just written is not there");
   const attempt = { addressHash, windowStartedAt: row.windowStartedAt };
   if (row.failures + row.pending > ADDRESS_LIMIT) {
     // Past the limit in a burst: refused, and this attempt no longer pending.

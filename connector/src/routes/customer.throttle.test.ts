@@ -5,9 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import {
-  ADDRESS_LIMIT, addressAttemptFailed, addressAttemptSucceeded, beginAddressAttempt, LOCK_MS, type AddressVerdict, WINDOW_MS,
+  ADDRESS_LIMIT, addressAttemptFailed, addressAttemptSucceeded, addressVerdict, countAddressAttempt, LOCK_MS, type AddressVerdict, WINDOW_MS,
 } from "../customers/address-throttle.ts";
+import type { ConnectorQueryable } from "../db/client.ts";
+import { serviceAuthenticateThrottle } from "../db/schema.ts";
 import { AUTH_MESSAGES } from "../customers/authenticate.ts";
 import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
 
@@ -26,6 +29,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
+
+/** An attempt from `address` counted, its counter read back and judged, as authenticate does. */
+async function beginAddressAttempt(db: ConnectorQueryable, address: string | null, now: Date): Promise<AddressVerdict> {
+  const addressHash = await countAddressAttempt(db, address, now);
+  const [row] = await db.select().from(serviceAuthenticateThrottle).where(eq(serviceAuthenticateThrottle.addressHash, addressHash));
+  return addressVerdict(db, addressHash, row ?? null, now);
+}
 
 /** An authenticate call from client address `from`: status, Retry-After and body. */
 async function authenticate(from: string, email: string, password: string) {
