@@ -5,23 +5,29 @@
  * from the pool, BEGIN, the runner's marker row and COMMIT, each a round trip (see
  * docs/performance.md, "Group commit of sales").
  *
- * In a transaction of several sales, each sale runs after a `SAVEPOINT`, in arrival order, exactly
- * the statements it runs alone (baskets/sale.ts, writeSale). A sale that fails on its own error (a
- * ServiceError such as 910 or 68, a duplicate key such as `baskets_by_retailer_code`) is rolled
- * back to its savepoint and answers that error alone, once the transaction has committed; the
- * others are written. What each sale guarantees alone holds in the batch:
+ * In a transaction of several sales, the plain ones (the member named by id, no return line, not
+ * setting the member's stores: writesTogether) are written together, in arrival order: one
+ * locking read of all their members and named vouchers, each sale's basket INSERT (one statement
+ * built for the batch), and one UPDATE redeeming all their vouchers. Any other sale then runs its
+ * own statements (baskets/sale.ts, writeSale) after a `SAVEPOINT`. A sale that fails on its own
+ * error (a ServiceError such as 910 or 68, a duplicate key such as `baskets_by_retailer_code`)
+ * answers that error alone, once the transaction has committed, and leaves nothing: a plain sale
+ * fails before its INSERT or on it (a refused statement leaves no row), another is rolled back to
+ * its savepoint. The others are written. What each sale guarantees alone holds in the batch:
  *
  * - Exactly once: its basket and its vouchers' redemption commit together or not at all (one
  *   transaction; the runner's marker row tells a COMMIT lost on the way).
  * - Isolation between sales: a later sale of the batch sees what the earlier ones wrote, as it
  *   would after their commits: a voucher an earlier sale redeemed is 910, a retailer_basket_code
  *   it stored is a duplicate (add-basket answers it as the replay, read after the commit).
- * - Locks: each sale locks its member, then its vouchers in key order. A failed sale's locks stay
- *   until the batch ends (a rollback to a savepoint keeps InnoDB's row locks). Two batches whose
- *   sales lock rows in opposite orders may deadlock: the engine rolls one back (1213) and the
- *   runner writes that batch again, whole, as it does for a Galera certification conflict; so
- *   does a sale's conflict, which never stays with the sale that met it (the engine rolled the
- *   whole transaction back).
+ * - Locks: the members and vouchers of a batch are locked before any is written. Two batches
+ *   locking rows in opposite orders may deadlock: the engine rolls one back (1213) and the runner
+ *   writes that batch again, whole, as it does for a Galera certification conflict; so does a
+ *   sale's conflict, which never stays with the sale that met it (the engine rolled the whole
+ *   transaction back).
+ * - A statement written for several sales that fails (the one UPDATE of their vouchers, say)
+ *   fails the batch: nothing of it is written, and the batcher writes its sales again, each in a
+ *   transaction of its own, so each gets its own answer.
  * - Errors that are no sale's own (the database unreachable, conflicts until the deadline, the
  *   outcome of the COMMIT unknown) are every sale's of the batch, as they would have been alone.
  *
@@ -29,22 +35,26 @@
  * sale's own transaction (no savepoint): one sale at a time sends exactly what confirmSale sends.
  */
 import { isDatabaseUnavailable, isTransactionConflict, runTransaction } from "@service/shared/node";
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { WriteBatcher } from "../db/group-commit.ts";
 import { baseDatabase, databaseUntil, deadlineOf } from "../db/request-database.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
-import { confirmSale, writeSale, type Sale, type SaleOutcome } from "./sale.ts";
+import { baskets } from "../db/schema.ts";
+import { isDuplicateKey } from "../db/duplicate-key.ts";
+import { ServiceError } from "../http/service-error.ts";
+import { confirmSale, priceSale, redeemSales, setsStores, writeSale, type BasketRow, type Redemption, type Sale, type SaleOutcome } from "./sale.ts";
+import { lockedFor, lockMembersAndVouchers, type LockedMembers } from "./sale-reads.ts";
 
 /** Most sales in one group-commit transaction. */
 const MAX_BATCH = 16;
 /**
- * Group-commit transactions of sales one process writes at once. A batch's sales run one after
- * another on its connection (a sale's statements depend on the one before), so one batch at a
- * time would make every sale wait for the round trips of all before it; two let one batch
- * gather while the other writes.
+ * Group-commit transactions of sales one process writes at once. A batch of sales written
+ * together takes a few round trips more than one sale (an INSERT per sale), so one batch at a
+ * time keeps latency low, and the sales arriving meanwhile make the next batch bigger: fewer
+ * statements per sale (docs/performance.md, "Group commit of sales").
  */
-const IN_FLIGHT = 2;
+const IN_FLIGHT = 1;
 
 /** A sale's answer from its batch: its outcome, or the error that was its own. */
 type Settled = { ok: true; outcome: SaleOutcome } | { ok: false; error: unknown };
@@ -84,27 +94,90 @@ function committerOf(base: CoreDb): WriteBatcher<Sale, Settled> {
   let committer = committers.get(base);
   if (!committer) {
     const write = (sales: Sale[], at: number | undefined) => writeSales(at === undefined ? base : databaseUntil(base, at), sales);
-    // A batch fails whole only on errors no sale owns: writing its sales one by one would not help.
-    committer = new WriteBatcher(write, { maxBatch: MAX_BATCH, maxInFlight: IN_FLIGHT, retryAlone: () => false });
+    // A batch that failed on an error no sale owns, with the database still there (a statement
+    // written for several sales refused), is written again sale by sale: each gets its own answer.
+    committer = new WriteBatcher(write, { maxBatch: MAX_BATCH, maxInFlight: IN_FLIGHT, retryAlone: (err) => !isDatabaseUnavailable(err) });
     committers.set(base, committer);
   }
   return committer;
 }
 
 /**
- * Writes `sales` in one transaction of the runner, each after a savepoint (one sale: its own
- * transaction, no savepoint).
+ * Writes `sales` in one transaction of the runner (one sale: its own transaction, confirmSale):
+ * those written together first (writesTogether), then each other one after a savepoint.
  * @returns one answer per sale, in order
- * @throws the error of a lone sale; in a batch, an error no sale owns (nothing written)
+ * @throws the error of a lone sale; in a batch, an error no sale owns (nothing written): the
+ *   batcher then writes each sale alone when the database is still there
  */
 async function writeSales(db: CoreDb, sales: readonly Sale[]): Promise<Settled[]> {
   if (sales.length === 1) return [{ ok: true, outcome: await confirmSale(db, sales[0]!) }];
   return runTransaction(db, async (tx) => {
-    const answers: Settled[] = [];
-    for (const sale of sales) answers.push(await writeSaleAtSavepoint(tx, sale));
-    return answers;
+    const answers = new Array<Settled | undefined>(sales.length);
+    await writeTogether(tx, sales, sales.flatMap((sale, i) => (writesTogether(sale) ? [i] : [])), answers);
+    for (const [i, sale] of sales.entries()) answers[i] ??= await writeSaleAtSavepoint(tx, sale);
+    return answers as Settled[];
   });
 }
+
+/**
+ * Whether `sale` is written with the others of its batch (writeTogether): a plain sale, naming its
+ * member by id, with no return line and not setting its member's stores. Any other sale runs its
+ * own statements after a savepoint (writeSale).
+ */
+function writesTogether(sale: Sale): boolean {
+  return sale.member.column === "id" && !setsStores(sale) && !(sale.basket.pricingLines ?? []).some((l) => l.returnItem);
+}
+
+/**
+ * The sales `indexes` of `sales`, written together: one locking read of their members and named
+ * vouchers per chain (lockMembersAndVouchers), then in order each sale priced and its basket
+ * inserted, then one UPDATE redeeming every stored sale's vouchers (redeemSales). A sale's own
+ * error before its basket is stored (68, 419, 909-916, and 910 for a voucher an earlier sale of the
+ * batch redeems) or its INSERT refused by the retailer_basket_code index (a failed statement
+ * leaves nothing) is its answer, and its vouchers stay as they were; it writes nothing before.
+ * @throws what the UPDATE or the children's INSERT meets (the batch's: the batcher writes its
+ *   sales again, one by one), conflicts and an unavailable database
+ */
+async function writeTogether(tx: CoreTx, sales: readonly Sale[], indexes: readonly number[], answers: Array<Settled | undefined>): Promise<void> {
+  if (indexes.length === 0) return;
+  const reads = new Map<number, LockedMembers>();
+  for (const chainId of new Set(indexes.map((i) => sales[i]!.chainId))) {
+    const ofChain = indexes.map((i) => sales[i]!).filter((sale) => sale.chainId === chainId);
+    const keys = new Set(ofChain.flatMap((sale) => (sale.basket.entries ?? []).map((e) => e.key)));
+    reads.set(chainId, await lockMembersAndVouchers(tx, chainId, [...new Set(ofChain.map(memberId))], [...keys]));
+  }
+  // The vouchers of the sales stored so far: redeemed by them, once the batch commits.
+  const taken = new Set<number>();
+  // One INSERT statement built for the batch, run with each sale's row.
+  let insertBasket: ReturnType<typeof preparedBasketInsert> | undefined;
+  const stored: Array<Redemption & { index: number; row: Omit<BasketRow, "id"> }> = [];
+  for (const i of indexes) {
+    const sale = sales[i]!;
+    try {
+      const { user, locked } = lockedFor(reads.get(sale.chainId)!, memberId(sale), sale.basket.entries ?? []);
+      const spent = locked.find((c) => taken.has(c.voucher.id));
+      if (spent) throw new ServiceError("voucher_already_redeemed", `Voucher ${spent.voucher.key} has already been redeemed.`);
+      const { priced, row } = priceSale(sale, user, locked);
+      insertBasket ??= preparedBasketInsert(tx);
+      const basketId = Number((await insertBasket.execute(row))[0].insertId);
+      for (const c of locked) taken.add(c.voucher.id);
+      stored.push({ index: i, sale, basketId, priced, locked, row });
+    } catch (error) {
+      if (!(error instanceof ServiceError || isDuplicateKey(error, "baskets_by_retailer_code"))) throw error;
+      answers[i] = { ok: false, error };
+    }
+  }
+  const issued = await redeemSales(tx, stored);
+  stored.forEach((s, k) => (answers[s.index] = { ok: true, outcome: { basket: { id: s.basketId, ...s.row }, duplicate: false, issuedVouchers: issued[k]! > 0 } }));
+}
+
+const memberId = (sale: Sale) => sale.member.value as number;
+
+/** Every column of a basket row but its id, each as a placeholder of the same name. */
+const BASKET_ROW_PLACEHOLDERS = Object.fromEntries(Object.keys(getTableColumns(baskets)).filter((k) => k !== "id").map((k) => [k, sql.placeholder(k)])) as unknown as Omit<BasketRow, "id">;
+
+/** The INSERT of one basket row, built once for a transaction's sales (drizzle's prepared query: `.execute(row)`). */
+const preparedBasketInsert = (tx: CoreTx) => tx.insert(baskets).values(BASKET_ROW_PLACEHOLDERS).prepare();
 
 /**
  * One sale of a batch: a savepoint, the sale, and back to the savepoint when the sale failed on

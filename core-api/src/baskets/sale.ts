@@ -22,8 +22,8 @@
  * is written.
  *
  * add-basket confirms through baskets/sale-batch.ts: concurrent sales share one such transaction
- * (group commit), each after a savepoint, each with its own answer; writeSale is one sale's work
- * in it.
+ * (group commit), each with its own answer; plain sales are written together there (priceSale,
+ * redeemSales), and writeSale is any other sale's work in it, after a savepoint.
  *
  * A sale racing another for one voucher on one server waits for the voucher's lock and then
  * finds it redeemed: 910, and the rollback leaves nothing of it. On a Galera cluster `FOR UPDATE`
@@ -32,7 +32,8 @@
  * unique index: a replay).
  */
 import { runTransaction } from "@service/shared/node";
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { AnyMySqlColumn } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { baskets, users, vouchers } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
@@ -40,7 +41,7 @@ import type { CoreTx } from "../users/member-numbers.ts";
 import { generateVoucherKey } from "../vouchers/key.ts";
 import type { BasketRequest, MemberKey } from "./basket-request.ts";
 import { centsToNumber, toCents } from "./money.ts";
-import { priceBasket, pricingSettingsFor, type PricingResult } from "./pricing.ts";
+import { priceBasket, pricingSettingsFor, type ConsideredVoucher, type PricingResult } from "./pricing.ts";
 import { immediateReplacements, matchReturns, pendingReplacements, settleReturns } from "./returns.ts";
 import { lockMemberAndVouchers, type LockedVoucher, type SaleChain, type SaleMember } from "./sale-reads.ts";
 import { REASON_ERRORS } from "./voucher-rules.ts";
@@ -92,36 +93,53 @@ export async function confirmSale(db: CoreDb, sale: Sale): Promise<SaleOutcome> 
  */
 export async function writeSale(tx: CoreTx, sale: Sale): Promise<SaleOutcome> {
   const { chainId, basket, now, chain } = sale;
-  // DATETIME keeps whole seconds: the row answered is the row stored, on every engine.
-  const createdDate = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const { user, locked } = await lockMemberAndVouchers(tx, chainId, sale.member, basket.entries ?? []);
   const returns = await matchReturns(tx, chainId, basket, true);
   // No statement for a basket without return lines, or whose returned lines carried no voucher.
   const pending = await pendingReplacements(tx, chainId, returns.matched, chain.expiredVouchersRegenerateOnReturn, now, true);
   const immediate = chain.regeneratedRewardsRedeemImmediately ? immediateReplacements(pending, user.id) : [];
-  const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, [...locked, ...immediate], pricingSettingsFor(chain, basket.platformType));
-  checkNamedVouchers(priced, locked);
+  const { priced, row } = priceSale(sale, user, locked, immediate, returns.warnings);
   // Whether this is the member's first basket matters only to the first-transaction rule.
-  const storesRule = sale.firstTransactionSetsStores && basket.branchBusinessId !== null;
+  const storesRule = setsStores(sale);
   const [earlier] = storesRule ? await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1) : [];
-  const row: Omit<BasketRow, "id"> = {
-    chainId, userId: user.id, branchBusinessId: basket.branchBusinessId,
-    basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
-    retailerBasketCode: basket.retailerBasketCode, basketPlatformType: basket.platformType,
-    basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(user, priced, returns.warnings)),
-    requestHash: sale.requestHash, createdDate,
-  };
   const basketId = Number((await tx.insert(baskets).values(row))[0].insertId);
-  let issued = await redeem(tx, chainId, basketId, priced, locked, chain.regenerateVouchersOnPartialRedemption, now);
+  let [issued] = await redeemSales(tx, [{ sale, basketId, priced, locked }]);
   const used = new Map(priced.applied.flatMap((a) => (a.replacement ? [[a.voucher.key, a.discount] as const] : [])));
-  issued += (await settleReturns(tx, chainId, basketId, returns.matched, pending, used, now)).length;
+  issued! += (await settleReturns(tx, chainId, basketId, returns.matched, pending, used, now)).length;
   if (storesRule && !earlier) {
     const store = basket.branchBusinessId!;
     await tx.update(users)
       .set({ signupStoreId: sql`COALESCE(${users.signupStoreId}, ${store})`, homeStoreId: sql`COALESCE(${users.homeStoreId}, ${store})`, lastModifiedDate: now })
       .where(eq(users.id, user.id));
   }
-  return { basket: { id: basketId, ...row }, duplicate: false, issuedVouchers: issued > 0 };
+  return { basket: { id: basketId, ...row }, duplicate: false, issuedVouchers: issued! > 0 };
+}
+
+/** Whether `sale` may set its member's stores (the first-transaction rule: a branch named, the chain's setting on). */
+export function setsStores(sale: Sale): boolean {
+  return sale.firstTransactionSetsStores && sale.basket.branchBusinessId !== null;
+}
+
+/**
+ * Prices `sale` for `user` with its named vouchers `locked` (and a return's replacements applied
+ * at once, `immediate`), checks every named voucher, and builds the basket row to store.
+ * @returns the pricing and the row (its created_date in whole seconds: DATETIME keeps no more,
+ *   so the row answered is the row stored, on every engine)
+ * @throws ServiceError the reason's error of a named voucher that cannot apply (909-913, 916);
+ *   915 basket_price_changed
+ */
+export function priceSale(sale: Sale, user: SaleMember, locked: readonly LockedVoucher[], immediate: readonly ConsideredVoucher[] = [], warnings: string[] = []): { priced: PricingResult; row: Omit<BasketRow, "id"> } {
+  const { basket, now, chain } = sale;
+  const priced = priceBasket({ totalPrice: basket.totalCents, lines: basket.pricingLines, branchBusinessId: basket.branchBusinessId, retailerBasketCode: basket.retailerBasketCode, now }, [...locked, ...immediate], pricingSettingsFor(chain, basket.platformType));
+  checkNamedVouchers(priced, locked);
+  const row: Omit<BasketRow, "id"> = {
+    chainId: sale.chainId, userId: user.id, branchBusinessId: basket.branchBusinessId,
+    basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
+    retailerBasketCode: basket.retailerBasketCode, basketPlatformType: basket.platformType,
+    basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(user, priced, warnings)),
+    requestHash: sale.requestHash, createdDate: new Date(Math.floor(now.getTime() / 1000) * 1000),
+  };
+  return { priced, row };
 }
 
 /**
@@ -139,35 +157,57 @@ function checkNamedVouchers(priced: PricingResult, locked: readonly LockedVouche
   }
 }
 
+/** A stored basket's named vouchers to redeem: its sale, its id, its pricing, its locked vouchers. */
+export interface Redemption {
+  sale: Sale;
+  basketId: number;
+  priced: PricingResult;
+  locked: readonly LockedVoucher[];
+}
+
 /**
- * Sets the applied named vouchers `redeemed` by basket `basketId`, in one UPDATE (each voucher's
- * own amount_redeemed by a CASE on its id), and issues the claimed children of partly used ones in
- * one INSERT when `regenerate`. A return's replacements applied at once have no row yet: settleReturns
- * issues them redeemed.
- * @returns how many children it issued
+ * Sets the applied named vouchers of `redemptions` `redeemed`, each by its own basket, in one
+ * UPDATE (basket_id, amount_redeemed and the dates by a CASE on the voucher's id where they
+ * differ), and issues the claimed children of partly used ones in one INSERT, where the sale's
+ * chain regenerates them (regenerate_vouchers_on_partial_redemption). A return's replacements
+ * applied at once have no row yet: settleReturns issues them redeemed.
+ * @returns per redemption, how many children it issued
  * @throws ServiceError 910 voucher_already_redeemed when not every voucher was still claimed
  */
-async function redeem(tx: CoreTx, chainId: number, basketId: number, priced: PricingResult, locked: readonly LockedVoucher[], regenerate: boolean, now: Date): Promise<number> {
-  const applied = priced.applied.filter((a) => !a.replacement);
-  if (applied.length === 0) return 0;
-  const amounts = applied.map((a) => (a.amountRedeemed === null ? null : centsToNumber(a.amountRedeemed)));
-  const amountRedeemed: number | null | SQL = amounts.every((x) => x === amounts[0]) ? amounts[0]!
-    : sql`CASE ${vouchers.id} ${sql.join(applied.map((a, i) => sql`WHEN ${a.voucher.id} THEN ${amounts[i]}`), sql` `)} END`;
-  const ids = applied.map((a) => a.voucher.id);
+export async function redeemSales(tx: CoreTx, redemptions: readonly Redemption[]): Promise<number[]> {
+  const applied = redemptions.flatMap((r) => r.priced.applied.filter((a) => !a.replacement).map((a) => ({ r, a })));
+  if (applied.length === 0) return redemptions.map(() => 0);
+  const ids = applied.map(({ a }) => a.voucher.id);
+  const byVoucher = (column: AnyMySqlColumn, value: (x: (typeof applied)[number]) => unknown): unknown => {
+    const values = applied.map(value);
+    const same = (v: unknown) => (v instanceof Date && values[0] instanceof Date ? v.getTime() === values[0].getTime() : v === values[0]);
+    if (values.every(same)) return values[0];
+    return sql`CASE ${vouchers.id} ${sql.join(applied.map((x, i) => sql`WHEN ${x.a.voucher.id} THEN ${sql.param(values[i], column)}`), sql` `)} END`;
+  };
   const [done] = await tx.update(vouchers)
-    .set({ status: "redeemed", basketId, redeemedDate: now, dbRedeemedDate: sql`CURRENT_TIMESTAMP`, lastModifiedDate: now, amountRedeemed })
+    .set({
+      status: "redeemed", dbRedeemedDate: sql`CURRENT_TIMESTAMP`,
+      basketId: byVoucher(vouchers.basketId, (x) => x.r.basketId) as number,
+      amountRedeemed: byVoucher(vouchers.amountRedeemed, (x) => (x.a.amountRedeemed === null ? null : centsToNumber(x.a.amountRedeemed))) as number | null,
+      redeemedDate: byVoucher(vouchers.redeemedDate, (x) => x.r.sale.now) as Date,
+      lastModifiedDate: byVoucher(vouchers.lastModifiedDate, (x) => x.r.sale.now) as Date,
+    })
     .where(and(inArray(vouchers.id, ids), eq(vouchers.status, "claimed")));
   if (done.affectedRows !== ids.length) {
-    throw new ServiceError("voucher_already_redeemed", `A voucher of ${applied.map((a) => a.voucher.key).join(", ")} has already been redeemed.`);
+    throw new ServiceError("voucher_already_redeemed", `A voucher of ${applied.map(({ a }) => a.voucher.key).join(", ")} has already been redeemed.`);
   }
-  const children = regenerate ? applied.filter((a) => a.remainder > 0).map((a) => {
-    const parent = locked.find((c) => c.voucher.id === a.voucher.id)!.row;
+  const children = applied.filter(({ r, a }) => r.sale.chain.regenerateVouchersOnPartialRedemption && a.remainder > 0).map(({ r, a }) => {
+    const parent = r.locked.find((c) => c.voucher.id === a.voucher.id)!.row;
+    const { chainId, now } = r.sale;
     return {
-      chainId, key: generateVoucherKey(), type: "basket", status: "claimed", campaignId: parent.campaignId, userId: parent.userId,
-      currencyId: parent.currencyId, parentVoucherId: parent.id, amount: centsToNumber(a.remainder), expiryDate: parent.expiryDate,
-      title: parent.title, description: parent.description, lockedUntil: now, createdDate: now, lastModifiedDate: now,
+      row: {
+        chainId, key: generateVoucherKey(), type: "basket", status: "claimed", campaignId: parent.campaignId, userId: parent.userId,
+        currencyId: parent.currencyId, parentVoucherId: parent.id, amount: centsToNumber(a.remainder), expiryDate: parent.expiryDate,
+        title: parent.title, description: parent.description, lockedUntil: now, createdDate: now, lastModifiedDate: now,
+      },
+      of: r,
     };
-  }) : [];
-  if (children.length > 0) await tx.insert(vouchers).values(children);
-  return children.length;
+  });
+  if (children.length > 0) await tx.insert(vouchers).values(children.map((c) => c.row));
+  return redemptions.map((r) => children.filter((c) => c.of === r).length);
 }
