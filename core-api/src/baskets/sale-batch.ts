@@ -35,7 +35,7 @@
  * sale's own transaction (no savepoint): one sale at a time sends exactly what confirmSale sends.
  */
 import { isDatabaseUnavailable, isTransactionConflict, runTransaction } from "@service/shared/node";
-import { getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { WriteBatcher } from "../db/group-commit.ts";
 import { baseDatabase, databaseUntil, deadlineOf } from "../db/request-database.ts";
@@ -129,13 +129,18 @@ function writesTogether(sale: Sale): boolean {
 }
 
 /**
+ * A sale of a batch priced and ready to store: its place in the batch, its row, its redemption
+ * once stored, and whether an earlier sale of the batch names its retailer_basket_code.
+ */
+type Ready = Omit<Redemption, "basketId"> & { index: number; row: Omit<BasketRow, "id">; repeatsCode: boolean };
+
+/**
  * The sales `indexes` of `sales`, written together: one locking read of their members and named
- * vouchers per chain (lockMembersAndVouchers), then in order each sale priced and its basket
- * inserted, then one UPDATE redeeming every stored sale's vouchers (redeemSales). A sale's own
- * error before its basket is stored (68, 419, 909-916, and 910 for a voucher an earlier sale of the
- * batch redeems) or its INSERT refused by the retailer_basket_code index (a failed statement
- * leaves nothing) is its answer, and its vouchers stay as they were; it writes nothing before.
- * @throws what the UPDATE or the children's INSERT meets (the batch's: the batcher writes its
+ * vouchers per chain (lockMembersAndVouchers), each sale priced in order (priceTogether), their
+ * baskets stored (storeTogether), then one UPDATE redeeming every stored sale's vouchers
+ * (redeemSales). A sale's own error is its answer (see priceTogether, storeTogether), and it
+ * writes nothing.
+ * @throws what a statement written for several sales meets (the batch's: the batcher writes its
  *   sales again, one by one), conflicts and an unavailable database
  */
 async function writeTogether(tx: CoreTx, sales: readonly Sale[], indexes: readonly number[], answers: Array<Settled | undefined>): Promise<void> {
@@ -146,29 +151,81 @@ async function writeTogether(tx: CoreTx, sales: readonly Sale[], indexes: readon
     const keys = new Set(ofChain.flatMap((sale) => (sale.basket.entries ?? []).map((e) => e.key)));
     reads.set(chainId, await lockMembersAndVouchers(tx, chainId, [...new Set(ofChain.map(memberId))], [...keys]));
   }
-  // The vouchers of the sales stored so far: redeemed by them, once the batch commits.
+  const stored = await storeTogether(tx, priceTogether(sales, indexes, reads, answers), answers);
+  const issued = await redeemSales(tx, stored);
+  stored.forEach((s, k) => (answers[s.index] = { ok: true, outcome: { basket: { id: s.basketId, ...s.row }, duplicate: false, issuedVouchers: issued[k]! > 0 } }));
+}
+
+/**
+ * Prices the sales `indexes` in order out of what the locking read found. A sale's own error (68,
+ * 419, 909-916, and 910 for a voucher an earlier sale of the batch redeems) is its answer. A sale
+ * repeating an earlier one's retailer_basket_code will be refused by the index (storeTogether):
+ * its vouchers stay free for the later sales.
+ * @returns the sales ready to store, in order
+ */
+function priceTogether(sales: readonly Sale[], indexes: readonly number[], reads: ReadonlyMap<number, LockedMembers>, answers: Array<Settled | undefined>): Ready[] {
+  // The vouchers of the sales ready so far: redeemed by them, once the batch commits.
   const taken = new Set<number>();
-  // One INSERT statement built for the batch, run with each sale's row.
-  let insertBasket: ReturnType<typeof preparedBasketInsert> | undefined;
-  const stored: Array<Redemption & { index: number; row: Omit<BasketRow, "id"> }> = [];
-  for (const i of indexes) {
-    const sale = sales[i]!;
+  const codes = new Set<string>();
+  const ready: Ready[] = [];
+  for (const index of indexes) {
+    const sale = sales[index]!;
     try {
       const { user, locked } = lockedFor(reads.get(sale.chainId)!, memberId(sale), sale.basket.entries ?? []);
       const spent = locked.find((c) => taken.has(c.voucher.id));
       if (spent) throw new ServiceError("voucher_already_redeemed", `Voucher ${spent.voucher.key} has already been redeemed.`);
       const { priced, row } = priceSale(sale, user, locked);
-      insertBasket ??= preparedBasketInsert(tx);
-      const basketId = Number((await insertBasket.execute(row))[0].insertId);
-      for (const c of locked) taken.add(c.voucher.id);
-      stored.push({ index: i, sale, basketId, priced, locked, row });
+      const code = row.retailerBasketCode === null ? null : `${row.chainId}:${row.retailerBasketCode}`;
+      const repeatsCode = code !== null && codes.has(code);
+      if (code !== null) codes.add(code);
+      if (!repeatsCode) for (const c of locked) taken.add(c.voucher.id);
+      ready.push({ index, sale, priced, locked, row, repeatsCode });
     } catch (error) {
-      if (!(error instanceof ServiceError || isDuplicateKey(error, "baskets_by_retailer_code"))) throw error;
-      answers[i] = { ok: false, error };
+      if (!(error instanceof ServiceError)) throw error;
+      answers[index] = { ok: false, error };
     }
   }
-  const issued = await redeemSales(tx, stored);
-  stored.forEach((s, k) => (answers[s.index] = { ok: true, outcome: { basket: { id: s.basketId, ...s.row }, duplicate: false, issuedVouchers: issued[k]! > 0 } }));
+  return ready;
+}
+
+/**
+ * Stores the baskets of `ready`: those with a retailer_basket_code of their own in the batch in
+ * one multi-row INSERT per chain, their ids read back by code (unique in the chain; never
+ * assumed consecutive), the others one INSERT each (one statement built for the batch). A basket
+ * whose code an earlier one of the batch names meets the index on its own INSERT: that duplicate
+ * key is its answer (a refused statement leaves no row), and its vouchers stay as they were.
+ * @returns the stored sales with their basket ids, in order
+ * @throws the multi-row INSERT's error (a code stored before, by a replay, say): the batch's
+ */
+async function storeTogether(tx: CoreTx, ready: readonly Ready[], answers: Array<Settled | undefined>): Promise<Array<Ready & Redemption>> {
+  const ids = new Map<Ready, number>();
+  const coded = ready.filter((r) => r.row.retailerBasketCode !== null && !r.repeatsCode);
+  for (const chainId of new Set(coded.map((r) => r.row.chainId))) {
+    const rows = coded.filter((r) => r.row.chainId === chainId);
+    if (rows.length === 1) continue;
+    await tx.insert(baskets).values(rows.map((r) => r.row));
+    const found = await tx.select({ id: baskets.id, code: baskets.retailerBasketCode }).from(baskets)
+      .where(and(eq(baskets.chainId, chainId), inArray(baskets.retailerBasketCode, rows.map((r) => r.row.retailerBasketCode!))));
+    const idOf = new Map(found.map((f) => [f.code, f.id]));
+    for (const r of rows) ids.set(r, idOf.get(r.row.retailerBasketCode)!);
+  }
+  let insertBasket: ReturnType<typeof preparedBasketInsert> | undefined;
+  const stored: Array<Ready & Redemption> = [];
+  for (const r of ready) {
+    let basketId = ids.get(r);
+    if (basketId === undefined) {
+      try {
+        insertBasket ??= preparedBasketInsert(tx);
+        basketId = Number((await insertBasket.execute(r.row))[0].insertId);
+      } catch (error) {
+        if (!isDuplicateKey(error, "baskets_by_retailer_code")) throw error;
+        answers[r.index] = { ok: false, error };
+        continue;
+      }
+    }
+    stored.push({ ...r, basketId });
+  }
+  return stored;
 }
 
 const memberId = (sale: Sale) => sale.member.value as number;
