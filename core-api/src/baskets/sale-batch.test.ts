@@ -111,6 +111,32 @@ describe("group commit of sales", () => {
     }
   });
 
+  it("a replay in a batch stored in one multi-row INSERT: the batch is written again sale by sale; the replay answers the stored basket, the others are stored once", async () => {
+    let multiRow = false;
+    let rewritten = false;
+    for (let r = 0; r < 5 && !(multiRow && rewritten); r++) {
+      const users = await Promise.all(Array.from({ length: 6 }, () => newUser()));
+      const keys = await Promise.all(users.map((u) => seedVoucher(w.core, u.id, "basket", { amount: 2 })));
+      // The last sale names no voucher: its copy reaches the INSERT, where the code is refused.
+      const body = (i: number) => ({ user_id: users[i]!.id, basket_total_price: 10, retailer_basket_code: `replay-${r}-${i}-${seq}`, ...(i === 5 ? {} : { basket_vouchers: [keys[i]!.key] }) });
+      const first = await sell(body(5));
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      w.core.statements.reset();
+      const answers = await Promise.all(users.map((_u, i) => sell(body(i))));
+      const sent = w.core.statements.statements;
+      multiRow ||= sent.some((s) => /^\s*insert into `baskets`.*\), \(/is.test(s));
+      rewritten ||= sent.some((s) => /^\s*rollback\s*$/i.test(s)) && sent.filter((s) => /^\s*insert into `baskets`/i.test(s)).length > 5;
+      expect(answers[5]!.body.results, JSON.stringify(answers[5]!.body)).toEqual({ ...first.body.results, duplicate: true });
+      for (const [i, u] of users.entries()) {
+        const stored = await basketsOf(u.id);
+        expect(stored, JSON.stringify(answers[i]!.body)).toHaveLength(1);
+        expect(answers[i]!.body.results.basket.id).toBe(stored[0]!.id);
+        if (i < 5) expect(await voucherRow(w.core, keys[i]!.id)).toMatchObject({ status: "redeemed", basketId: stored[0]!.id });
+      }
+    }
+    expect(multiRow && rewritten).toBe(true);
+  });
+
   it("GROUP_COMMIT=off: a transaction per sale, no savepoint, the same answers", async () => {
     useSaleGroupCommit(w.core.db, false);
     try {
