@@ -10,7 +10,7 @@
  *   registration) is sent; one from before is sent only with `full` (the first bulk load).
  * The due customers go to the platform through conflict-policy.ts, at most `concurrency` at a time
  * (p-limit), one page's sends overlapping the next page's so the calls in flight do not drain at
- * every page end.
+ * every page end. The accepted ones synced before are stored in groups (record-groups.ts).
  *
  * What a failure ends:
  * - one customer: the platform refused it, answered it with something that is no valid answer,
@@ -28,6 +28,7 @@ import { ConnectorError } from "../http/errors.ts";
 import { loadCustomerPage, countCustomers, type ScannedCustomer } from "./customer-pages.ts";
 import { negotiate, recordAccepted, type CustomerSyncContext, type DueCustomer, type Negotiated } from "./conflict-policy.ts";
 import { PlatformCallError, platformClient } from "./platform-client.ts";
+import { recordInGroups } from "./record-groups.ts";
 import type { PlatformLink } from "./platform-link.ts";
 import { MAX_LISTED, type ChainReport, type ReconcileDeps, type ReconcileOptions, type ReconcileReport, type SendItem, type SendReason } from "./reconcile-report.ts";
 import { MemberLinkedElsewhereError } from "./sync-state.ts";
@@ -53,7 +54,10 @@ export async function reconcileChain(
   const total = await countCustomers(deps.db, link.websiteIds);
   const progress = () => options.onProgress?.({ chainId: link.chainId, scanned: chain.scanned, total, sent: chain.sent, pulled: chain.pulled, failed: chain.failed });
   progress();
-  const ctx: CustomerSyncContext = { db: deps.db, clock: deps.clock ?? (() => new Date()), chainId: link.chainId, client: platformClient(link, { fetch: deps.fetch }) };
+  const records = recordInGroups(deps.db);
+  const ctx: CustomerSyncContext = {
+    db: deps.db, clock: deps.clock ?? (() => new Date()), chainId: link.chainId, client: platformClient(link, { fetch: deps.fetch }), record: records.record,
+  };
   // The add-user calls hold a slot, the recording of an accepted customer does not: the calls in
   // flight stay at `concurrency` while the shop's database stores the answers before them.
   const limit = pLimit(options.concurrency);

@@ -10,8 +10,9 @@
  * from the platform). One call per customer unless both sides changed.
  *
  * Once the platform has accepted a customer its last_hash, user_id and member_number are stored
- * (sync-state.ts), so a run that crashes is resumed by the next one without sending again what
- * was acknowledged.
+ * (sync-state.ts; the reconcile stores customers synced before in groups, record-groups.ts), so a
+ * run that crashes is resumed by the next one without sending again what was acknowledged and
+ * stored.
  */
 import { updateCustomerRequestSchema, type UserInfoObject } from "@service/shared/connector";
 import type { UserInfo } from "@service/shared/user-info";
@@ -21,7 +22,7 @@ import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
 import type { ScannedCustomer } from "./customer-pages.ts";
 import { addUserParamsOf } from "./member-params.ts";
 import { PlatformCallError, type AddUserAnswer, type PlatformClient } from "./platform-client.ts";
-import { recordSynced } from "./sync-state.ts";
+import { recordSynced, type SyncedCustomer } from "./sync-state.ts";
 
 /** add-user calls for one customer whose member keeps changing under it before it is left to the next pass. */
 const MAX_CONDITIONAL_ATTEMPTS = 3;
@@ -39,6 +40,8 @@ export interface CustomerSyncContext {
   clock: () => Date;
   chainId: number;
   client: PlatformClient;
+  /** stores an accepted customer (default: recordSynced, alone; the reconcile groups them: record-groups.ts) */
+  record?: (synced: SyncedCustomer) => Promise<unknown>;
 }
 
 /** What the platform made of a customer: it accepted the shop's version (the member as it now is), or the shop took the platform's newer one. */
@@ -84,12 +87,13 @@ export async function negotiate(ctx: CustomerSyncContext, d: DueCustomer): Promi
 }
 
 /**
- * Stores that the platform accepted `d` as `user` (sync-state.ts recordSynced): the hash that was
- * sent as its last_hash, the member's user_id, member_number and last_modified_date.
+ * Stores that the platform accepted `d` as `user` (sync-state.ts recordSynced, or ctx.record): the
+ * hash that was sent as its last_hash, the member's user_id, member_number and last_modified_date.
  * @throws MemberLinkedElsewhereError (sync-state.ts); the database's errors
  */
 export async function recordAccepted(ctx: CustomerSyncContext, d: DueCustomer, user: UserInfo): Promise<void> {
-  await recordSynced(ctx.db, {
+  const record = ctx.record ?? ((synced: SyncedCustomer) => recordSynced(ctx.db, synced));
+  await record({
     customerId: d.bundle.customer.entityId,
     chainId: ctx.chainId,
     expectedLastHash: d.bundle.service?.lastHash ?? null,

@@ -1,12 +1,13 @@
 /**
  * Recording that the platform accepted a customer (reconcile.ts): its `last_hash`, the member's
  * user_id and member_number (they always come from the platform) and the member's
- * last_modified_date, in service_customer_data.
+ * last_modified_date, in service_customer_data: one customer at a time (recordSynced), or a group
+ * of customers synced before in one statement (recordSyncedTogether; record-groups.ts groups them).
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { ConnectorDb } from "../db/client.ts";
 import { serviceCustomerData } from "../db/schema.ts";
-import { runStatement } from "@service/shared/node";
+import { runStatement, runTransaction } from "@service/shared/node";
 
 /** What the platform's answer gives us to keep. */
 export interface SyncedCustomer {
@@ -64,6 +65,45 @@ export async function recordSynced(db: ConnectorDb, s: SyncedCustomer): Promise<
     throw new MemberLinkedElsewhereError(
       `member ${s.userId}${s.memberNumber ? ` (member number ${s.memberNumber})` : ""} is linked to another customer of chain ${s.chainId} already`,
     );
+  }
+}
+
+/** The grouped UPDATE matched fewer rows than it was given: its transaction is rolled back. */
+class NotAllStored extends Error {
+  constructor() {
+    super("Not every customer of the group still had the last_hash expected.");
+  }
+}
+
+/**
+ * Stores several accepted customers synced before (each with its expectedLastHash) in one
+ * transaction of one UPDATE, their values joined in as a derived table, provided every one of
+ * them still has the last_hash expected: then each is stored exactly as recordSynced stores it.
+ * @returns false when not all of them could be (a last_hash moved on, a row gone, a customer given
+ *   twice, a user_id or member_number of another customer, or one never synced): nothing was
+ *   written, and each is for recordSynced alone, which tells what became of it
+ * @throws the database's errors (unavailable, conflicts the transaction runner gave up on)
+ */
+export async function recordSyncedTogether(db: ConnectorDb, group: readonly SyncedCustomer[]): Promise<boolean> {
+  if (group.length === 0) return true;
+  if (group.some((s) => s.expectedLastHash === null)) return false;
+  const rows = sql.join(group.map((s, i) => (i === 0
+    ? sql`SELECT ${s.customerId} AS customer_id, ${s.expectedLastHash} AS expected, ${s.lastHash} AS last_hash, ${s.userId} AS user_id,
+        ${s.memberNumber || null} AS member_number, ${s.platformModifiedAt} AS platform_modified_at, ${s.now} AS updated_at`
+    : sql`SELECT ${s.customerId}, ${s.expectedLastHash}, ${s.lastHash}, ${s.userId}, ${s.memberNumber || null}, ${s.platformModifiedAt}, ${s.now}`)), sql` UNION ALL `);
+  // Each assignment reads only the group's values (and the row's own member_number where none is
+  // given), so the order a multi-table UPDATE assigns in does not matter.
+  const update = sql`UPDATE service_customer_data AS d JOIN (${rows}) AS v ON d.customer_id = v.customer_id AND d.last_hash = v.expected
+    SET d.user_id = v.user_id, d.member_number = COALESCE(v.member_number, d.member_number), d.last_hash = v.last_hash,
+        d.platform_modified_at = v.platform_modified_at, d.updated_at = v.updated_at`;
+  try {
+    await runTransaction(db, async (tx) => {
+      if ((await changedRows(tx.execute(update))) !== group.length) throw new NotAllStored();
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof NotAllStored || causeOf(err)?.code === "ER_DUP_ENTRY") return false;
+    throw err;
   }
 }
 

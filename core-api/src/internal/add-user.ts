@@ -19,11 +19,13 @@
  * - if_unmodified_since a datetime, and only with update_if_exists true and not for an admin user,
  *   else 419 parameter_invalid;
  * - every user parameter (their declared errors: 316, 419, 420, 482), gender by version, birthday;
- * - stores, referral code, member number range (419);
- * - in the write: too_many_duplicate_objects (409), user_already_exists (400), 278, 547, 555.
+ * - stores, referral code (419);
+ * - in the write: member number range (419: checked with the users the write finds, so a number
+ *   the user updated holds reads no range), too_many_duplicate_objects (409), user_already_exists
+ *   (400), 278, 547, 555.
  * With if_unmodified_since an existing user modified after that moment is left as it is: the
- * answer is that user with `precondition_failed` true (users/save-user.ts: check and write under
- * the row's lock in one transaction), and nothing is written or sent to the webshop.
+ * answer is that user with `precondition_failed` true (users/save-user.ts: check and write in one
+ * statement, or under the row's lock, in one transaction), and nothing is written or sent to the webshop.
  * A shopper saved on a chain with an authentication point is sent to the webshop through the
  * outbox, in the same transaction, unless the chain's identity-source client (the webshop) made
  * the call (authentication-points/webshop-sync.ts).
@@ -87,7 +89,7 @@ export async function addUser(c: Context<AppEnv>): Promise<Response> {
   const changes = readUserChanges(addUserCall, params, rules, now);
   if (forAdmin) return c.json(okBody(await addAdminUser(ctx, params, chainId, updateIfExists, changes)));
 
-  const refs = await resolveUserReferences(db, chainId, changes, null);
+  const refs = await resolveUserReferences(db, chainId, changes, null, { memberNumberInWrite: true });
   const phone = await phoneVerificationStep(ctx, chain, changes);
   const webshopSync = await webshopSyncStep(ctx, chainId, { fromAuthenticationPoint: source.by === "identity_source", password: changes.password });
   const { user, created, preconditionFailed } = await saveAddedUser(db, {

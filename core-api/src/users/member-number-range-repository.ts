@@ -105,7 +105,7 @@ export async function listMemberNumberRanges(db: CoreDb, chainId: number, q: Lis
 }
 
 /** The chain's live ranges, lowest first (what add-user checks a given member number against). */
-export async function liveMemberNumberRanges(db: CoreDb, chainId: number): Promise<MemberNumberRangeRow[]> {
+export async function liveMemberNumberRanges(db: CoreDb | Tx, chainId: number): Promise<MemberNumberRangeRow[]> {
   return db.select().from(memberNumberRanges)
     .where(and(eq(memberNumberRanges.chainId, chainId), eq(memberNumberRanges.deleted, false)))
     .orderBy(asc(memberNumberRanges.first));

@@ -12,15 +12,22 @@
  * finds the winner's user (so update_if_exists updates it, and without it the answer is
  * user_already_exists). A deadlock between two such requests, like any conflict, is retried by
  * the transaction runner (@service/shared/node).
- * With `unmodifiedSince` (add-user's if_unmodified_since) the user found is locked and read again
- * (SELECT ... FOR UPDATE) and updated only when its last_modified_date is not later than that
- * moment; otherwise nothing is written and the stored user is the answer (`preconditionFailed`).
- * The check and the write happen under the lock in one transaction, so of two conditional writers
- * racing with the same moment one updates and the other sees the first's change. When the user
- * found is gone by the time it is locked (deleted by a transaction that committed in between),
- * the request lost a race and starts over: a fresh lookup then finds the users as they are now
- * (none: a new user, as for any request without a match; the snapshot of the first attempt would
- * still count the vanished user, say as a phone number's other holder).
+ * With `unmodifiedSince` (add-user's if_unmodified_since) the user found is updated only when its
+ * last_modified_date is not later than that moment; otherwise nothing is written and the stored
+ * user is the answer (`preconditionFailed`). Check and write are one: when the user as read is not
+ * later, its UPDATE is optimistic, written only while the row still holds every value read
+ * (users/user-repository.ts updateUser), so the one statement checks and writes, and what was
+ * planned from the row (phone status, referral code) holds for what is written. When that matches
+ * nothing (a write committed in between), or the user as read is later already, the row is locked
+ * and read again (SELECT ... FOR UPDATE), and checked and written under the lock. Either way, of two
+ * conditional writers racing with the same moment one updates and the other sees the first's
+ * change. When the user found is gone by the time it is locked (deleted by a transaction that
+ * committed in between), the request lost a race and starts over: a fresh lookup then finds the
+ * users as they are now (none: a new user, as for any request without a match; the snapshot of
+ * the first attempt would still count the vanished user, say as a phone number's other holder).
+ * A member number the references left unchecked (resolveUserReferences' memberNumberInWrite) is
+ * checked right after the lookup, before its refusals: a number the user found holds reads no
+ * range (users/user-references.ts checkMemberNumber).
  *
  * alter-user: the user named by id is changed; a username, member number or authentication point
  * identifier another user of the chain has is user_already_exists.
@@ -36,7 +43,7 @@ import { dummyUsername } from "./dummy-username.ts";
 import { takeGeneratedNumber, type CoreTx } from "./member-numbers.ts";
 import { newReferralCode } from "./referral-code.ts";
 import { completeUserChanges, type UserChanges } from "./user-changes.ts";
-import type { UserReferences } from "./user-references.ts";
+import { checkMemberNumber, type UserReferences } from "./user-references.ts";
 import {
   findUser,
   insertUser,
@@ -112,24 +119,52 @@ export async function saveAddedUser(
   return attempt(async () =>
     runTransaction(db, async (tx) => {
       const found = await usersMatching(tx, w.chain.id, keys);
+      const write = await withMemberNumberChecked(tx, w, found);
       if (found.length > 1) throw new ServiceError("too_many_duplicate_objects", `${found.length} users of the chain have this username, member_number or authentication_point_identifier.`);
-      let existing = found[0] ?? null;
+      const existing = found[0] ?? null;
       if (existing && !w.updateIfExists) throw new ServiceError("user_already_exists");
-      if (existing && w.unmodifiedSince) {
-        // The latest committed row, locked: a racing writer waits here until this one commits.
-        existing = await lockUser(tx, w.chain.id, existing.id);
-        if (!existing) throw new LostRace();
-        if (existing.lastModifiedDate.getTime() > w.unmodifiedSince.getTime()) {
-          // Only the write is skipped: bad input is refused as the update would refuse it.
-          refuseBadUpdate(w, existing);
-          return { user: existing, created: false, preconditionFailed: true };
-        }
-      }
-      return existing
-        ? { user: await update(tx, w, existing), created: false, preconditionFailed: false }
-        : { user: await create(tx, w, w.signupChannel), created: true, preconditionFailed: false };
+      if (!existing) return { user: await create(tx, write, w.signupChannel), created: true, preconditionFailed: false };
+      if (!w.unmodifiedSince) return { user: (await update(tx, write, existing))!, created: false, preconditionFailed: false };
+      return conditionalUpdate(tx, write, existing, w.unmodifiedSince);
     }),
   );
+}
+
+/**
+ * `w` with its member number checked, when the references left it to the write (module comment).
+ * @param found the users the write's lookup found
+ * @throws ServiceError parameter_invalid (419) for a number no user holds that lies in no live range
+ */
+async function withMemberNumberChecked(tx: CoreTx, w: UserWrite, found: readonly UserRow[]): Promise<UserWrite> {
+  const number = w.changes.memberNumber;
+  if (!w.refs.memberNumberUnchecked || !number) return w;
+  // The range's kind is wanted only to name a dummy username (create and update below).
+  const needRange = found.length === 1 ? w.changes.username === null : !w.changes.username;
+  const range = await checkMemberNumber(tx, w.chain.id, number, { holders: found, needRange });
+  const { memberNumberUnchecked: _checked, ...refs } = w.refs;
+  return { ...w, refs: range ? { ...refs, memberNumberRange: range } : refs };
+}
+
+/**
+ * The update of `read` under add-user's if_unmodified_since `since` (module comment): optimistic
+ * when `read` is not later than `since`; else, or when the row changed since it was read, under
+ * the row's lock.
+ * @throws LostRace when the user is gone by the time it is locked; ServiceError as update
+ */
+async function conditionalUpdate(tx: CoreTx, w: UserWrite, read: UserRow, since: Date): Promise<AddedUser> {
+  if (read.lastModifiedDate.getTime() <= since.getTime()) {
+    const user = await update(tx, w, read, { optimistic: true });
+    if (user) return { user, created: false, preconditionFailed: false };
+  }
+  // The latest committed row, locked: a racing writer waits here until this one commits.
+  const latest = await lockUser(tx, w.chain.id, read.id);
+  if (!latest) throw new LostRace();
+  if (latest.lastModifiedDate.getTime() > since.getTime()) {
+    // Only the write is skipped: bad input is refused as the update would refuse it.
+    refuseBadUpdate(w, latest);
+    return { user: latest, created: false, preconditionFailed: true };
+  }
+  return { user: (await update(tx, w, latest))!, created: false, preconditionFailed: false };
 }
 
 /** The hooks of one write run in order, in its transaction (undefined ones left out). */
@@ -207,7 +242,12 @@ function refuseBadUpdate(w: UserWrite, stored: UserRow): void {
   completeUserChanges(w.changes, stored, w.rules);
 }
 
-async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRow> {
+/**
+ * Writes `w` over `stored` (the row as this transaction read it).
+ * @param opts.optimistic written only while the row still holds `stored` (updateUser)
+ * @returns the user as stored now; null when `optimistic` and the row changed (nothing written)
+ */
+async function update(tx: CoreTx, w: UserWrite, stored: UserRow, opts: { optimistic?: boolean } = {}): Promise<UserRow | null> {
   refuseBadUpdate(w, stored);
   const columns = await columnsOf(tx, w, stored);
   if (w.changes.username === null) {
@@ -215,7 +255,8 @@ async function update(tx: CoreTx, w: UserWrite, stored: UserRow): Promise<UserRo
     columns.username = dummyUsername(w.chain.dummyEmailDomain, customNumber);
   }
   if (stored.referralCode === null) columns.referralCode = newReferralCode();
-  await updateUser(tx, w.chain.id, stored.id, columns, w.now);
+  const written = await updateUser(tx, w.chain.id, stored.id, columns, w.now, opts.optimistic ? stored : undefined);
+  if (!written && opts.optimistic) return null;
   if (w.refs.referrer) await linkReferral(tx, w.chain.id, stored.id, w.refs.referrer.id, w.now);
   const saved = (await findUser(tx, w.chain.id, { id: stored.id }))!;
   await w.onSaved?.(tx, saved, stored);

@@ -6,6 +6,9 @@
  * one of the chain's live ranges, unless a user of the chain already holds it (then it names that
  * user). Each failure is parameter_invalid (419). Also hashes a new
  * password (argon2id), so the write transaction stays short.
+ * add-user leaves the member number to its write (users/save-user.ts), which finds the users the
+ * request names anyway: a number the user updated already holds is then checked without reading
+ * the ranges at all (checkMemberNumber).
  */
 import { canonicalReferralCode } from "@service/shared/internal/user-params";
 import { hashPassword } from "../crypto/passwords.ts";
@@ -13,7 +16,7 @@ import { findBusinessById, findBusinessByOwnerCode } from "../businesses/busines
 import type { CoreDb } from "../db/client.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { liveMemberNumberRanges, type MemberNumberRangeRow } from "./member-number-range-repository.ts";
-import { rangeOf, requireInRange } from "./member-numbers.ts";
+import { rangeOf, requireInRange, type CoreTx } from "./member-numbers.ts";
 import type { UserChanges } from "./user-changes.ts";
 import { findUser, findUserByReferralCode, type UserRow } from "./user-repository.ts";
 
@@ -26,6 +29,8 @@ export interface UserReferences {
   referrer?: UserRow | null;
   /** the range a given member_number lies in (absent for a number held outside every range) */
   memberNumberRange?: MemberNumberRangeRow;
+  /** a member_number was given and left to the write to check (resolveUserReferences' `memberNumberInWrite`) */
+  memberNumberUnchecked?: true;
   /** argon2id hash of the new password; null to clear */
   passwordHash?: string | null;
 }
@@ -33,10 +38,14 @@ export interface UserReferences {
 /**
  * Resolves and checks the references of `changes` in chain `chainId`.
  * @param selfId the user being changed (a user cannot refer themselves); null for a new user
+ * @param opts.memberNumberInWrite a given member number is not checked here but marked
+ *   `memberNumberUnchecked`: the caller's write checks it (saveAddedUser, with checkMemberNumber)
  * @throws ServiceError parameter_invalid (419) for a store that is no live business of the chain,
  *   an unknown referral code or the user's own, or a member number in none of the chain's ranges
  */
-export async function resolveUserReferences(db: CoreDb, chainId: number, changes: UserChanges, selfId: number | null): Promise<UserReferences> {
+export async function resolveUserReferences(
+  db: CoreDb, chainId: number, changes: UserChanges, selfId: number | null, opts: { memberNumberInWrite?: boolean } = {},
+): Promise<UserReferences> {
   const out: UserReferences = {};
   if (changes.signupStore) {
     out.signupStoreId = "storeId" in changes.signupStore
@@ -51,16 +60,37 @@ export async function resolveUserReferences(db: CoreDb, chainId: number, changes
     }
     out.referrer = referrer;
   }
-  if (changes.memberNumber) {
-    const ranges = await liveMemberNumberRanges(db, chainId);
-    // A number a user of the chain already holds is that user's key (the existing-user rule, or
-    // a clash), even when its range has gone since: re-sending it must not fail.
-    const range = rangeOf(ranges, changes.memberNumber);
+  if (changes.memberNumber && opts.memberNumberInWrite) out.memberNumberUnchecked = true;
+  else if (changes.memberNumber) {
+    const range = await checkMemberNumber(db, chainId, changes.memberNumber, { holders: [], needRange: true });
     if (range) out.memberNumberRange = range;
-    else if (!(await findUser(db, chainId, { memberNumber: changes.memberNumber }))) requireInRange(ranges, changes.memberNumber);
   }
   if (changes.password !== undefined) out.passwordHash = changes.password === null ? null : await hashPassword(changes.password);
   return out;
+}
+
+/**
+ * Checks a given member number: it must lie in one of the chain's live ranges, unless a user of the
+ * chain already holds it. Such a number is that user's key (the existing-user rule, or a clash),
+ * even when its range has gone since: re-sending it must not fail.
+ * @param opts.holders users known to match the request (a write's lookup by its keys): when one
+ *   holds the number, exactly as given, the ranges need not be read unless `needRange`
+ * @param opts.needRange the range is wanted even for a held number (its kind names a dummy username)
+ * @returns the live range the number lies in; undefined for a held number outside every range, or
+ *   one of `holders` when the range was not wanted
+ * @throws ServiceError parameter_invalid (419) for a number no user holds that lies in no live range
+ */
+export async function checkMemberNumber(
+  db: CoreDb | CoreTx, chainId: number, number: string, opts: { holders: readonly UserRow[]; needRange: boolean },
+): Promise<MemberNumberRangeRow | undefined> {
+  const heldByHolder = opts.holders.some((u) => u.memberNumber === number);
+  if (heldByHolder && !opts.needRange) return undefined;
+  const ranges = await liveMemberNumberRanges(db, chainId);
+  const range = rangeOf(ranges, number);
+  if (range) return range;
+  // The column's collation decides what "holds" means (the unique index's), not a byte comparison.
+  if (!heldByHolder && !(await findUser(db, chainId, { memberNumber: number }))) requireInRange(ranges, number);
+  return undefined;
 }
 
 async function storeId(db: CoreDb, chainId: number, name: string, id: number | null): Promise<number | null> {

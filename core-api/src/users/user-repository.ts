@@ -7,6 +7,7 @@
 import { and, eq, ne, or, sql, type SQL } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { isDuplicateKey } from "../db/duplicate-key.ts";
+import { rowUnchanged } from "../db/row-unchanged.ts";
 import { userReferrals, users } from "../db/schema.ts";
 import type { CoreTx } from "./member-numbers.ts";
 
@@ -114,9 +115,17 @@ export async function insertUser(tx: CoreTx, chainId: number, values: UserColumn
   return Number(res.insertId);
 }
 
-/** Updates user `id` of chain `chainId` with `changes` (and last_modified_date). */
-export async function updateUser(tx: CoreTx, chainId: number, id: number, changes: UserColumns, now: Date): Promise<void> {
-  await tx.update(users).set({ ...changes, lastModifiedDate: now }).where(and(eq(users.id, id), eq(users.chainId, chainId)));
+/**
+ * Updates user `id` of chain `chainId` with `changes` (and last_modified_date).
+ * @param read with it, an optimistic update: only while the stored row still holds every value of
+ *   `read` (db/row-unchanged.ts), so the one statement both checks and writes
+ * @returns whether the row was written (false: no such user, or with `read` a row that changed since)
+ */
+export async function updateUser(tx: CoreTx, chainId: number, id: number, changes: UserColumns, now: Date, read?: UserRow): Promise<boolean> {
+  const [res] = await tx.update(users).set({ ...changes, lastModifiedDate: now })
+    .where(and(eq(users.id, id), eq(users.chainId, chainId), read ? rowUnchanged(users, read) : undefined));
+  // mysql2 counts the rows found, so a row written with the values it had counts too.
+  return res.affectedRows > 0;
 }
 
 /**

@@ -13,8 +13,9 @@
  * newer change wins") makes the update conditional, as HTTP's If-Unmodified-Since does: the
  * existing user is updated only when its `last_modified_date` is not later than the given moment.
  * Otherwise nothing is written and the answer is the user as stored, with `precondition_failed`
- * true, so the caller can take the platform's newer version instead. Check and write happen in
- * one transaction with the user's row locked, so two racing conditional writers never both win.
+ * true, so the caller can take the platform's newer version instead. Check and write happen at
+ * once, in the user's UPDATE (or, when the row changed since it was read, under its lock), so two
+ * racing conditional writers never both win.
  * A new user is created as usual (there is nothing to be newer than).
  */
 import { z } from "zod";
