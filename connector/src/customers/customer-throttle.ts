@@ -9,9 +9,9 @@
  *
  * An attempt is counted *before* its password is checked, in one atomic statement that also
  * returns the verdict, and refused uncounted when the pair is already at its limit (which locks
- * it), so a burst of parallel guesses gets at most lockout_failures checks per pair and window. A failure at the
- * limit locks the pair; a success deletes the pair's row; an attempt that got no answer takes its
- * count back.
+ * it), so a burst of parallel guesses gets at most lockout_failures checks per pair and window.
+ * A failure at the limit locks the pair; a success deletes the pair's row; an attempt that got no
+ * answer takes its count back.
  * Rows live in service_authenticate_lockout, keyed by the customer id and a SHA-256 of
  * the address (no address in clear).
  */
