@@ -19,6 +19,7 @@ import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/
 import { eq, sql } from "drizzle-orm";
 import { runStatement } from "@service/shared/node";
 import type { ConnectorDb } from "../db/client.ts";
+import type { ChainWebsite } from "../http/auth.ts";
 import { customerEntity } from "../db/schema.ts";
 import { tooManyAttempts } from "../http/errors.ts";
 import {
@@ -67,7 +68,7 @@ export async function authenticateCustomer(
   clientAddress: string | null,
 ): Promise<AuthenticateResponse> {
   const { db } = deps;
-  const scope = await resolveChainScope(db, request.service_chain_id, deps.store);
+  const scope = await resolveChainScope(db, request.service_chain_id, deps.store, deps.chainWebsites);
   const startedAt = deps.clock();
   // The attempt counted against the address, then its counter read back with the customer (one
   // statement); the customer is looked at only once the address may go on.
@@ -104,6 +105,8 @@ export interface AuthenticateDeps {
   verifyPassword?: PasswordVerifier;
   /** the store the path names, if any: the customer is looked up in its scope */
   store?: StoreInPath | null;
+  /** the chains' websites read with the request's token (http/auth.ts chainWebsitesOf); read again when absent */
+  chainWebsites?: readonly ChainWebsite[];
 }
 
 // Verified against when there is no account to check (unknown, or locked from this address), so

@@ -7,11 +7,11 @@
  * address, of their own account. Magento's per-account columns (customer_entity.failures_num,
  * first_failure, lock_expires) are no longer written on a failure (customers/authenticate.ts).
  *
- * An attempt is counted *before* its password is checked, in one atomic statement, and refused
- * when the count passes the limit (and takes its count back, locking the pair), so a burst of
- * parallel guesses gets at most lockout_failures checks per pair and window. A failure at the
- * limit locks the pair; a success deletes the pair's row; an attempt that got no answer takes its
- * count back.
+ * An attempt is counted *before* its password is checked, in one atomic statement that also
+ * returns the verdict, and refused uncounted when the pair is already at its limit (which locks
+ * it), so a burst of parallel guesses gets at most lockout_failures checks per pair and window.
+ * A failure at the limit locks the pair; a success deletes the pair's row; an attempt that got no
+ * answer takes its count back.
  * Rows live in service_authenticate_lockout, keyed by the customer id and a SHA-256 of
  * the address (no address in clear).
  */
@@ -19,7 +19,6 @@ import { createHash } from "node:crypto";
 import { runStatement } from "@service/shared/node";
 import { and, eq, sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
 import { serviceAuthenticateLockout as pairs } from "../db/schema.ts";
 import type { StoreConfig } from "./store-scope.ts";
 
@@ -36,10 +35,13 @@ export interface CustomerVerdict {
 }
 
 /**
- * Counts an authenticate attempt on customer `customerId` from `address`.
+ * Counts an authenticate attempt on customer `customerId` from `address`, in one atomic statement
+ * that also tells whether it counted: refused (not counted) while the pair is locked, and when the
+ * pair is at its limit already (a parallel burst: the attempts before it are still out), which
+ * locks it for lockout_threshold minutes from `now`.
  * @param address the client address (null: unknown, one counter for all unknown addresses)
  * @param policy 0 in either setting: nothing is counted and nothing locks
- * @returns locked true (the attempt is not counted) while the pair is locked or past its limit
+ * @returns locked true (the attempt is not counted) while the pair is locked or at its limit
  */
 export async function beginCustomerAttempt(
   db: ConnectorQueryable,
@@ -50,32 +52,29 @@ export async function beginCustomerAttempt(
 ): Promise<CustomerVerdict> {
   if (!policy.lockoutFailures || !policy.lockoutThresholdMinutes) return { locked: false, attempt: null };
   const attempt = { customerId, addressHash: hashAddress(address), policy };
-  const windowStart = new Date(now.getTime() - policy.lockoutThresholdMinutes * 60_000);
-  // A locked pair is left alone (refused attempts do not prolong the lock); an expired window
-  // starts again at 1. Each assignment reads only columns not assigned before it.
-  await runStatement(() => db.execute(sql`
+  const thresholdMs = policy.lockoutThresholdMinutes * 60_000;
+  const windowStart = new Date(now.getTime() - thresholdMs);
+  // A burst at the limit locks the pair here: counting alone would not, since when every attempt
+  // of a burst counts before any is judged, none is left to fail at the limit and lock.
+  // The verdict comes back as the statement's insert id (LAST_INSERT_ID(expr), MySQL's way of
+  // returning a value from an upsert): 1 counted, 0 refused. A new row is counted (1); on an
+  // existing one, locked_until is assigned first (reading the failures before they change) and
+  // the failures then read it: a locked pair is left alone (refused attempts do not prolong the
+  // lock), an expired window starts again at 1. MySQL assigns left to right.
+  const [header] = (await runStatement(() => db.execute(sql`
     INSERT INTO service_authenticate_lockout (customer_id, address_hash, failures, window_started_at, locked_until)
-    VALUES (${customerId}, ${attempt.addressHash}, 1, ${now}, NULL)
+    VALUES (${customerId}, ${attempt.addressHash}, LAST_INSERT_ID(1), ${now}, NULL)
     ON DUPLICATE KEY UPDATE
-      failures = CASE WHEN locked_until > ${now} THEN failures WHEN window_started_at <= ${windowStart} THEN 1 ELSE failures + 1 END,
-      window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`));
-  const [row] = await pairQuery(db).execute({ customerId, addressHash: attempt.addressHash });
-  if (row?.lockedUntil && row.lockedUntil > now) return { locked: true, attempt: null };
-  if (row && row.failures > policy.lockoutFailures) {
-    // More attempts than the limit are out at once (a parallel burst): the pair locks now. Counting
-    // alone would not do it: when every attempt of the burst counts before any reads its count,
-    // each is refused and takes its count back, and none is left to fail at the limit and lock.
-    await lockPair(db, attempt, now);
-    await customerAttemptAbandoned(db, attempt);
-    return { locked: true, attempt: null };
-  }
+      locked_until = CASE WHEN locked_until > ${now} THEN locked_until
+        WHEN window_started_at > ${windowStart} AND failures >= ${policy.lockoutFailures} THEN ${new Date(now.getTime() + thresholdMs)}
+        ELSE locked_until END,
+      failures = CASE WHEN LAST_INSERT_ID(locked_until IS NULL OR locked_until <= ${now}) = 0 THEN failures
+        WHEN window_started_at <= ${windowStart} THEN 1 ELSE failures + 1 END,
+      window_started_at = CASE WHEN locked_until > ${now} THEN window_started_at WHEN window_started_at <= ${windowStart} THEN ${now} ELSE window_started_at END`,
+  ))) as unknown as [{ insertId: number | string }];
+  if (Number(header.insertId) === 0) return { locked: true, attempt: null };
   return { locked: false, attempt };
 }
-
-/** The pair's row, read after counting (built once per database: every authenticate of a known customer runs it). */
-const pairQuery = (db: ConnectorQueryable) =>
-  preparedFor(db, "lockout-pair", () =>
-    db.select().from(pairs).where(and(eq(pairs.customerId, sql.placeholder("customerId")), eq(pairs.addressHash, sql.placeholder("addressHash")))).prepare());
 
 /** Records that a counted attempt failed: the pair's lockout_failures-th failure locks it for lockout_threshold minutes. */
 export async function customerAttemptFailed(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
@@ -85,15 +84,6 @@ export async function customerAttemptFailed(db: ConnectorQueryable, attempt: Cus
     UPDATE service_authenticate_lockout SET locked_until = ${until}
     WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}
       AND failures >= ${attempt.policy.lockoutFailures} AND (locked_until IS NULL OR locked_until <= ${now})`));
-}
-
-/** Locks the pair of `attempt` for lockout_threshold minutes from `now`, unless it is locked already. */
-async function lockPair(db: ConnectorQueryable, attempt: NonNullable<CustomerAttempt>, now: Date): Promise<void> {
-  const until = new Date(now.getTime() + attempt.policy.lockoutThresholdMinutes * 60_000);
-  await runStatement(() => db.execute(sql`
-    UPDATE service_authenticate_lockout SET locked_until = ${until}
-    WHERE customer_id = ${attempt.customerId} AND address_hash = ${attempt.addressHash}
-      AND (locked_until IS NULL OR locked_until <= ${now})`));
 }
 
 /** How often a process prunes pairs that are over (housekeeping, not a statement per login). */

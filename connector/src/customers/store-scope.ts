@@ -8,6 +8,7 @@ import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
 import { coreConfigData, customerGroup, serviceChainWebsite, store, storeGroup, storeWebsite } from "../db/schema.ts";
+import type { ChainWebsite } from "../http/auth.ts";
 import { badRequest, requiredField } from "../http/errors.ts";
 
 /** Magento config paths the connector reads (scope `default`). */
@@ -79,17 +80,24 @@ export interface StoreInPath {
  * @param store the store the path names, if any: with per-website accounts the chain's websites
  *   narrow to its website (none when the chain does not have it), as Magento reads a customer in
  *   the current store's website
+ * @param chainWebsites the chains' websites as the request's token check read them (http/auth.ts
+ *   chainWebsitesOf), ordered by website id; read here when not given
  * @throws ConnectorError 400 when the chain is not configured, or when none is given while
  *   several chains are configured
  */
-export async function resolveChainScope(db: ConnectorQueryable, requested: number | null | undefined, store?: StoreInPath | null): Promise<ChainScope> {
-  const scope = await chainScopeOf(db, requested);
+export async function resolveChainScope(
+  db: ConnectorQueryable, requested: number | null | undefined, store?: StoreInPath | null, chainWebsites?: readonly ChainWebsite[],
+): Promise<ChainScope> {
+  const scope = chainScopeOf(chainWebsites ?? await readChainWebsites(db), requested);
   if (!store?.narrowsLookups) return scope;
   return { chainId: scope.chainId, websiteIds: (scope.websiteIds ?? [store.websiteId]).filter((id) => id === store.websiteId) };
 }
 
-async function chainScopeOf(db: ConnectorQueryable, requested: number | null | undefined): Promise<ChainScope> {
-  const rows = await preparedFor(db, "chain-websites", () => db.select().from(serviceChainWebsite).orderBy(asc(serviceChainWebsite.websiteId)).prepare()).execute();
+/** Every chain's websites, ordered by website id. */
+const readChainWebsites = (db: ConnectorQueryable): Promise<ChainWebsite[]> =>
+  preparedFor(db, "chain-websites", () => db.select().from(serviceChainWebsite).orderBy(asc(serviceChainWebsite.websiteId)).prepare()).execute();
+
+function chainScopeOf(rows: readonly ChainWebsite[], requested: number | null | undefined): ChainScope {
   const chains = [...new Set(rows.map((r) => r.serviceChainId))];
   let chainId: number | null;
   if (requested != null) {

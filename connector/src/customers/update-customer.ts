@@ -10,6 +10,7 @@
 import type { Customer, UpdateCustomerRequest, UserInfoInput } from "@service/shared/connector";
 import { userInfoHash } from "@service/shared/node";
 import type { ConnectorDb, ConnectorQueryable } from "../db/client.ts";
+import type { ChainWebsite } from "../http/auth.ts";
 import { badRequest, ConnectorError, requiredField } from "../http/errors.ts";
 import { hashMagentoPassword } from "./magento-password.ts";
 import { customerObject } from "./customer-object.ts";
@@ -65,12 +66,13 @@ export async function identifyCustomer(
  * @param deps.clock the current time (created_at / updated_at)
  * @param deps.store the store the path names, if any: the customer is looked up in its scope
  *   (store-scope.ts, resolveChainScope)
+ * @param deps.chainWebsites the chains' websites read with the request's token (http/auth.ts); read again when absent
  * @returns the customer object after the update
  * @throws ConnectorError 400 (invalid data, chain not configured / missing, unknown website or
  *   store, email or member number already used), 404 `Customer not found`
  */
 export async function updateCustomerFromUserInfo(
-  deps: { db: ConnectorDb; clock: () => Date; store?: StoreInPath | null },
+  deps: { db: ConnectorDb; clock: () => Date; store?: StoreInPath | null; chainWebsites?: readonly ChainWebsite[] },
   request: UpdateCustomerRequest,
 ): Promise<Customer> {
   const { db } = deps;
@@ -78,7 +80,7 @@ export async function updateCustomerFromUserInfo(
   if (info.birthday && birthdayToDob(info.birthday) === undefined) {
     throw badRequest('Invalid value of "%value" provided for the %fieldName field.', { fieldName: "birthday", value: info.birthday });
   }
-  const scope = await resolveChainScope(db, request.service_chain_id, deps.store);
+  const scope = await resolveChainScope(db, request.service_chain_id, deps.store, deps.chainWebsites);
   if (scope.chainId === null) throw badRequest("No service chain is configured in this shop.");
   const chainScope = { ...scope, chainId: scope.chainId };
   const config = await readStoreConfig(db);

@@ -11,6 +11,7 @@ import type { TrustedProxies } from "@service/shared/node";
 import { Router } from "express";
 import { z } from "zod";
 import { authenticateCustomer, type AuthenticateDeps } from "../customers/authenticate.ts";
+import { chainWebsitesOf } from "../http/auth.ts";
 import { clientAddressOf } from "../http/client-address.ts";
 import { readUserInfoByEmail, readUserInfoById } from "../customers/read-user-info.ts";
 import { updateCustomerFromUserInfo } from "../customers/update-customer.ts";
@@ -52,12 +53,12 @@ export function customerRoutes(deps: AuthenticateDeps & { trustedProxies: Truste
   router.post("/authenticate", async (req, res) => {
     const body = parseOrThrow(authenticateRequestSchema, req.body);
     // The shopper's address as the platform forwarded it (http/client-address.ts).
-    res.json(await authenticateCustomer({ ...deps, store: pathStoreOf(res) }, body, clientAddressOf(req, res.locals, deps.trustedProxies)));
+    res.json(await authenticateCustomer({ ...deps, store: pathStoreOf(res), chainWebsites: chainWebsitesOf(res) }, body, clientAddressOf(req, res.locals, deps.trustedProxies)));
   });
 
   router.post("/update", async (req, res) => {
     const { body, store } = inPathStore(parseOrThrow(updateCustomerRequestSchema, req.body), pathStoreOf(res));
-    res.json(await updateCustomerFromUserInfo({ ...deps, store }, body));
+    res.json(await updateCustomerFromUserInfo({ ...deps, store, chainWebsites: chainWebsitesOf(res) }, body));
   });
 
   router.get("/user_info/:customerId", async (req, res) => {
