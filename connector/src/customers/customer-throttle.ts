@@ -60,7 +60,8 @@ export async function beginCustomerAttempt(
   // returning a value from an upsert): 1 counted, 0 refused. A new row is counted (1); on an
   // existing one, locked_until is assigned first (reading the failures before they change) and
   // the failures then read it: a locked pair is left alone (refused attempts do not prolong the
-  // lock), an expired window starts again at 1. MySQL assigns left to right.
+  // lock), an expired window starts again at 1. MySQL assigns left to right, and so does MariaDB
+  // unless sql_mode holds SIMULTANEOUS_ASSIGNMENT, which nothing here sets.
   const [header] = (await runStatement(() => db.execute(sql`
     INSERT INTO service_authenticate_lockout (customer_id, address_hash, failures, window_started_at, locked_until)
     VALUES (${customerId}, ${attempt.addressHash}, LAST_INSERT_ID(1), ${now}, NULL)

@@ -92,8 +92,10 @@ export async function recordSyncedTogether(db: ConnectorDb, group: readonly Sync
         ${s.memberNumber || null} AS member_number, ${s.platformModifiedAt} AS platform_modified_at, ${s.now} AS updated_at`
     : sql`SELECT ${s.customerId}, ${s.expectedLastHash}, ${s.lastHash}, ${s.userId}, ${s.memberNumber || null}, ${s.platformModifiedAt}, ${s.now}`)), sql` UNION ALL `);
   // Each assignment reads only the group's values (and the row's own member_number where none is
-  // given), so the order a multi-table UPDATE assigns in does not matter.
-  const update = sql`UPDATE service_customer_data AS d JOIN (${rows}) AS v ON d.customer_id = v.customer_id AND d.last_hash = v.expected
+  // given), so the order a multi-table UPDATE assigns in does not matter. The hashes (lowercase
+  // hex) compare as bytes: the derived table's text has the connection's collation, which a shop's
+  // own database need not share (comparing the two would be an illegal mix of collations).
+  const update = sql`UPDATE service_customer_data AS d JOIN (${rows}) AS v ON d.customer_id = v.customer_id AND d.last_hash = CAST(v.expected AS BINARY)
     SET d.user_id = v.user_id, d.member_number = COALESCE(v.member_number, d.member_number), d.last_hash = v.last_hash,
         d.platform_modified_at = v.platform_modified_at, d.updated_at = v.updated_at`;
   try {

@@ -5,22 +5,24 @@
  * from the pool, BEGIN, the runner's marker row and COMMIT, each a round trip (see
  * docs/performance.md, "Group commit of sales").
  *
- * In a transaction of several sales, the plain ones (the member named by id, no return line, not
- * setting the member's stores: writesTogether) are written together, in arrival order: one
- * locking read of all their members and named vouchers, each sale's basket INSERT (one statement
- * built for the batch), and one UPDATE redeeming all their vouchers. Any other sale then runs its
- * own statements (baskets/sale.ts, writeSale) after a `SAVEPOINT`. A sale that fails on its own
- * error (a ServiceError such as 910 or 68, a duplicate key such as `baskets_by_retailer_code`)
- * answers that error alone, once the transaction has committed, and leaves nothing: a plain sale
- * fails before its INSERT or on it (a refused statement leaves no row), another is rolled back to
- * its savepoint. The others are written. What each sale guarantees alone holds in the batch:
+ * A transaction of several sales writes them in arrival order. Each run of consecutive plain
+ * sales (the member named by id, no return line, not setting the member's stores: writesTogether)
+ * is written together: one locking read of all their members and named vouchers, their baskets in
+ * one multi-row INSERT (ids read back by retailer_basket_code), and one UPDATE redeeming all their
+ * vouchers. Any other sale runs its own statements (baskets/sale.ts, writeSale) after a
+ * `SAVEPOINT`. A sale that fails on its own error (a ServiceError such as 910 or 68, a duplicate
+ * key such as `baskets_by_retailer_code`) answers that error alone, once the transaction has
+ * committed, and leaves nothing: a plain sale fails before its basket is stored or on its own
+ * INSERT (a refused statement leaves no row), another is rolled back to its savepoint. The others
+ * are written. What each sale guarantees alone holds in the batch:
  *
  * - Exactly once: its basket and its vouchers' redemption commit together or not at all (one
  *   transaction; the runner's marker row tells a COMMIT lost on the way).
  * - Isolation between sales: a later sale of the batch sees what the earlier ones wrote, as it
  *   would after their commits: a voucher an earlier sale redeemed is 910, a retailer_basket_code
  *   it stored is a duplicate (add-basket answers it as the replay, read after the commit).
- * - Locks: the members and vouchers of a batch are locked before any is written. Two batches
+ * - Locks: the members and vouchers of a run of plain sales are locked before any of them is
+ *   written; a sale at a savepoint locks its own member, then its vouchers in key order. Two batches
  *   locking rows in opposite orders may deadlock: the engine rolls one back (1213) and the runner
  *   writes that batch again, whole, as it does for a Galera certification conflict; so does a
  *   sale's conflict, which never stays with the sale that met it (the engine rolled the whole
@@ -49,10 +51,11 @@ import { lockedFor, lockMembersAndVouchers, type LockedMembers } from "./sale-re
 /** Most sales in one group-commit transaction. */
 const MAX_BATCH = 16;
 /**
- * Group-commit transactions of sales one process writes at once. A batch of sales written
- * together takes a few round trips more than one sale (an INSERT per sale), so one batch at a
- * time keeps latency low, and the sales arriving meanwhile make the next batch bigger: fewer
- * statements per sale (docs/performance.md, "Group commit of sales").
+ * Group-commit transactions of sales one process writes at once. A batch of plain sales takes
+ * about the round trips of one sale (one locking read, one multi-row INSERT and the read of its
+ * ids, one UPDATE), so one batch at a time keeps latency low, and the sales arriving meanwhile
+ * make the next batch bigger: fewer statements per sale (docs/performance.md, "Group commit of
+ * sales").
  */
 const IN_FLIGHT = 1;
 
@@ -103,8 +106,9 @@ function committerOf(base: CoreDb): WriteBatcher<Sale, Settled> {
 }
 
 /**
- * Writes `sales` in one transaction of the runner (one sale: its own transaction, confirmSale):
- * those written together first (writesTogether), then each other one after a savepoint.
+ * Writes `sales` in one transaction of the runner (one sale: its own transaction, confirmSale), in
+ * arrival order: each run of consecutive plain sales written together (writesTogether), each
+ * other sale after a savepoint.
  * @returns one answer per sale, in order
  * @throws the error of a lone sale; in a batch, an error no sale owns (nothing written): the
  *   batcher then writes each sale alone when the database is still there
@@ -113,8 +117,17 @@ async function writeSales(db: CoreDb, sales: readonly Sale[]): Promise<Settled[]
   if (sales.length === 1) return [{ ok: true, outcome: await confirmSale(db, sales[0]!) }];
   return runTransaction(db, async (tx) => {
     const answers = new Array<Settled | undefined>(sales.length);
-    await writeTogether(tx, sales, sales.flatMap((sale, i) => (writesTogether(sale) ? [i] : [])), answers);
-    for (const [i, sale] of sales.entries()) answers[i] ??= await writeSaleAtSavepoint(tx, sale);
+    let plain: number[] = [];
+    for (const [i, sale] of sales.entries()) {
+      if (writesTogether(sale)) {
+        plain.push(i);
+        continue;
+      }
+      await writeTogether(tx, sales, plain, answers);
+      plain = [];
+      answers[i] = await writeSaleAtSavepoint(tx, sale);
+    }
+    await writeTogether(tx, sales, plain, answers);
     return answers as Settled[];
   });
 }
@@ -193,9 +206,11 @@ function priceTogether(sales: readonly Sale[], indexes: readonly number[], reads
  * one multi-row INSERT per chain, their ids read back by code (unique in the chain; never
  * assumed consecutive), the others one INSERT each (one statement built for the batch). A basket
  * whose code an earlier one of the batch names meets the index on its own INSERT: that duplicate
- * key is its answer (a refused statement leaves no row), and its vouchers stay as they were.
+ * key is its answer (a refused statement leaves no row), and its vouchers stay as they were; so
+ * is the duplicate key of a sale naming no voucher.
  * @returns the stored sales with their basket ids, in order
- * @throws the multi-row INSERT's error (a code stored before, by a replay, say): the batch's
+ * @throws the multi-row INSERT's error (a code stored before, by a replay, say), and the duplicate
+ *   key of a sale holding vouchers a later sale of the batch may have been refused: the batch's
  */
 async function storeTogether(tx: CoreTx, ready: readonly Ready[], answers: Array<Settled | undefined>): Promise<Array<Ready & Redemption>> {
   const ids = new Map<Ready, number>();
@@ -218,7 +233,8 @@ async function storeTogether(tx: CoreTx, ready: readonly Ready[], answers: Array
         insertBasket ??= preparedBasketInsert(tx);
         basketId = Number((await insertBasket.execute(r.row))[0].insertId);
       } catch (error) {
-        if (!isDuplicateKey(error, "baskets_by_retailer_code")) throw error;
+        // Its vouchers were taken from the later sales in priceTogether unless it repeats a code.
+        if (!isDuplicateKey(error, "baskets_by_retailer_code") || (!r.repeatsCode && r.locked.length > 0)) throw error;
         answers[r.index] = { ok: false, error };
         continue;
       }
