@@ -7,17 +7,13 @@
  * a transaction of its own (no savepoint ever sent), with the same answers.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { baskets } from "../db/schema.ts";
-import { addUserAsAdmin, call, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, usersWorldForFile } from "../users/user-test-support.ts";
 import { seedVoucher, voucherRow } from "./basket-test-support.ts";
 import { useSaleGroupCommit } from "./sale-batch.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
-}, 60_000);
-afterAll(() => w.core.close());
+const w = usersWorldForFile();
 
 let seq = 0;
 const newUser = async () => (await addUserAsAdmin(w, { username: `batch-${++seq}@example.com` })).body.results.user as { id: number; username: string };

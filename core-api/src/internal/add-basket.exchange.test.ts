@@ -8,17 +8,14 @@
  * whole and claimed, as before.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { basketWrittenRows, seedVoucher } from "../baskets/basket-test-support.ts";
 import { chains, vouchers } from "../db/schema.ts";
-import { addUserAsAdmin, call, NOW, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, NOW, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
+const w = usersWorldForFile(async () => {
   await setting(true);
-}, 60_000);
-afterAll(() => w.core.close());
+});
 
 const setting = (on: boolean) => w.core.db.update(chains).set({ regeneratedRewardsRedeemImmediately: on }).where(eq(chains.id, w.core.chainId));
 const send = (name: string, params: Record<string, unknown>) => call(w.core, "POST", `/internal/${name}`, w.token, { chain_id: w.core.chainId, ...params } as never);

@@ -6,16 +6,12 @@
  */
 import { addBasketResponseSchema } from "@service/shared/internal/add-basket";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { basketWrittenRows, seedVoucher, voucherRow } from "../baskets/basket-test-support.ts";
 import { baskets, chains, vouchers } from "../db/schema.ts";
-import { addUserAsAdmin, call, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
-}, 60_000);
-afterAll(() => w.core.close());
+const w = usersWorldForFile();
 
 let seq = 0;
 const newUser = async () => (await addUserAsAdmin(w, { username: `redeem-${++seq}@example.com` })).body.results.user as { id: number };

@@ -9,16 +9,12 @@
  * written.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { basketWrittenRows, seedVoucher, voucherRow } from "../baskets/basket-test-support.ts";
 import { basketReturns, baskets, chains, vouchers } from "../db/schema.ts";
-import { addUserAsAdmin, call, NOW, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, NOW, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
-}, 60_000);
-afterAll(() => w.core.close());
+const w = usersWorldForFile();
 
 let seq = 0;
 const sell = (params: Record<string, unknown>) => call(w.core, "POST", "/internal/add-basket", w.token, { chain_id: w.core.chainId, ...params } as never);

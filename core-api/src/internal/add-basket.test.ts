@@ -7,16 +7,12 @@
  */
 import { addBasketResponseSchema } from "@service/shared/internal/add-basket";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ENCODINGS } from "../../../test/helpers/internal-calls.ts";
 import { chains } from "../db/schema.ts";
-import { addUserAsAdmin, call, startUsersWorld, userRow, writtenRows, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, userRow, writtenRows, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
-}, 60_000);
-afterAll(() => w.core.close());
+const w = usersWorldForFile();
 
 let seq = 0;
 const newUser = async (params: Record<string, unknown> = {}) => (await addUserAsAdmin(w, { username: `basket-${++seq}@example.com`, ...params } as never)).body.results.user;

@@ -9,15 +9,12 @@
  */
 import { sql } from "drizzle-orm";
 import type { PoolConnection } from "mysql2/promise";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, NOW, seedRange, startUsersWorld, userRow, WEBSHOP, type UsersWorld } from "../users/user-test-support.ts";
+import { describe, expect, it } from "vitest";
+import { call, NOW, seedRange, userRow, WEBSHOP, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
+const w = usersWorldForFile(async () => {
   await seedRange(w.core, w.core.chainId, "generated", 300000n, 399999n);
-}, 60_000);
-afterAll(() => w.core.close());
+});
 
 let seq = 0;
 const HOUR_BEFORE = new Date(NOW.getTime() - 3_600_000);

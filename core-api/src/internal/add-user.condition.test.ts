@@ -6,15 +6,12 @@
  * racing with the same condition (exactly one wins; the others answer the winner's version).
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addUserAsAdmin, call, NOW, seedRange, startUsersWorld, userRow, WEBSHOP, writtenRows, type UsersWorld } from "../users/user-test-support.ts";
+import { describe, expect, it } from "vitest";
+import { addUserAsAdmin, call, NOW, seedRange, userRow, WEBSHOP, writtenRows, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
+const w = usersWorldForFile(async () => {
   await seedRange(w.core, w.core.chainId, "generated", 300000n, 399999n);
-}, 60_000);
-afterAll(() => w.core.close());
+});
 
 let seq = 0;
 const email = (what: string) => `cond-${what}-${++seq}@example.com`;

@@ -5,15 +5,11 @@
  * version is read.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chains, users } from "../db/schema.ts";
-import { addUserAsAdmin, call, startUsersWorld, userRow, writtenRows, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, userRow, writtenRows, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
-}, 60_000);
-afterAll(() => w.core.close());
+const w = usersWorldForFile();
 
 let seq = 0;
 const email = () => `phone-${++seq}@example.com`;

@@ -5,15 +5,11 @@
  * admins 68; PUT only (13); nothing written on a refusal.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chains } from "../db/schema.ts";
-import { call, NATIVE_APP, shopperSession, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
+import { call, NATIVE_APP, shopperSession, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
-}, 60_000);
-afterAll(() => w.core.close());
+const w = usersWorldForFile();
 
 const alter = (params: Record<string, unknown>, headers = w.adminHeaders, encoding: "json" | "form" = "json", method = "PUT", path = "/internal/alter-chain") =>
   call(w.core, method, path, headers, { chain_id: w.core.chainId, ...params } as never, encoding);

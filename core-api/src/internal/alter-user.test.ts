@@ -5,18 +5,15 @@
  */
 import { alterUserResponseSchema } from "@service/shared/internal/alter-user";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ENCODINGS } from "../../../test/helpers/internal-calls.ts";
 import { userReferrals } from "../db/schema.ts";
-import { addUserAsAdmin, call, NATIVE_APP, seedRange, shopperSession, startUsersWorld, userRow, writtenRows, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, NATIVE_APP, seedRange, shopperSession, userRow, writtenRows, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
+const w = usersWorldForFile(async () => {
   await seedRange(w.core, w.core.chainId, "generated", 800n, 899n);
   await seedRange(w.core, w.core.chainId, "custom", 900n, 999n);
-}, 60_000);
-afterAll(() => w.core.close());
+});
 
 let seq = 0;
 const email = () => `alter-${++seq}@example.com`;

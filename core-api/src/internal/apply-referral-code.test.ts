@@ -6,17 +6,14 @@
  */
 import { applyReferralCodeResponseSchema } from "@service/shared/internal/apply-referral-code";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chains, userReferrals, users } from "../db/schema.ts";
-import { addUserAsAdmin, call, NATIVE_APP, NOW, shopperSession, startUsersWorld, writtenRows, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, NATIVE_APP, NOW, shopperSession, writtenRows, usersWorldForFile } from "../users/user-test-support.ts";
 import { windowEnd } from "../users/referral-window.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
+const w = usersWorldForFile(async () => {
   await setWindow("day", 1);
-}, 60_000);
-afterAll(() => w.core.close());
+});
 
 const setWindow = (unit: string | null, quantity: number | null) =>
   w.core.db.update(chains).set({ referralCodeSubmissionWindowUnit: unit, referralCodeSubmissionWindowQuantity: quantity }).where(eq(chains.id, w.core.chainId));

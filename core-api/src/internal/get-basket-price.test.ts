@@ -5,16 +5,12 @@
  */
 import { getBasketPriceResponseSchema } from "@service/shared/internal/get-basket-price";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { basketWrittenRows, seedVoucher } from "../baskets/basket-test-support.ts";
 import { chains } from "../db/schema.ts";
-import { addUserAsAdmin, call, NATIVE_APP, shopperSession, startUsersWorld, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, NATIVE_APP, shopperSession, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
-}, 60_000);
-afterAll(() => w.core.close());
+const w = usersWorldForFile();
 
 let seq = 0;
 const newUser = async () => (await addUserAsAdmin(w, { username: `price-${++seq}@example.com` })).body.results.user as { id: number; member_number: string | null };

@@ -5,16 +5,13 @@
  * refusal still answers the spec's error and writes nothing.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { users } from "../db/schema.ts";
-import { addUserAsAdmin, call, NATIVE_APP, seedRange, shopperSession, startUsersWorld, writtenRows, type UsersWorld } from "../users/user-test-support.ts";
+import { addUserAsAdmin, call, NATIVE_APP, seedRange, shopperSession, writtenRows, usersWorldForFile } from "../users/user-test-support.ts";
 
-let w: UsersWorld;
-beforeAll(async () => {
-  w = await startUsersWorld();
+const w = usersWorldForFile(async () => {
   await seedRange(w.core, w.core.chainId, "generated", 700000n, 799999n);
-}, 60_000);
-afterAll(() => w.core.close());
+});
 
 let seq = 0;
 const email = (what: string) => `older-${what}-${++seq}@example.com`;

@@ -4,6 +4,7 @@
  * and readers of every row a user write can touch, to assert that a refused call wrote nothing.
  */
 import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { encode, type Encoding } from "../../../test/helpers/internal-calls.ts";
 import { insertBusiness } from "../businesses/business-repository.ts";
@@ -31,6 +32,22 @@ export interface UsersWorld {
   deletedStoreId: number;
   otherChainId: number;
   otherChainStoreId: number;
+}
+
+/**
+ * The users world of a test file: started before its tests (beforeAll, then `setup` on it) and
+ * closed after them (afterAll). The object returned is filled in when the world has started, so
+ * the file's tests and its own later hooks read it as they would the world itself.
+ * @param env extra configuration of the core (startUsersWorld)
+ */
+export function usersWorldForFile(setup?: (w: UsersWorld) => Promise<unknown>, env: Record<string, string> = {}): UsersWorld {
+  const w = {} as UsersWorld;
+  beforeAll(async () => {
+    Object.assign(w, await startUsersWorld(env));
+    await setup?.(w);
+  }, 60_000);
+  afterAll(() => w.core?.close());
+  return w;
 }
 
 /**
