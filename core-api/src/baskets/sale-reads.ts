@@ -93,7 +93,7 @@ export async function lockMembersAndVouchers(tx: CoreTx, chainId: number, userId
  *   or a key that is no voucher of the member
  */
 export function lockedFor(read: LockedMembers, userId: number, entries: readonly BasketVoucherEntry[]): { user: SaleMember; locked: LockedVoucher[] } {
-  keysOf(entries);
+  keysOf(entries); // 419 for a key named twice, as a sale alone refuses it
   const member = read.members.get(userId);
   if (!member) throw new ServiceError(DENIED, "The member named is no user of the chain.");
   return { user: member.user, locked: lockedOf(member.user, member.vouchers, entries) };
@@ -103,7 +103,7 @@ export function lockedFor(read: LockedMembers, userId: number, entries: readonly
  * The keys `entries` name, sorted (the order their vouchers are locked in).
  * @throws ServiceError 419 parameter_invalid for a key named twice
  */
-export function keysOf(entries: readonly BasketVoucherEntry[]): string[] {
+function keysOf(entries: readonly BasketVoucherEntry[]): string[] {
   const keys = [...new Set(entries.map((e) => e.key))].sort();
   if (keys.length !== entries.length) throw new ServiceError("parameter_invalid", "A voucher key appears twice in basket_vouchers.");
   return keys;

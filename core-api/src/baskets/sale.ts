@@ -103,16 +103,16 @@ export async function writeSale(tx: CoreTx, sale: Sale): Promise<SaleOutcome> {
   const storesRule = setsStores(sale);
   const [earlier] = storesRule ? await tx.select({ id: baskets.id }).from(baskets).where(and(eq(baskets.chainId, chainId), eq(baskets.userId, user.id))).limit(1) : [];
   const basketId = Number((await tx.insert(baskets).values(row))[0].insertId);
-  let [issued] = await redeemSales(tx, [{ sale, basketId, priced, locked }]);
+  let issued = (await redeemSales(tx, [{ sale, basketId, priced, locked }]))[0]!;
   const used = new Map(priced.applied.flatMap((a) => (a.replacement ? [[a.voucher.key, a.discount] as const] : [])));
-  issued! += (await settleReturns(tx, chainId, basketId, returns.matched, pending, used, now)).length;
+  issued += (await settleReturns(tx, chainId, basketId, returns.matched, pending, used, now)).length;
   if (storesRule && !earlier) {
     const store = basket.branchBusinessId!;
     await tx.update(users)
       .set({ signupStoreId: sql`COALESCE(${users.signupStoreId}, ${store})`, homeStoreId: sql`COALESCE(${users.homeStoreId}, ${store})`, lastModifiedDate: now })
       .where(eq(users.id, user.id));
   }
-  return { basket: { id: basketId, ...row }, duplicate: false, issuedVouchers: issued! > 0 };
+  return { basket: { id: basketId, ...row }, duplicate: false, issuedVouchers: issued > 0 };
 }
 
 /** Whether `sale` may set its member's stores (the first-transaction rule: a branch named, the chain's setting on). */
