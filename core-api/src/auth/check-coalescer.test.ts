@@ -1,6 +1,6 @@
 /**
  * The coalescer of identical authentication checks (auth/check-coalescer.ts), with queries the test
- * answers by hand: who runs a query, who shares one, and that no request is ever answered by a
+ * answers by hand: when a query is sent, who shares one, and that no request is ever answered by a
  * query sent before it arrived.
  */
 import { describe, expect, it } from "vitest";
@@ -17,13 +17,18 @@ function manualQueries() {
 }
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, seconds));
-const settle = () => new Promise((r) => setImmediate(r));
+/** Two turns of the event loop: a check answered now has started the next one, which has been sent. */
+const settle = () => new Promise((r) => setImmediate(() => setImmediate(r)));
 
 describe("CheckCoalescer", () => {
-  it("runs a request's check at once when its key is idle, and forgets the key when it is answered", async () => {
+  it("sends an idle key's check once the loop's ready input is read, and forgets the key when it is answered", async () => {
     const c = new CheckCoalescer<string>();
     const { calls, query } = manualQueries();
     const answer = c.check("k", at(1), query("first"));
+    // Not inside the request's own turn of the event loop: at the end of it.
+    expect(calls).toHaveLength(0);
+    expect(c.busyKeys).toBe(1);
+    await settle();
     expect(calls.map((q) => q.label)).toEqual(["first"]);
     expect(c.busyKeys).toBe(1);
     calls[0]!.answer("first");
@@ -33,10 +38,23 @@ describe("CheckCoalescer", () => {
     expect(c.started).toBe(1);
   });
 
+  it("lets the requests of one turn of the event loop share one check of an idle key", async () => {
+    const c = new CheckCoalescer<string>();
+    const { calls, query } = manualQueries();
+    const same = [c.check("k", at(1), query("check 1")), c.check("k", at(2), query("check 2"))];
+    await settle();
+    expect(calls.map((q) => q.label)).toEqual(["check 1"]);
+    expect(calls[0]!.now).toEqual(at(2));
+    calls[0]!.answer("both");
+    await expect(Promise.all(same)).resolves.toEqual(["both", "both"]);
+    expect(c.started).toBe(1);
+  });
+
   it("never hands a request the answer of a query sent before it arrived", async () => {
     const c = new CheckCoalescer<string>();
     const { calls, query } = manualQueries();
     const first = c.check("k", at(1), query("shared"));
+    await settle();
     // Arrives while the first query is out: it must wait for a query of its own time.
     const second = c.check("k", at(2), query("shared"));
     let secondAnswer: string | undefined;
@@ -56,6 +74,7 @@ describe("CheckCoalescer", () => {
     const c = new CheckCoalescer<string>();
     const { calls, query } = manualQueries();
     void c.check("k", at(1), query("check 1"));
+    await settle();
     const joiners = [
       c.check("k", at(3), query("check 2")),
       c.check("k", at(5), query("check 3")),
@@ -76,6 +95,7 @@ describe("CheckCoalescer", () => {
     const c = new CheckCoalescer<string>();
     const { calls, query } = manualQueries();
     const first = c.check("k", at(1), query("shared"));
+    await settle();
     const joiners = [c.check("k", at(2), query("shared")), c.check("k", at(2), query("shared"))];
     calls[0]!.fail(new Error("database down"));
     await expect(first).rejects.toThrow("database down");
@@ -85,6 +105,7 @@ describe("CheckCoalescer", () => {
     await settle();
     expect(c.busyKeys).toBe(0);
     const later = c.check("k", at(3), query("shared"));
+    await settle();
     calls[2]!.answer("back");
     await expect(later).resolves.toBe("back");
   });
@@ -104,6 +125,7 @@ describe("CheckCoalescer", () => {
     const { calls, query } = manualQueries();
     const a = c.check("admin 1 chain 1", at(1), query("a"));
     const b = c.check("admin 1 chain 2", at(1), query("b"));
+    await settle();
     expect(calls.map((q) => q.label)).toEqual(["a", "b"]);
     calls[1]!.answer("chain 2");
     calls[0]!.answer("chain 1");

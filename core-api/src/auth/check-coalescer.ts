@@ -4,15 +4,16 @@
  * work per call and a round trip each).
  *
  * Per key (the credentials, the chain asked for and everything else the query reads: see
- * RequestAuth), at most one check is being answered at a time. A request whose key is idle runs
- * its check at once. A request arriving while a check of its key is being answered does not take
- * that answer: the query started before the request arrived, so it may predate a revocation the
- * request must see.
- * Instead it joins the next check of the key, which starts as soon as the one being answered is
- * in, so every answer a request gets comes from a query sent after it arrived: a revoked session,
- * a deactivated account, a permission taken away fail the next request, as without coalescing.
- * The joined check runs with the latest request time among its joiners (a session expiring
- * meanwhile is expired for all of them).
+ * RequestAuth), at most one check is being answered at a time, and a check is sent only after
+ * every request it answers arrived. A request joins the key's next check, which is sent once the
+ * event loop has read what input is ready now (setImmediate): requests read in the same turn of
+ * the loop share it, and with the key idle that is all the wait. A request arriving while a check
+ * of its key is being answered does not take that answer: the query started before the request
+ * arrived, so it may predate a revocation the request must see. It joins the next check, sent
+ * once the one being answered is in, so every answer a request gets comes from a query sent after
+ * it arrived: a revoked session, a deactivated account, a permission taken away fail the next
+ * request, as without coalescing. The joined check runs with the latest request time among its
+ * joiners (a session expiring meanwhile is expired for all of them).
  *
  * Every joiner gets the same answer: the same grant object (treated as read-only everywhere) or
  * the same error. Nothing is kept once a key's last check is answered: this is no cache.
@@ -32,6 +33,8 @@ interface NextCheck<G> {
 }
 
 interface KeyState<G> {
+  /** whether a check of the key is started or about to start */
+  running: boolean;
   /** the check that starts once the one being answered is in; null while nobody waits */
   next: NextCheck<G> | null;
 }
@@ -46,7 +49,7 @@ export class CheckCoalescer<G = unknown> {
     return this.#started;
   }
 
-  /** Keys with a check being answered right now (for tests). */
+  /** Keys with a check about to be sent or being answered (for tests). */
   get busyKeys(): number {
     return this.#keys.size;
   }
@@ -61,11 +64,10 @@ export class CheckCoalescer<G = unknown> {
    * @throws what that query threw (every joiner of it gets the same error)
    */
   check(key: string, now: Date, query: CheckQuery<G>): Promise<G> {
-    const state = this.#keys.get(key);
+    let state = this.#keys.get(key);
     if (!state) {
-      const fresh: KeyState<G> = { next: null };
-      this.#keys.set(key, fresh);
-      return this.#run(key, fresh, query, now);
+      state = { running: false, next: null };
+      this.#keys.set(key, state);
     }
     const next = state.next;
     if (next) {
@@ -79,28 +81,36 @@ export class CheckCoalescer<G = unknown> {
       reject = rej;
     });
     state.next = { now, query, promise, resolve, reject };
+    if (!state.running) this.#startSoon(key, state);
     return promise;
   }
 
-  /** Runs one check of `key`; when it is answered, starts the next one or forgets the key. */
-  #run(key: string, state: KeyState<G>, query: CheckQuery<G>, now: Date): Promise<G> {
+  /**
+   * Starts the key's next check once the requests that are ready now have joined it: after the
+   * event loop's current round of input (setImmediate), never before a joiner arrived.
+   */
+  #startSoon(key: string, state: KeyState<G>): void {
+    state.running = true;
+    setImmediate(() => this.#run(key, state));
+  }
+
+  /** Runs the key's next check; when it is answered, starts the one after it or forgets the key. */
+  #run(key: string, state: KeyState<G>): void {
+    const check = state.next!;
+    state.next = null;
     this.#started++;
     let answer: Promise<G>;
     try {
-      answer = query(now);
+      answer = check.query(check.now);
     } catch (err) {
       answer = Promise.reject(err);
     }
     const settled = () => {
-      const next = state.next;
-      if (!next) {
-        this.#keys.delete(key);
-        return;
-      }
-      state.next = null;
-      this.#run(key, state, next.query, next.now).then(next.resolve, next.reject);
+      if (state.next) return this.#startSoon(key, state);
+      state.running = false;
+      this.#keys.delete(key);
     };
     answer.then(settled, settled);
-    return answer;
+    answer.then(check.resolve, check.reject);
   }
 }

