@@ -7,7 +7,8 @@
  * autocannon:
  * - `GET /resources/business/{id}` as the bench admin, ids from a fixed sample, 32 connections; also
  *   from a core-api started with COMPILED_SELECTS=off (the check and the reads as drizzle's prepared
- *   queries): the rows with and without that speed device (docs/performance.md);
+ *   queries) and from one started with CHECK_COALESCING=off (every request its own check): the rows
+ *   with and without those speed devices (docs/performance.md);
  * - add-business (`POST /internal/add-business`, JSON, a new store each), 32 in flight, with group
  *   commit (the default: concurrent calls share a transaction) and from a second core-api started
  *   with GROUP_COMMIT=off (a transaction per call);
@@ -147,7 +148,8 @@ export const throughputSection: BenchSection = {
   flags: [
     "--settle <s>           pause after the rounds before reading memory again (default 10; --quick 3)",
     "--targets <a,b>        measure only these targets, by key (default: all): hello, hono-pk, mysql2-pk, by-id,",
-    "                       by-id-drizzle (COMPILED_SELECTS=off), by-id-w1, by-id-w2,",
+    "                       by-id-drizzle (COMPILED_SELECTS=off), by-id-uncoalesced (CHECK_COALESCING=off),",
+    "                       by-id-w1, by-id-w2,",
     "                       mysql2-insert, add-business, add-business-solo (GROUP_COMMIT=off),",
     "                       mysql2-location, location, mysql2-prefix, prefix, argon2, authenticate, authenticate-w1,",
     "                       authenticate-w2, get-basket-price, add-basket, add-basket-solo (GROUP_COMMIT=off),",
@@ -180,6 +182,7 @@ export const throughputSection: BenchSection = {
     services.core = await startIf(["by-id", "add-business", "location", "prefix", "get-basket-price", "add-basket", ...(cores === 2 ? ["by-id-w2"] : [])], () => ctx.core(cores), "core-api");
     services.coreSolo = await startIf(["add-business-solo", "add-basket-solo"], () => ctx.core(cores, { name: "group-commit-off", env: { GROUP_COMMIT: "off" } }), "core-api");
     services.coreDrizzle = await startIf(["by-id-drizzle"], () => ctx.core(cores, { name: "compiled-selects-off", env: { COMPILED_SELECTS: "off" } }), "core-api");
+    services.coreUncoalesced = await startIf(["by-id-uncoalesced"], () => ctx.core(cores, { name: "check-coalescing-off", env: { CHECK_COALESCING: "off" } }), "core-api");
     services.core1 = await startIf(["by-id-w1"], () => ctx.core(1), "core-api");
     services.core2 = cores === 2 ? services.core : await startIf(["by-id-w2"], () => ctx.core(2), "core-api");
     services.connector = await startIf(["authenticate", ...(cores === 2 ? ["authenticate-w2"] : [])], () => ctx.connector(cores), "connector");
@@ -238,6 +241,7 @@ export const throughputSection: BenchSection = {
       bare("mysql2-pk", "bare mysql2 pool: primary-key select", CONNECTIONS, (n) => pool.execute("SELECT * FROM businesses WHERE id = ?", [idOf(n)])),
       byId(services.core, "by-id", `GET /resources/business/{id} (${workersNote(cores)})`),
       byId(services.coreDrizzle, "by-id-drizzle", `GET /resources/business/{id}, COMPILED_SELECTS=off (${workersNote(cores)})`),
+      byId(services.coreUncoalesced, "by-id-uncoalesced", `GET /resources/business/{id}, CHECK_COALESCING=off (${workersNote(cores)})`),
       byId(services.core1, "by-id-w1", `GET /resources/business/{id} (${workersNote(1)})`),
       ...(cores === 2 ? [] : [byId(services.core2, "by-id-w2", `GET /resources/business/{id} (${workersNote(2)})`)]),
       bare("mysql2-insert", "bare mysql2 pool: one-row INSERT into a table like businesses", CONNECTIONS, () => {
@@ -266,6 +270,7 @@ export const throughputSection: BenchSection = {
     const allRatios: Ratio[] = [
       { label: "by-id read / Hono + mysql2 primary-key select", product: "by-id", floor: "hono-pk", min: 0.5 },
       { label: "by-id: compiled selects on / off", product: "by-id", floor: "by-id-drizzle" },
+      { label: "by-id: check coalescing on / off", product: "by-id", floor: "by-id-uncoalesced" },
       { label: "add-business / bare mysql2 INSERT (32 in flight)", product: "add-business", floor: "mysql2-insert", min: 0.25 },
       { label: "add-business with GROUP_COMMIT=off / bare mysql2 INSERT (32 in flight)", product: "add-business-solo", floor: "mysql2-insert" },
       { label: "add-business: group commit on / off", product: "add-business", floor: "add-business-solo" },
@@ -285,7 +290,7 @@ export const throughputSection: BenchSection = {
     // Every target answers correctly before anything is measured.
     if (want("hello")) await probe(floor.url, { method: "GET", path: "/hello" });
     if (want("hono-pk")) await probe(floor.url, { method: "GET", path: `/business/${idOf(0)}` });
-    for (const [key, svc] of [["by-id", services.core], ["by-id-drizzle", services.coreDrizzle], ["by-id-w1", services.core1], [w2("by-id"), services.core2]] as const) {
+    for (const [key, svc] of [["by-id", services.core], ["by-id-drizzle", services.coreDrizzle], ["by-id-uncoalesced", services.coreUncoalesced], ["by-id-w1", services.core1], [w2("by-id"), services.core2]] as const) {
       if (want(key)) await probe(svc.url, byIdRequest(chain, idOf(0)));
     }
     if (want("add-business")) await probe(services.core.url, addBusinessRequest(writes, `${runTag}p`, 0));
@@ -302,7 +307,7 @@ export const throughputSection: BenchSection = {
 
     const serviceRoots = new Map<string, number>();
     const served = {
-      "core-api": services.core, "core-api (GROUP_COMMIT=off)": services.coreSolo, "core-api (COMPILED_SELECTS=off)": services.coreDrizzle,
+      "core-api": services.core, "core-api (GROUP_COMMIT=off)": services.coreSolo, "core-api (COMPILED_SELECTS=off)": services.coreDrizzle, "core-api (CHECK_COALESCING=off)": services.coreUncoalesced,
       "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1,
     };
     for (const [label, svc] of Object.entries(served)) {
@@ -424,7 +429,8 @@ default: the calls that arrive while a transaction commits share the next one) a
 GROUP_COMMIT=off (a transaction, with its marker row, per call); add-basket, likewise, with group commit of sales and from the
 GROUP_COMMIT=off core-api (its own vouchers and baskets: a transaction per sale); the by-id row marked COMPILED_SELECTS=off comes from a
 core-api started with that switch (the check and the business reads as drizzle's prepared queries), to measure that speed
-device against the plain by-id row; every started service runs with REQUEST_DEADLINE_MS=${BENCH_REQUEST_DEADLINE_MS} (autocannon's
+device against the plain by-id row, and the one marked CHECK_COALESCING=off from a core-api where every request runs its
+own check (no sharing with the concurrent requests of the session); every started service runs with REQUEST_DEADLINE_MS=${BENCH_REQUEST_DEADLINE_MS} (autocannon's
 time-out; the production default of 5 s would turn a request queued behind the load into a 503);
 authenticate rotates over ${BENCH_CUSTOMERS} customers whose hash is the current Magento format
 (\`${storedHash.split(":").at(-1)}\`), each from a client address of its own (X-Forwarded-For in 198.18.0.0/15; the connector trusts 127.0.0.1). Floors: bench/floor-server.ts in a process of its own (Hono on @hono/node-server, mysql2

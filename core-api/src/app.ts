@@ -59,8 +59,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const targets = { allowPrivate: deps.config.allowPrivateWebhooks, resolveHost: deps.resolveHost ?? resolvesNothing };
   const keySetFetch = targets.allowPrivate ? deps.fetch : (deps.publicFetch ?? deps.fetch);
   const shopperTokens = new ShopperTokenVerifier({ fetch: keySetFetch, targets, logger: log });
-  // Concurrent requests with the same credentials share one check (auth/check-coalescer.ts).
-  const coalescer = new CheckCoalescer<ChainGrant>();
+  // Concurrent requests with the same credentials share one check (auth/check-coalescer.ts),
+  // unless CHECK_COALESCING=off (for measuring it): then every request runs its own.
+  const coalescer = deps.config.checkCoalescing ? new CheckCoalescer<ChainGrant>() : undefined;
   const secretBox = lazySecretBox(deps.config.secretKey);
   // Every spelling of an internal call's path routes to the call (http/routing.ts).
   const app = new Hono<AppEnv>({ getPath: callRoutingPath([loginCall, logoutCall, ...CALLS.map(([, , , call]) => call)]) });

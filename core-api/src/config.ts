@@ -25,6 +25,8 @@ const schema = z.object({
   GROUP_COMMIT: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   /** `off`: the compiled selects run as drizzle's own prepared queries (db/compiled-select.ts), for measuring without them */
   COMPILED_SELECTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  /** `off`: every request with credentials runs its own check (auth/check-coalescer.ts), for measuring without shared checks */
+  CHECK_COALESCING: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -53,6 +55,8 @@ export interface CoreConfig extends CommonConfig {
   groupCommit: boolean;
   /** COMPILED_SELECTS: the hot selects run as compiled selects (default on; off: drizzle's prepared queries, db/compiled-select.ts) */
   compiledSelects: boolean;
+  /** CHECK_COALESCING: concurrent requests with the same credentials share the check (default on; off: one check per request, auth/check-coalescer.ts) */
+  checkCoalescing: boolean;
 }
 
 /**
@@ -76,6 +80,7 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       webshopTimeoutMs: e.WEBSHOP_TIMEOUT_MS,
       groupCommit: e.GROUP_COMMIT === "on",
       compiledSelects: e.COMPILED_SELECTS === "on",
+      checkCoalescing: e.CHECK_COALESCING === "on",
     },
   };
 }
