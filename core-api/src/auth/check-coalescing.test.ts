@@ -2,8 +2,8 @@
  * Concurrent requests with the same credentials share authentication queries (auth/check-coalescer.ts)
  * over the real app and database: fewer queries than requests, every request still answered as if
  * checked alone, a request never answered by a check sent before it arrived (a deactivated account
- * is refused on the next request), and
- * nothing shared between client addresses (an admin's allowed IP ranges).
+ * is refused on the next request), nothing shared between client addresses (an admin's allowed IP
+ * ranges), and every request its own query with CHECK_COALESCING=off.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,6 +94,26 @@ describe("concurrent requests with one session", () => {
     await expect(first).resolves.toMatchObject({ auth: { kind: "admin", userId: admin.id } });
     await expect(second).rejects.toMatchObject({ errorName: "no_valid_session" });
     expect(executes).toBe(2);
+  });
+});
+
+describe("CHECK_COALESCING=off", () => {
+  it("runs every request's own check: 8 concurrent reads, 8 authentication queries, each answered", async () => {
+    const solo = await startCore({ env: { CHECK_COALESCING: "off" } });
+    try {
+      const admin = await solo.admin({ read: true });
+      const rows = await insertBusinesses(
+        solo.db,
+        Array.from({ length: 8 }, (_, i) => ({ chainId: solo.chainId, name: `Alone ${i}`, ownerCode: `AL-${i}` })),
+        new Date(),
+      );
+      solo.statements.reset();
+      const answers = await Promise.all(rows.map((r) => solo.json(`/resources/business/${r.id}`, { headers: admin.headers })));
+      expect(answers.map((a) => a.body.results?.name)).toEqual(rows.map((r) => r.name));
+      expect(solo.statements.statements.filter((s) => /^select `sessions`\./.test(s))).toHaveLength(8);
+    } finally {
+      await solo.close();
+    }
   });
 });
 
