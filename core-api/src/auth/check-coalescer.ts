@@ -101,7 +101,8 @@ export class CheckCoalescer<G = unknown> {
     this.#started++;
     let answer: Promise<G>;
     try {
-      answer = check.query(check.now);
+      // Promise.resolve: whatever the query hands back, the key is settled and its joiners answered.
+      answer = Promise.resolve(check.query(check.now));
     } catch (err) {
       answer = Promise.reject(err);
     }
