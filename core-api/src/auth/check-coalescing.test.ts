@@ -21,19 +21,30 @@ beforeAll(async () => {
 });
 afterAll(() => core.close());
 
-/** The authentication queries among the statements sent since the last reset. */
-const authQueries = () => core.statements.statements.filter((s) => /^select `sessions`\./.test(s)).length;
+/** The authentication queries among the statements `on` has sent since its last reset. */
+const authQueriesOf = (on: TestCore) => on.statements.statements.filter((s) => /^select `sessions`\./.test(s)).length;
+const authQueries = () => authQueriesOf(core);
+
+/**
+ * `count` new businesses of `on`'s chain, then as many concurrent reads of them by id as an admin
+ * with read access, the statement count reset just before.
+ * @returns the rows and the answers, in the same order
+ */
+async function readConcurrently(on: TestCore, count: number, name: string) {
+  const admin = await on.admin({ read: true });
+  const rows = await insertBusinesses(
+    on.db,
+    Array.from({ length: count }, (_, i) => ({ chainId: on.chainId, name: `${name} ${i}`, ownerCode: `${name}-${i}` })),
+    new Date(),
+  );
+  on.statements.reset();
+  const answers = await Promise.all(rows.map((r) => on.json(`/resources/business/${r.id}`, { headers: admin.headers })));
+  return { rows, answers };
+}
 
 describe("concurrent requests with one session", () => {
   it("share checks: 24 reads by id answer their own businesses with at most 2 authentication queries", async () => {
-    const admin = await core.admin({ read: true });
-    const rows = await insertBusinesses(
-      core.db,
-      Array.from({ length: 24 }, (_, i) => ({ chainId: core.chainId, name: `Coalesced ${i}`, ownerCode: `CO-${i}` })),
-      new Date(),
-    );
-    core.statements.reset();
-    const answers = await Promise.all(rows.map((r) => core.json(`/resources/business/${r.id}`, { headers: admin.headers })));
+    const { rows, answers } = await readConcurrently(core, 24, "Coalesced");
     expect(answers.map((a) => a.status)).toEqual(rows.map(() => 200));
     expect(answers.map((a) => a.body.results.name)).toEqual(rows.map((r) => r.name));
     // Those read in the first turn of the event loop share one query, any arriving later the next.
@@ -101,16 +112,9 @@ describe("CHECK_COALESCING=off", () => {
   it("runs every request's own check: 8 concurrent reads, 8 authentication queries, each answered", async () => {
     const solo = await startCore({ env: { CHECK_COALESCING: "off" } });
     try {
-      const admin = await solo.admin({ read: true });
-      const rows = await insertBusinesses(
-        solo.db,
-        Array.from({ length: 8 }, (_, i) => ({ chainId: solo.chainId, name: `Alone ${i}`, ownerCode: `AL-${i}` })),
-        new Date(),
-      );
-      solo.statements.reset();
-      const answers = await Promise.all(rows.map((r) => solo.json(`/resources/business/${r.id}`, { headers: admin.headers })));
+      const { rows, answers } = await readConcurrently(solo, 8, "Alone");
       expect(answers.map((a) => a.body.results?.name)).toEqual(rows.map((r) => r.name));
-      expect(solo.statements.statements.filter((s) => /^select `sessions`\./.test(s))).toHaveLength(8);
+      expect(authQueriesOf(solo)).toBe(8);
     } finally {
       await solo.close();
     }
