@@ -32,9 +32,8 @@ interface NextCheck<G> {
   reject(err: unknown): void;
 }
 
+/** A key with a check about to be sent or being answered (a key without one has no state). */
 interface KeyState<G> {
-  /** whether a check of the key is started or about to start */
-  running: boolean;
   /** the check that starts once the one being answered is in; null while nobody waits */
   next: NextCheck<G> | null;
 }
@@ -64,12 +63,8 @@ export class CheckCoalescer<G = unknown> {
    * @throws what that query threw (every joiner of it gets the same error)
    */
   check(key: string, now: Date, query: CheckQuery<G>): Promise<G> {
-    let state = this.#keys.get(key);
-    if (!state) {
-      state = { running: false, next: null };
-      this.#keys.set(key, state);
-    }
-    const next = state.next;
+    const state = this.#keys.get(key);
+    const next = state?.next;
     if (next) {
       if (now.getTime() > next.now.getTime()) next.now = now;
       return next.promise;
@@ -80,8 +75,14 @@ export class CheckCoalescer<G = unknown> {
       resolve = res;
       reject = rej;
     });
-    state.next = { now, query, promise, resolve, reject };
-    if (!state.running) this.#startSoon(key, state);
+    const joined: NextCheck<G> = { now, query, promise, resolve, reject };
+    if (state) {
+      state.next = joined; // sent once the check being answered is in
+    } else {
+      const fresh: KeyState<G> = { next: joined };
+      this.#keys.set(key, fresh);
+      this.#startSoon(key, fresh);
+    }
     return promise;
   }
 
@@ -90,7 +91,6 @@ export class CheckCoalescer<G = unknown> {
    * event loop's current round of input (setImmediate), never before a joiner arrived.
    */
   #startSoon(key: string, state: KeyState<G>): void {
-    state.running = true;
     setImmediate(() => this.#run(key, state));
   }
 
@@ -107,9 +107,8 @@ export class CheckCoalescer<G = unknown> {
       answer = Promise.reject(err);
     }
     const settled = () => {
-      if (state.next) return this.#startSoon(key, state);
-      state.running = false;
-      this.#keys.delete(key);
+      if (state.next) this.#startSoon(key, state);
+      else this.#keys.delete(key);
     };
     answer.then(settled, settled);
     answer.then(check.resolve, check.reject);
