@@ -50,6 +50,15 @@ describe("FlushAfterLine", () => {
     expect(events.slice(3)).toEqual(["write c\n", "flush"]);
   });
 
+  it("passes pino's logger.flush on to the stream, with its callback", () => {
+    const { events, stream } = recordingStream();
+    const log = pino({ base: null }, new FlushAfterLine(stream, 50));
+    let done = false;
+    log.flush(() => (done = true));
+    expect(events).toEqual(["flush"]);
+    expect(done).toBe(false); // the stream calls it once written
+  });
+
   it("writes what is buffered at once on flushSync", () => {
     const { events, stream } = recordingStream();
     const out = new FlushAfterLine(stream, 50);

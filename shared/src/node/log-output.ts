@@ -20,8 +20,8 @@ const STDOUT_FLUSH_MS = 50;
 /** What FlushAfterLine needs of its buffered stream (pino.destination's SonicBoom has it). */
 export interface BufferedStream {
   write(chunk: string): unknown;
-  /** writes what is buffered (asynchronously) */
-  flush(): void;
+  /** writes what is buffered (asynchronously); `done` is called once it is written */
+  flush(done?: (err?: Error) => void): void;
   /** writes what is buffered before returning */
   flushSync(): void;
 }
@@ -54,6 +54,14 @@ export class FlushAfterLine implements DestinationStream {
       this.#stream.flush();
     }, this.#delayMs);
     this.#timer.unref?.();
+  }
+
+  /**
+   * Writes what is buffered now (pino's `logger.flush`), calling `done` once it is written.
+   * @param done called with an error when the write failed
+   */
+  flush(done?: (err?: Error) => void): void {
+    this.#stream.flush(done);
   }
 
   /** Writes what is buffered now, before returning. */
