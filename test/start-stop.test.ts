@@ -6,6 +6,8 @@
  * - every bad variable is one line, nothing starts; a port in use is one line; an unreachable
  *   database is waited for (DATABASE_WAIT_SECONDS) and then one line.
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { get } from "node:http";
 import { createServer, type Server } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
@@ -135,7 +137,8 @@ describe("start-up", () => {
 
   it.each(["core-api/src/main.node.ts", "connector/src/main.ts"])("%s on its own refuses to start without SERVICE_SECRET_KEY, in one line", async (entry) => {
     const { SERVICE_SECRET_KEY: _key, ...env } = startEnv();
-    const result = await runScript(entry, [], env);
+    // No key file either: the `.secret-key` that `npm start` leaves in the checkout would be read.
+    const result = await runScript(entry, [], { ...env, SERVICE_SECRET_KEY_FILE: join(tmpdir(), `no-key-${process.pid}`) });
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(SECRET_KEY_MISSING);
     expect(result.stdout).toBe("");
