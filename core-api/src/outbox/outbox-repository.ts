@@ -26,7 +26,13 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 /**
  * Claims up to `limit` rows due at `now` (pending, `next_attempt_at` <= now), oldest due first;
- * a deadlock with another worker's claim is retried (up to 3 claims), then thrown.
+ * a deadlock with another worker's claim is retried by the transaction runner until the
+ * database's deadline, then thrown.
+ *
+ * When nothing is due (an idle worker's poll, once a second) the claim ends after one plain read
+ * of index `outbox_due`: no transaction, so no commit, no marker row and, on a Galera cluster,
+ * no write set replicated to every node. Should that read fail, the claim runs anyway and meets
+ * the failure under the transaction runner's retries.
  *
  * Order per key: a row with an `ordering_key` is not claimed while an earlier row (smaller id) of
  * the same key is still `pending`, whether it is being sent now (claimed) or waiting for its next
@@ -56,9 +62,16 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
  */
 export async function claimDue(db: CoreDb, opts: { now: Date; leaseEnd: Date; limit: number; token: string }): Promise<OutboxRow[]> {
   if (opts.limit <= 0) return [];
+  if (!(await anyDue(db, opts.now).catch(() => true))) return [];
   // Two claims moving rows within the due index can still deadlock: the transaction runner
   // runs the loser's claim again.
   return claimOnce(db, opts);
+}
+
+/** Whether any row is due at `now` (one plain read of index `outbox_due`, no lock). */
+async function anyDue(db: CoreDb, now: Date): Promise<boolean> {
+  const rows = await db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.status, "pending"), lte(outbox.nextAttemptAt, now))).limit(1);
+  return rows.length > 0;
 }
 
 /** One claim transaction; READ COMMITTED, so it takes no gap locks next to the rows it claims. */

@@ -126,6 +126,22 @@ describe("delivery", () => {
     expect(await worker().tick()).toBe(0);
   });
 
+  it("an idle round opens no transaction (no commit, no marker row); a round with a row due claims it in one", async () => {
+    let transactions = 0;
+    const counted = new Proxy(core.db, {
+      get(target, key, receiver) {
+        if (key === "transaction") transactions++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    expect(await worker({ db: counted }).tick()).toBe(0);
+    expect(transactions).toBe(0);
+    await add(delivery(1));
+    expect(await worker({ db: counted }).tick()).toBe(1);
+    expect(transactions).toBeGreaterThan(0);
+    expect(await rows()).toEqual([]);
+  });
+
   it("keeps the payload sealed at rest", async () => {
     await add(delivery(1, { payload: { code: "493817" } }));
     const [row] = await rows();
