@@ -132,7 +132,7 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
   const suffix = Math.random().toString(16).slice(2, 8);
   const coreDbName = `bench_sync_core_${suffix}`;
   const shopDbName = `bench_sync_shop_${suffix}`;
-  const children: ChildProcess[] = [];
+  const children: StartedProcess[] = [];
   let shop: ConnectorDatabase | undefined;
   try {
     // The platform: a chain with its webshop app, a member-number range, the identity-source
@@ -166,7 +166,7 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
         DATABASE_URL: options.databaseUrl, WEBSHOP_DB_NAME: shopDbName, CONNECTOR_PORT: "0", SEED_CHAIN_ID: String(chainId),
         SEED_INTEGRATION_TOKEN: integrationToken, SYNC_CRON: "off", WEB_CONCURRENCY: "1",
       });
-      children.push(connector.child);
+      children.push(connector);
       const set = await setAuthenticationPoint(coreDb.db, box, { chainId, baseUrl: connector.url, integrationToken, actor: null }, now);
       if (!set) throw new Error(`chain ${chainId}: the authentication point could not be set`);
       log(`connector on ${connector.url} (its own process, LOG_LEVEL=warn), database ${shopDbName}`);
@@ -174,7 +174,7 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
       await coreDb.close();
     }
     const started = await startProcess("core-api/src/main.node.ts", /listening on (http:\/\/\S+)/, { DATABASE_URL: options.databaseUrl, CORE_DB_NAME: coreDbName, CORE_API_PORT: "0" });
-    children.push(started.child);
+    children.push(started);
     log(`core API on ${started.url} (its own process, LOG_LEVEL=warn), database ${coreDbName}`);
     const link = { coreApiUrl: started.url, accessToken, appHostname: HOSTNAME };
     await linkPlatform(shop.db, box, { chainId, ...link });
@@ -311,8 +311,12 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
       latency,
       loadAverage: [loadStart, Math.round(os.loadavg()[0]! * 100) / 100],
     };
+  } catch (err) {
+    // What the services logged (LOG_LEVEL=warn) says why a request failed: a deadline, the database.
+    for (const { script, output } of children) log(`${script}, its last output:\n${output() || "(nothing)"}`);
+    throw err;
   } finally {
-    for (const child of children.reverse()) child.kill("SIGTERM");
+    for (const { child } of children.reverse()) child.kill("SIGTERM");
     await shop?.close();
     const admin = openConnectorDatabase(options.databaseUrl, "mysql", { connectionLimit: 1 });
     try {
@@ -442,23 +446,35 @@ async function inPool(count: number, limit: number, work: (i: number) => Promise
   }));
 }
 
+/** A service started by startProcess: its process, the URL it listens on, and the last of what it wrote. */
+interface StartedProcess {
+  script: string;
+  child: ChildProcess;
+  url: string;
+  /** its stdout and stderr, the last OUTPUT_KEPT characters */
+  output: () => string;
+}
+
+/** How much of a service's output startProcess keeps, in characters. */
+const OUTPUT_KEPT = 16_384;
+
 /**
  * Starts `script` (core-api/src/main.node.ts or connector/src/main.ts) in a process of its own
  * with LOG_LEVEL=warn, the benchmark's SERVICE_SECRET_KEY and `env`.
  * @param listening matches its "listening on <url>" line; its first group is the URL
- * @returns the child and its URL
+ * @returns the child, its URL and its output
  * @throws Error with the child's output when it exits first
  */
-async function startProcess(script: string, listening: RegExp, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+async function startProcess(script: string, listening: RegExp, env: Record<string, string>): Promise<StartedProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", SERVICE_SECRET_KEY: SECRET_KEY, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  let output = "";
   const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+      output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
       const m = listening.exec(output);
       if (m) resolve(m[1]!);
     };
@@ -466,7 +482,7 @@ async function startProcess(script: string, listening: RegExp, env: Record<strin
     child.stderr!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
   });
-  return { child, url };
+  return { script, child, url, output: () => output };
 }
 
 /** Whether the platform -> webshop latency rows meet their target (p99 below 1 s in each). */
