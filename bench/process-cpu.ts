@@ -7,7 +7,9 @@
  * machine.
  *
  * The database server counts only where it runs on this machine (a `mariadbd` or `mysqld`
- * process); elsewhere, or without /proc, its column is empty.
+ * process); elsewhere, or without /proc, its column is empty. It is the server of the system's pid
+ * file (/run/mysqld/mysqld.pid, the shared server on 127.0.0.1:3306) when that names one, so a
+ * Galera node or the MySQL 8.4 server of the tests running beside it is not taken for it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { processTree } from "./process-memory.ts";
@@ -28,16 +30,29 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
-/** The pid of the database server running on this machine, or null. */
+/** The system database server's pid file (Debian's; .ci/run starts the server with it). */
+const SYSTEM_PID_FILE = "/run/mysqld/mysqld.pid";
+
+/** Whether `pid` is a database server process. */
+function isDatabaseServer(pid: number): boolean {
+  try {
+    return DATABASE_COMMANDS.has(readFileSync(`/proc/${pid}/comm`, "utf8").trim());
+  } catch {
+    return false;
+  }
+}
+
+/** The pid of the database server running on this machine (the system's, else the first found), or null. */
 export function databaseServerPid(): number | null {
   try {
+    const pid = Number(readFileSync(SYSTEM_PID_FILE, "utf8").trim());
+    if (Number.isInteger(pid) && pid > 0 && isDatabaseServer(pid)) return pid;
+  } catch {
+    // no pid file: look for one
+  }
+  try {
     for (const name of readdirSync("/proc")) {
-      if (!/^\d+$/.test(name)) continue;
-      try {
-        if (DATABASE_COMMANDS.has(readFileSync(`/proc/${name}/comm`, "utf8").trim())) return Number(name);
-      } catch {
-        // gone meanwhile
-      }
+      if (/^\d+$/.test(name) && isDatabaseServer(Number(name))) return Number(name);
     }
   } catch {
     // no /proc
