@@ -12,7 +12,7 @@
  * Galera node or the MySQL 8.4 server of the tests running beside it is not taken for it.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { processTree } from "./process-memory.ts";
+import { processTrees } from "./process-memory.ts";
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -71,7 +71,8 @@ export interface CpuSpent {
 
 /** The CPU seconds of every process of each tree of `roots` (label -> root pid), by label and pid. */
 function treeSeconds(roots: Map<string, number>): Map<string, Map<number, number>> {
-  return new Map([...roots].map(([label, root]) => [label, new Map(processTree(root).map((pid) => [pid, cpuSeconds(pid) ?? 0]))]));
+  const trees = processTrees([...roots.values()]);
+  return new Map([...roots].map(([label, root]) => [label, new Map(trees.get(root)!.map((pid) => [pid, cpuSeconds(pid) ?? 0]))]));
 }
 
 /**

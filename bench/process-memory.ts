@@ -18,30 +18,41 @@ function parentOf(pid: number): number | null {
 }
 
 /**
- * `root` and all its descendants that are alive, root first.
- * @returns an empty list when /proc cannot be read or `root` is gone
+ * The trees of `roots`: each root and all its descendants that are alive, root first, from one
+ * scan of /proc (a root that is gone maps to an empty list; so does every root without /proc).
  */
-export function processTree(root: number): number[] {
+export function processTrees(roots: readonly number[]): Map<number, number[]> {
   let pids: number[];
   try {
     pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
   } catch {
-    return [];
+    return new Map(roots.map((root) => [root, []]));
   }
   const children = new Map<number, number[]>();
   for (const pid of pids) {
     const parent = parentOf(pid);
     if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), pid]);
   }
-  if (!pids.includes(root)) return [];
-  const out: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    out.push(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return out;
+  const alive = new Set(pids);
+  return new Map(roots.map((root) => {
+    if (!alive.has(root)) return [root, []];
+    const out: number[] = [];
+    const queue = [root];
+    while (queue.length > 0) {
+      const pid = queue.shift()!;
+      out.push(pid);
+      queue.push(...(children.get(pid) ?? []));
+    }
+    return [root, out];
+  }));
+}
+
+/**
+ * `root` and all its descendants that are alive, root first.
+ * @returns an empty list when /proc cannot be read or `root` is gone
+ */
+export function processTree(root: number): number[] {
+  return processTrees([root]).get(root)!;
 }
 
 /** The command name of `pid` (/proc/<pid>/comm, e.g. "node", "esbuild"), or null when it is gone. */
@@ -54,12 +65,15 @@ function commandOf(pid: number): string | null {
 }
 
 /**
- * The Node processes of `root`'s tree, root first: the helpers a loader runs beside them (tsx's
- * esbuild service) are not workers of the service.
+ * The Node processes of the trees of `roots`, root first in each: the helpers a loader runs
+ * beside them (tsx's esbuild service) are not workers of the service.
  */
-export function nodeProcessTree(root: number): number[] {
-  const own = commandOf(root);
-  return processTree(root).filter((pid) => pid === root || commandOf(pid) === own);
+export function nodeProcessTrees(roots: readonly number[]): Map<number, number[]> {
+  const trees = processTrees(roots);
+  return new Map([...trees].map(([root, tree]) => {
+    const own = commandOf(root);
+    return [root, tree.filter((pid) => pid === root || commandOf(pid) === own)];
+  }));
 }
 
 /** Resident set size of `pid` in bytes (VmRSS), or null when the process is gone. */
@@ -89,11 +103,19 @@ export interface ProcessMemory {
  * Samples the RSS of every process in the trees of `roots` (one tree per service) on an
  * interval. Call `idle()` before the load, `start()` as the load begins, `warm()` after the warm-up, `stop()` when it ends,
  * then `after()` once the services had time to settle.
+ *
+ * The trees are found by a scan of all of /proc, which costs tens of milliseconds of this
+ * process's CPU on a VM (a file per process of the machine): the samples under load reuse the
+ * trees of the last scan and read only those processes' status, so the sampler neither takes a
+ * core's share from the load nor stalls the load driver's event loop. A scan runs again at every
+ * reading outside the load, and after a process of the trees was gone.
  */
 export class MemorySampler {
   private readonly byService = new Map<string, Map<number, ProcessMemory>>();
   private timer: NodeJS.Timeout | undefined;
   private readonly roots: Map<string, number>;
+  /** root pid -> its Node processes, as the last scan of /proc found them; null: scan again */
+  private trees: Map<number, number[]> | null = null;
 
   /** @param roots service label -> pid the bench spawned */
   constructor(roots: Map<string, number>) {
@@ -101,13 +123,18 @@ export class MemorySampler {
   }
 
   private read(phase: "idle" | "warm" | "peak" | "after"): void {
+    if (phase !== "peak" || this.trees === null) this.trees = nodeProcessTrees([...this.roots.values()]);
+    const trees = this.trees;
     for (const [service, root] of this.roots) {
-      const tree = nodeProcessTree(root);
+      const tree = trees.get(root) ?? [];
       const known = this.byService.get(service) ?? new Map<number, ProcessMemory>();
       this.byService.set(service, known);
       tree.forEach((pid, i) => {
         const rss = rssBytes(pid);
-        if (rss === null) return;
+        if (rss === null) {
+          this.trees = null;
+          return;
+        }
         const role = pid === root ? (tree.length > 1 ? "primary" : "single process") : `worker ${i}`;
         const entry = known.get(pid) ?? { pid, role, idle: null, warm: null, peak: null, after: null };
         entry.role = role;

@@ -16,6 +16,7 @@ import { steadyRate } from "../bench/load-drivers.ts";
 import { loadStores } from "../bench/load.ts";
 import { comparePages } from "../bench/measure.ts";
 import { mergeBlocks, parseBlocks } from "../bench/results-file.ts";
+import { MemorySampler, processTrees } from "../bench/process-memory.ts";
 import { cpuSeconds, databaseServerPid, measureCpu } from "../bench/process-cpu.ts";
 import { spawn } from "node:child_process";
 import { captureStatements, isBusinessStatement, replay, waves, type CapturedStatement } from "../bench/sql-capture.ts";
@@ -102,6 +103,32 @@ describe("measureCpu", () => {
       expect(cpu.database).not.toBeNull();
     }
     expect(cpuSeconds(999_999_999)).toBeNull();
+  });
+});
+
+describe("MemorySampler", () => {
+  it("reads a service's primary and its worker, keeps the readings of a worker that exits, and finds the tree again", async () => {
+    // A primary that starts one worker and prints its pid; both wait to be killed.
+    const primary = spawn(process.execPath, ["-e", "const w = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']); console.log(w.pid); setTimeout(() => {}, 60000)"]);
+    try {
+      const workerPid = Number(await new Promise<string>((r) => primary.stdout.once("data", (d: Buffer) => r(d.toString().trim()))));
+      expect(processTrees([primary.pid!, 999_999_999])).toEqual(new Map([[primary.pid!, [primary.pid!, workerPid]], [999_999_999, []]]));
+      const sampler = new MemorySampler(new Map([["svc", primary.pid!]]));
+      sampler.idle();
+      sampler.start(10);
+      process.kill(workerPid);
+      await new Promise((r) => setTimeout(r, 100));
+      sampler.stop();
+      sampler.after();
+      const [first, second] = sampler.results().get("svc")!;
+      expect(first!.pid).toBe(primary.pid);
+      expect(first!.peak).toBeGreaterThanOrEqual(first!.idle!);
+      expect(first!.after).toBeGreaterThan(0);
+      expect(second).toMatchObject({ pid: workerPid, role: "worker 1", after: null });
+      expect(second!.idle).toBeGreaterThan(0);
+    } finally {
+      primary.kill();
+    }
   });
 });
 
