@@ -1,7 +1,9 @@
 /**
- * `npm run admin` sets up a second tenant without SQL: the real script
- * against throwaway databases, then the new admins log in through the core app and the rows are
- * checked; refusals write nothing.
+ * `npm run admin` sets up a second tenant without SQL: the CLI against throwaway databases, then
+ * the new admins log in through the core app and the rows are checked; refusals write nothing.
+ * Most cases run the CLI in this process (helpers/admin-cli.ts: the code the entry runs, with its
+ * environment and output given); the first and the usage-error cases run the real
+ * script in a process of its own, so its exit statuses and output are pinned end to end.
  */
 import { openSecretBox, SecretBoxError } from "@service/shared/secret-box";
 import mysql from "mysql2/promise";
@@ -16,6 +18,7 @@ import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { loginAs, TEST_SECRET_KEY } from "./helpers/core.ts";
 import { runScript, scriptEnv } from "./helpers/processes.ts";
+import { runAdminInProcess } from "./helpers/admin-cli.ts";
 import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
 import { OPERATOR_CHAIN_SETTINGS } from "../core-api/src/chains/operator-settings.ts";
 import { readPhoneLimits } from "../core-api/src/users/phone-verification-limits.ts";
@@ -63,14 +66,16 @@ async function rows(query: string, params: unknown[] = []): Promise<any[]> {
   return result as any[];
 }
 
-const admin = (...args: string[]) => runScript("scripts/admin.ts", args, env);
+const admin = (...args: string[]) => runAdminInProcess(args, env);
+/** The real script (`npm run admin`'s entry) in a process of its own. */
+const adminScript = (...args: string[]) => runScript("scripts/admin.ts", args, env);
 
 /** A chain of the test's own (no admin, app or website), made straight in the database: no test leans on another's. */
 const ownChain = (name: string) => createChain(core.db, name);
 
 describe("npm run admin", () => {
   it("create-chain makes a chain with its super-user admin and app hostnames; the admin logs in", async () => {
-    const result = await admin("create-chain", "--name", "Second Chain", "--admin-username", "boss@second.example",
+    const result = await adminScript("create-chain", "--name", "Second Chain", "--admin-username", "boss@second.example",
       "--app-hostname", "Shop.Second.example", "--app-hostname", "m.second.example");
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -236,7 +241,7 @@ describe("npm run admin", () => {
     expect((await mapWebsiteToChain(shop.db, { chainId, websiteCode: "linked" })).ok).toBe(true);
     const token = `${crypto.randomUUID()}:${"t".repeat(64)}`;
     const withKey = { ...env, SERVICE_SECRET_KEY: TEST_SECRET_KEY };
-    const result = await runScript("scripts/admin.ts", ["link-platform", "--chain-id", String(chainId), "--core-api-url", "http://core.second.example:8080/",
+    const result = await runAdminInProcess(["link-platform", "--chain-id", String(chainId), "--core-api-url", "http://core.second.example:8080/",
       "--access-token", token, "--app-hostname", "Shop.Second.example"], withKey);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -248,7 +253,7 @@ describe("npm run admin", () => {
     } finally {
       await shop.close();
     }
-    const again = await runScript("scripts/admin.ts", ["link-platform", "--chain-id", String(chainId), "--core-api-url", "https://core2.example",
+    const again = await runAdminInProcess(["link-platform", "--chain-id", String(chainId), "--core-api-url", "https://core2.example",
       "--access-token", token, "--app-hostname", "shop.second.example"], withKey);
     expect(again.stdout).toContain(`chain ${chainId} linked again: core API https://core2.example`);
     expect(await rows(`SELECT core_api_url FROM \`${shopDb}\`.service_platform_link`)).toEqual([{ core_api_url: "https://core2.example" }]);
@@ -259,27 +264,36 @@ describe("npm run admin", () => {
     const token = `${crypto.randomUUID()}:${"t".repeat(64)}`;
     const args = (chain: string, accessToken: string) => ["link-platform", "--chain-id", chain, "--core-api-url", "http://core.example", "--access-token", accessToken, "--app-hostname", "s.example"];
     const withKey = { ...env, SERVICE_SECRET_KEY: TEST_SECRET_KEY };
-    const unserved = await runScript("scripts/admin.ts", args("77", token), withKey);
+    const unserved = await runAdminInProcess(args("77", token), withKey);
     expect(unserved.code).toBe(1);
     expect(unserved.stderr.trim()).toBe("refused: no website of this shop serves chain 77 (map one first: npm run admin -- map-website)");
-    const malformed = await runScript("scripts/admin.ts", args(String(demoChainId), "my-secret-token"), withKey);
+    const malformed = await runAdminInProcess(args(String(demoChainId), "my-secret-token"), withKey);
     expect(malformed.code).toBe(1);
     expect(malformed.stderr.trim()).toBe("refused: accessToken must be a privileged token <access token id>:<secret>");
     expect(malformed.stderr).not.toContain("my-secret-token");
     // Unset, the key npm start keeps in .secret-key is used (as set-authentication-point does); a bad one is refused.
-    const badKey = await runScript("scripts/admin.ts", args(String(demoChainId), token), { ...env, SERVICE_SECRET_KEY: "too-short" });
+    const badKey = await runAdminInProcess(args(String(demoChainId), token), { ...env, SERVICE_SECRET_KEY: "too-short" });
     expect(badKey.code).toBe(2);
     expect(badKey.stderr).toContain("SERVICE_SECRET_KEY");
-    const noHostname = await runScript("scripts/admin.ts", args(String(demoChainId), token).slice(0, -2), withKey);
+    const noHostname = await runAdminInProcess(args(String(demoChainId), token).slice(0, -2), withKey);
     expect(noHostname.code).toBe(2);
     expect(await rows(`SELECT * FROM \`${shopDb}\`.service_platform_link`)).toEqual(before);
   }, 60_000);
 
+  it("prints the usage for --help (status 0) and refuses an unknown option in one line (status 2)", async () => {
+    const help = await admin("create-chain", "--help");
+    expect([help.code, help.stderr]).toEqual([0, ""]);
+    expect(help.stdout).toMatch(/^Usage: npm run admin -- <command> \[options\]\n/);
+    const unknown = await admin("create-chain", "--bogus", "x");
+    expect([unknown.code, unknown.stdout]).toEqual([2, ""]);
+    expect(unknown.stderr.trim()).toMatch(/^Unknown option '--bogus'.* \(see --help\)$/);
+  });
+
   it("says what is missing in one line with status 2", async () => {
-    const result = await admin("create-chain", "--name", "No Admin");
+    const result = await adminScript("create-chain", "--name", "No Admin");
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe("--admin-username is required (see --help)");
-    const none = await admin();
+    const none = await adminScript();
     expect(none.code).toBe(2);
     expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, set-password, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
   }, 60_000);

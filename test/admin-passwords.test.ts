@@ -1,7 +1,8 @@
 /**
  * `npm run admin -- set-password` resets a lost admin password (argon2id, and that admin's
  * sessions end), and `add-admin --password` for an existing admin is refused with nothing changed:
- * the real script against a throwaway database, the admins logging in through the core app.
+ * the CLI (in this process: helpers/admin-cli.ts) against a throwaway database, the admins logging
+ * in through the core app.
  */
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,8 @@ import { createAdmin, createChain, grantAccess } from "../core-api/src/db/seed.t
 import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { loginAs, TEST_SECRET_KEY } from "./helpers/core.ts";
-import { runScript, scriptEnv } from "./helpers/processes.ts";
+import { scriptEnv } from "./helpers/processes.ts";
+import { runAdminInProcess } from "./helpers/admin-cli.ts";
 
 const coreDb = throwawayDatabaseName("admin_pw_core");
 const env = scriptEnv({ DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: coreDb, SERVICE_SECRET_KEY: TEST_SECRET_KEY });
@@ -49,7 +51,7 @@ async function rows(query: string, params: unknown[] = []): Promise<any[]> {
   return result as any[];
 }
 
-const admin = (...args: string[]) => runScript("scripts/admin.ts", args, env);
+const admin = (...args: string[]) => runAdminInProcess(args, env);
 
 describe("admin passwords", () => {
   it("add-admin with --password for an existing admin says so, exits 1 and changes nothing", async () => {

@@ -62,8 +62,8 @@ export async function setPasswordCommand(values: { username?: string; password?:
     const result = await setAdminPassword(db, username, generated);
     if (!result.ok) return io.refused(result.reason);
     const { adminId, sessionsEnded } = result.reset;
-    console.log(`admin ${username} (id ${adminId}): password changed; ${sessionsEnded} session${sessionsEnded === 1 ? "" : "s"} ended`);
-    if (values.password === undefined) console.log(`  admin password  ${generated}  (generated: shown only now)`);
+    io.print(`admin ${username} (id ${adminId}): password changed; ${sessionsEnded} session${sessionsEnded === 1 ? "" : "s"} ended`);
+    if (values.password === undefined) io.print(`  admin password  ${generated}  (generated: shown only now)`);
     return 0;
   });
 }

@@ -63,9 +63,11 @@ export const CHAIN_SETTING_USAGE = `  chain-setting <chain id> [<name> <value>]
       counts are per window):
 ${Object.entries(OPERATOR_CHAIN_SETTINGS).map(([name, s]) => `        ${name}\n            ${s.description}`).join("\n")}`;
 
-/** What the command needs of the admin CLI (scripts/admin.ts): its database and its exit statuses. */
+/** What the command needs of the admin CLI (scripts/admin/cli.ts): its database, its output and its exit statuses. */
 export interface AdminIo {
   withCoreDatabase(work: (db: CoreDb) => Promise<number>): Promise<number>;
+  /** prints a line of the command's result (standard output) */
+  print(line: string): void;
   /** prints the line, answers exit status 2 */
   usageError(line: string): number;
   /** prints the refusal, answers exit status 1 */
@@ -88,7 +90,7 @@ export async function chainSettingCommand(args: string[], io: AdminIo): Promise<
     return io.withCoreDatabase(async (db) => {
       const result = await readChainSettings(db, chainId);
       if (!result.ok) return io.refused(result.reason);
-      for (const [setting, current] of result.values) console.log(`${setting} ${current}`);
+      for (const [setting, current] of result.values) io.print(`${setting} ${current}`);
       return 0;
     });
   }
@@ -98,7 +100,7 @@ export async function chainSettingCommand(args: string[], io: AdminIo): Promise<
     const result = await setChainSetting(db, chainId, read.name, read.value, new Date());
     if (!result.ok) return io.refused(result.reason);
     const { before, after } = result.change;
-    console.log(before === after ? `chain ${chainId}: ${name} is ${after} already` : `chain ${chainId}: ${name} ${before} -> ${after}`);
+    io.print(before === after ? `chain ${chainId}: ${name} is ${after} already` : `chain ${chainId}: ${name} ${before} -> ${after}`);
     return 0;
   });
 }

@@ -24,6 +24,28 @@ export function exitOnHelp(usage: string, argv: readonly string[] = process.argv
   process.exit(0);
 }
 
+/** What a command line asks for: help, or the parsed flags, or nothing (a malformed line, said in `error`). */
+export type CommandLine<O extends Options> =
+  | { help: true }
+  | { help: false; error: string }
+  | { help: false; error?: undefined; values: ReturnType<typeof parseArgs<{ options: O; allowPositionals: boolean; strict: true }>>["values"]; positionals: string[] };
+
+/**
+ * Reads `argv` against `options` without printing or exiting: for a script that runs in-process
+ * (scripts/admin/cli.ts).
+ * @returns `{ help: true }` when it asks for help; `{ error }` (the line to print, exit status 2)
+ *   when it is malformed; else parseArgs' `values` and `positionals`
+ */
+export function readCommandLine<O extends Options>(options: O, argv: string[], allowPositionals = false): CommandLine<O> {
+  if (wantsHelp(argv)) return { help: true };
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals });
+    return { help: false, values, positionals } as CommandLine<O>;
+  } catch (err) {
+    return { help: false, error: `${(err as Error).message} (see --help)` };
+  }
+}
+
 /**
  * Parses `argv` against `options`, after handling --help.
  * @param usage printed for --help (stdout, exit 0)
@@ -38,11 +60,14 @@ export function parseCommandLine<O extends Options>(
   argv: string[] = process.argv.slice(2),
   allowPositionals = false,
 ) {
-  exitOnHelp(usage, argv);
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals });
-  } catch (err) {
-    console.error(`${(err as Error).message} (see --help)`);
+  const line = readCommandLine(options, argv, allowPositionals);
+  if (line.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  if (line.error !== undefined) {
+    console.error(line.error);
     process.exit(2);
   }
+  return line;
 }
