@@ -25,14 +25,15 @@ export const OUTBOX_STATUSES = ["pending", "failed"] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 /**
- * Claims up to `limit` rows due at `now` (pending, `next_attempt_at` <= now), oldest due first;
- * a deadlock with another worker's claim is retried by the transaction runner until the
- * database's deadline, then thrown.
+ * Claims up to `limit` rows due at `now` (pending, `next_attempt_at` <= now), oldest due first.
+ * A deadlock with another worker's claim runs the claim again (the transaction runner); when
+ * conflicts last until the database's deadline or MAX_ATTEMPTS, it fails with
+ * TRANSACTION_RETRIES_EXHAUSTED.
  *
- * When nothing is due (an idle worker's poll, once a second) the claim ends after one plain read
- * of index `outbox_due`: no transaction, so no commit, no marker row and, on a Galera cluster,
- * no write set replicated to every node. Should that read fail, the claim runs anyway and meets
- * the failure under the transaction runner's retries.
+ * When nothing can be claimed (an idle worker's poll, once a second; or only rows held back by an
+ * earlier row of their key) the claim ends after one plain read: no transaction, so no commit, no
+ * marker row and, on a Galera cluster, no write set replicated to every node. Should that read
+ * fail, the claim runs anyway and meets the failure under the transaction runner's retries.
  *
  * Order per key: a row with an `ordering_key` is not claimed while an earlier row (smaller id) of
  * the same key is still `pending`, whether it is being sent now (claimed) or waiting for its next
@@ -68,9 +69,17 @@ export async function claimDue(db: CoreDb, opts: { now: Date; leaseEnd: Date; li
   return claimOnce(db, opts);
 }
 
-/** Whether any row is due at `now` (one plain read of index `outbox_due`, no lock). */
+/**
+ * Whether any row could be claimed at `now`: the claim's own condition, in one plain read (index
+ * `outbox_due`, no lock). A row being claimed at that moment still counts, so the claim that
+ * follows may find nothing; a row committed after the read is found at the next poll.
+ */
 async function anyDue(db: CoreDb, now: Date): Promise<boolean> {
-  const rows = await db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.status, "pending"), lte(outbox.nextAttemptAt, now))).limit(1);
+  const rows = await db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.status, "pending"), lte(outbox.nextAttemptAt, now), or(isNull(outbox.orderingKey), notExists(earlierPending(db)))))
+    .limit(1);
   return rows.length > 0;
 }
 

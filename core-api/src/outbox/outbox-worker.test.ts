@@ -126,7 +126,7 @@ describe("delivery", () => {
     expect(await worker().tick()).toBe(0);
   });
 
-  it("an idle round opens no transaction (no commit, no marker row); a round with a row due claims it in one", async () => {
+  it("an idle round, or one with only rows held back by their key, opens no transaction (no commit, no marker row); a round with a row due claims it in one", async () => {
     let transactions = 0;
     const counted = new Proxy(core.db, {
       get(target, key, receiver) {
@@ -136,6 +136,13 @@ describe("delivery", () => {
     });
     expect(await worker({ db: counted }).tick()).toBe(0);
     expect(transactions).toBe(0);
+    // A due row held back by an earlier row of its key (waiting for its next attempt) is no claim either.
+    const first = await add(delivery(1, { orderingKey: "user:7" }));
+    await add(delivery(2, { orderingKey: "user:7" }));
+    await core.db.update(outbox).set({ nextAttemptAt: new Date(clock.now.getTime() + 60_000) }).where(eq(outbox.deliveryId, first.deliveryId));
+    expect(await worker({ db: counted }).tick()).toBe(0);
+    expect(transactions).toBe(0);
+    await core.db.delete(outbox);
     await add(delivery(1));
     expect(await worker({ db: counted }).tick()).toBe(1);
     expect(transactions).toBeGreaterThan(0);
