@@ -99,6 +99,9 @@ export interface ProcessMemory {
   after: number | null;
 }
 
+/** Peak samples that reuse one scan of /proc at most (16: 4 s at the default interval). */
+export const RESCAN_EVERY = 16;
+
 /**
  * Samples the RSS of every process in the trees of `roots` (one tree per service) on an
  * interval. Call `idle()` before the load, `start()` as the load begins, `warm()` after the warm-up, `stop()` when it ends,
@@ -108,22 +111,33 @@ export interface ProcessMemory {
  * process's CPU on a VM (a file per process of the machine): the samples under load reuse the
  * trees of the last scan and read only those processes' status, so the sampler neither takes a
  * core's share from the load nor stalls the load driver's event loop. A scan runs again at every
- * reading outside the load, and after a process of the trees was gone.
+ * reading outside the load, after a process of the trees was gone, and every RESCAN_EVERY peak
+ * samples (a worker forked meanwhile is found within seconds).
  */
 export class MemorySampler {
   private readonly byService = new Map<string, Map<number, ProcessMemory>>();
   private timer: NodeJS.Timeout | undefined;
   private readonly roots: Map<string, number>;
+  private readonly scan: (roots: readonly number[]) => Map<number, number[]>;
   /** root pid -> its Node processes, as the last scan of /proc found them; null: scan again */
   private trees: Map<number, number[]> | null = null;
+  /** peak samples since the last scan */
+  private reused = 0;
 
-  /** @param roots service label -> pid the bench spawned */
-  constructor(roots: Map<string, number>) {
+  /**
+   * @param roots service label -> pid the bench spawned
+   * @param scan finds the trees of the roots (default nodeProcessTrees: one scan of /proc)
+   */
+  constructor(roots: Map<string, number>, scan: (roots: readonly number[]) => Map<number, number[]> = nodeProcessTrees) {
     this.roots = roots;
+    this.scan = scan;
   }
 
   private read(phase: "idle" | "warm" | "peak" | "after"): void {
-    if (phase !== "peak" || this.trees === null) this.trees = nodeProcessTrees([...this.roots.values()]);
+    if (phase !== "peak" || this.trees === null || ++this.reused >= RESCAN_EVERY) {
+      this.trees = this.scan([...this.roots.values()]);
+      this.reused = 0;
+    }
     const trees = this.trees;
     for (const [service, root] of this.roots) {
       const tree = trees.get(root) ?? [];

@@ -16,7 +16,7 @@ import { steadyRate } from "../bench/load-drivers.ts";
 import { loadStores } from "../bench/load.ts";
 import { comparePages } from "../bench/measure.ts";
 import { mergeBlocks, parseBlocks } from "../bench/results-file.ts";
-import { MemorySampler, processTrees } from "../bench/process-memory.ts";
+import { MemorySampler, processTrees, RESCAN_EVERY } from "../bench/process-memory.ts";
 import { cpuSeconds, databaseServerPid, measureCpu } from "../bench/process-cpu.ts";
 import { spawn } from "node:child_process";
 import { captureStatements, isBusinessStatement, replay, waves, type CapturedStatement } from "../bench/sql-capture.ts";
@@ -107,19 +107,38 @@ describe("measureCpu", () => {
 });
 
 describe("MemorySampler", () => {
+  /** One peak sample now, as the sampler's timer takes them. */
+  const peakSample = (sampler: MemorySampler) => (sampler as unknown as { read(phase: "peak"): void }).read("peak");
+
   it("reads a service's primary and its worker, keeps the readings of a worker that exits, and finds the tree again", async () => {
     // A primary that starts one worker and prints its pid; both wait to be killed.
     const primary = spawn(process.execPath, ["-e", "const w = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']); console.log(w.pid); setTimeout(() => {}, 60000)"]);
     try {
       const workerPid = Number(await new Promise<string>((r) => primary.stdout.once("data", (d: Buffer) => r(d.toString().trim()))));
       expect(processTrees([primary.pid!, 999_999_999])).toEqual(new Map([[primary.pid!, [primary.pid!, workerPid]], [999_999_999, []]]));
-      const sampler = new MemorySampler(new Map([["svc", primary.pid!]]));
+      let scans = 0;
+      const sampler = new MemorySampler(new Map([["svc", primary.pid!]]), (roots) => {
+        scans++;
+        return processTrees(roots);
+      });
       sampler.idle();
-      sampler.start(10);
+      expect(scans).toBe(1);
+      // Peak samples reuse the scan while both processes live.
+      sampler.start(60_000);
+      peakSample(sampler);
+      expect(scans).toBe(1);
       process.kill(workerPid);
       await new Promise((r) => setTimeout(r, 100));
+      // The sample that finds the worker gone still uses the old trees; the next one scans again.
       sampler.stop();
+      expect(scans).toBe(1);
+      peakSample(sampler);
+      expect(scans).toBe(2);
       sampler.after();
+      expect(scans).toBe(3);
+      // However long everything lives, every RESCAN_EVERY-th peak sample scans again.
+      for (let i = 0; i < RESCAN_EVERY; i++) peakSample(sampler);
+      expect(scans).toBe(4);
       const [first, second] = sampler.results().get("svc")!;
       expect(first!.pid).toBe(primary.pid);
       expect(first!.peak).toBeGreaterThanOrEqual(first!.idle!);
