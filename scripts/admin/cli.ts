@@ -41,6 +41,7 @@ const USAGE_ERROR = 2;
  * @param argv the arguments after the script's name, e.g. `["add-admin", "--chain-id", "2", ...]`
  * @param env the environment: DATABASE_URL, CORE_DB_NAME, WEBSHOP_DB_NAME, DATABASE_WAIT_SECONDS,
  *   SERVICE_SECRET_KEY (or SERVICE_SECRET_KEY_FILE, default the .secret-key npm start keeps)
+ * @param output where the result's lines (print) and the errors and refusals (printError) go
  * @returns the exit status (module comment); --help prints the usage and answers 0
  * @throws the database's error when it fails under a command (the entry prints it, status 1)
  */
@@ -65,6 +66,10 @@ class AdminCli implements AdminIo {
     this.output = output;
   }
 
+  /**
+   * Runs the command the positionals name with the options given.
+   * @returns the exit status (module comment)
+   */
   async run(values: Values, positionals: string[]): Promise<number> {
     const [command, ...extra] = positionals;
     if (!command) return this.usageError(`give a command: ${COMMANDS.join(", ")}`);
@@ -241,20 +246,24 @@ class AdminCli implements AdminIo {
     return v;
   }
 
+  /** Prints a line of the command's result (standard output). */
   print(line: string): void {
     this.output.print(line);
   }
 
+  /** Prints what is wrong with the command line (standard error) and answers exit status 2. */
   usageError(line: string): number {
     this.output.printError(line);
     return USAGE_ERROR;
   }
 
+  /** Prints each problem of the configuration (standard error) and answers exit status 2. */
   private configError(problems: string[]): number {
     for (const line of problems) this.output.printError(line);
     return USAGE_ERROR;
   }
 
+  /** Prints why nothing was done (standard error, `refused: ...`) and answers exit status 1. */
   refused(reason: string): number {
     this.output.printError(`refused: ${reason}`);
     return REFUSED;

@@ -52,7 +52,8 @@ export function readCommandLine<O extends Options>(options: O, argv: string[], a
  * @param options parseArgs options
  * @param argv default `process.argv.slice(2)`
  * @param allowPositionals whether positional arguments (a subcommand) are accepted
- * @returns parseArgs' `values` and `positionals`; never returns for --help or a bad command line
+ * @returns the command line read (readCommandLine's `{ help: false, values, positionals }`); never
+ *   returns for --help (usage on stdout, exit 0) or a bad command line (one line on stderr, exit 2)
  */
 export function parseCommandLine<O extends Options>(
   usage: string,
