@@ -126,6 +126,15 @@ let nextPruneAt = 0;
  */
 export async function addressAttemptSucceeded(db: ConnectorQueryable, attempt: AddressAttempt, now: Date): Promise<void> {
   await settle(db, attempt, false);
+  await pruneCounters(db, now);
+}
+
+/**
+ * At most once per PRUNE_INTERVAL_MS per process (by `now`, the requests' clock), deletes up to
+ * 100 counters whose window and lock are over; otherwise does nothing. A success runs it after
+ * settling its attempt (addressAttemptSucceeded; customer-throttle.ts pruneAfterSuccess).
+ */
+export async function pruneCounters(db: ConnectorQueryable, now: Date): Promise<void> {
   if (now.getTime() < nextPruneAt) return;
   nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
   const windowStart = new Date(now.getTime() - WINDOW_MS);

@@ -22,10 +22,10 @@ import type { ConnectorDb } from "../db/client.ts";
 import type { ChainWebsite } from "../http/auth.ts";
 import { customerEntity } from "../db/schema.ts";
 import { tooManyAttempts } from "../http/errors.ts";
+import { addressAttemptAbandoned, addressAttemptFailed, addressCountAbandoned, addressVerdict, countAddressAttempt } from "./address-throttle.ts";
 import {
-  addressAttemptAbandoned, addressAttemptFailed, addressAttemptSucceeded, addressCountAbandoned, addressVerdict, countAddressAttempt,
-} from "./address-throttle.ts";
-import { beginCustomerAttempt, customerAttemptAbandoned, customerAttemptFailed, customerAttemptSucceeded } from "./customer-throttle.ts";
+  beginCustomerAttempt, customerAttemptAbandoned, customerAttemptFailed, customerAttemptSucceeded, pruneAfterSuccess, type CustomerAttempt,
+} from "./customer-throttle.ts";
 import { needsReset, UNLOCKED, type LockoutState } from "./lockout.ts";
 import { hashMagentoPassword, isCurrentHashFormat, verifyMagentoPassword } from "./magento-password.ts";
 import { readCounterAndLoginCustomer, type LoginCustomer } from "./login-customer.ts";
@@ -80,17 +80,32 @@ export async function authenticateCustomer(
   });
   const attempt = await addressVerdict(db, addressHash, counter, startedAt);
   if (attempt.refused) throw tooManyAttempts(attempt.retryAfterMs);
-  let result: AuthenticateResponse;
+  let checked: Checked;
   try {
-    result = await checkCredentials(deps, request, customer, clientAddress);
+    checked = await checkCredentials(deps, request, customer, clientAddress);
   } catch (err) {
     // No answer (the database failed under the check): the attempt counts as nothing. Best
     // effort: with the database gone this fails too, and the window clears it.
     await addressAttemptAbandoned(db, attempt).catch(() => undefined);
     throw err;
   }
-  if (result.authenticated) await addressAttemptSucceeded(db, attempt, startedAt);
-  else await addressAttemptFailed(db, attempt, startedAt);
+  if ("refusal" in checked) {
+    await addressAttemptFailed(db, attempt, startedAt);
+    return checked.refusal;
+  }
+  const now = deps.clock();
+  let result: AuthenticateResponse;
+  try {
+    result = await authenticated(db, request, checked.customer);
+    // Both attempts settled by one statement.
+    await customerAttemptSucceeded(db, checked.attempt, attempt, now);
+  } catch (err) {
+    // No answer: neither attempt counts (best effort, as above).
+    await customerAttemptAbandoned(db, checked.attempt).catch(() => undefined);
+    await addressAttemptAbandoned(db, attempt).catch(() => undefined);
+    throw err;
+  }
+  await pruneAfterSuccess(db, checked.attempt, now);
   return result;
 }
 
@@ -115,34 +130,41 @@ let dummyHash: Promise<string> | undefined;
 const dummy = () => (dummyHash ??= hashMagentoPassword("no account: a password checked for the time it takes"));
 
 /**
+ * What checkCredentials found: a refusal to answer with (its attempt on the pair settled), or the
+ * customer whose password was right, with the pair's attempt still to settle.
+ */
+type Checked = { refusal: AuthenticateResponse } | { customer: LoginCustomer; attempt: CustomerAttempt };
+
+/**
  * The customer's email and password checked against the account (`customer`: the one with this
  * email, null when there is none). Unknown, wrong and locked are one
- * answer (`Invalid login or password.`) after the same work: one password verified, against a
+ * refusal (`Invalid login or password.`) after the same work: one password verified, against a
  * dummy hash when there is no account or it is locked from this address. The lock is counted per
- * customer and client address (customer-throttle.ts).
+ * customer and client address (customer-throttle.ts). The right password on an inactive account
+ * is refused with `This account is not active.`, its attempt taken back.
  */
 async function checkCredentials(
   deps: AuthenticateDeps,
   request: AuthenticateRequest,
   customer: LoginCustomer | null,
   clientAddress: string | null,
-): Promise<AuthenticateResponse> {
+): Promise<Checked> {
   const { db } = deps;
   const verify = deps.verifyPassword ?? verifyMagentoPassword;
   if (!customer) {
     await verify(request.password, await dummy());
-    return failure(AUTH_MESSAGES.invalid);
+    return { refusal: failure(AUTH_MESSAGES.invalid) };
   }
   // The lockout settings came with the customer (login-customer.ts LoginCustomer): no statement of their own.
   const { locked, attempt } = await beginCustomerAttempt(db, customer.entityId, clientAddress, lockoutPolicyOf(customer), deps.clock());
   if (locked) {
     await verify(request.password, await dummy());
-    return failure(AUTH_MESSAGES.invalid);
+    return { refusal: failure(AUTH_MESSAGES.invalid) };
   }
   try {
     if (!(await verify(request.password, customer.passwordHash))) {
       await customerAttemptFailed(db, attempt, deps.clock());
-      return failure(AUTH_MESSAGES.invalid);
+      return { refusal: failure(AUTH_MESSAGES.invalid) };
     }
   } catch (err) {
     await customerAttemptAbandoned(db, attempt).catch(() => undefined);
@@ -151,10 +173,9 @@ async function checkCredentials(
   // The right password: not a failure, whatever comes next.
   if (customer.isActive === 0) {
     await customerAttemptAbandoned(db, attempt);
-    return failure(AUTH_MESSAGES.inactive);
+    return { refusal: failure(AUTH_MESSAGES.inactive) };
   }
-  await customerAttemptSucceeded(db, attempt, deps.clock());
-  return authenticated(db, request, customer);
+  return { customer, attempt };
 }
 
 /**

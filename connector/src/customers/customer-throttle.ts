@@ -10,16 +10,17 @@
  * An attempt is counted *before* its password is checked, in one atomic statement that also
  * returns the verdict, and refused uncounted when the pair is already at its limit (which locks
  * it), so a burst of parallel guesses gets at most lockout_failures checks per pair and window.
- * A failure at the limit locks the pair; a success deletes the pair's row; an attempt that got no
- * answer takes its count back.
+ * A failure at the limit locks the pair; a success starts the pair afresh (nothing counted, its
+ * window over, no lock: the next attempt counts as on a new pair); an attempt that got no answer
+ * takes its count back.
  * Rows live in service_authenticate_lockout, keyed by the customer id and a SHA-256 of
  * the address (no address in clear).
  */
 import { createHash } from "node:crypto";
 import { runStatement } from "@service/shared/node";
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
-import { serviceAuthenticateLockout as pairs } from "../db/schema.ts";
+import { pruneCounters, type AddressAttempt } from "./address-throttle.ts";
 import type { StoreConfig } from "./store-scope.ts";
 
 /** Magento's lockout settings (store-scope.ts readStoreConfig); 0 in either disables the lock. */
@@ -87,26 +88,57 @@ export async function customerAttemptFailed(db: ConnectorQueryable, attempt: Cus
       AND failures >= ${attempt.policy.lockoutFailures} AND (locked_until IS NULL OR locked_until <= ${now})`));
 }
 
+/**
+ * Records that a counted attempt succeeded, and settles the address's attempt of the same login
+ * with it (as address-throttle.ts addressAttemptSucceeded: no longer pending, the failures stay),
+ * in one statement: a login's success is one write, not one per counter. The pair starts afresh:
+ * nothing counted, its window over and no lock, which the next attempt counts exactly as a new
+ * pair (beginCustomerAttempt). The row is reset rather than deleted so that one UPDATE writes both
+ * tables; pruneAfterSuccess deletes it once it is old.
+ * @param attempt the pair's attempt (beginCustomerAttempt); null (lockout disabled): only the address is settled
+ * @param address the address's attempt (address-throttle.ts addressVerdict), settled while its window lasts
+ * @param now the request's clock: the pair's window is made to end here
+ */
+export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: CustomerAttempt, address: AddressAttempt, now: Date): Promise<void> {
+  const thePair = attempt === null ? sql`FALSE` : sql`pair.customer_id = ${attempt.customerId} AND pair.address_hash = ${attempt.addressHash}`;
+  // One row from the derived table, each counter outer-joined to it: a counter's row that is gone
+  // (pruned, or the address's window started again) is left out, and the other still settles.
+  // Each assignment reads only its own column (a multi-table UPDATE has no assignment order).
+  await runStatement(() => db.execute(sql`
+    UPDATE (SELECT 1 AS one) AS login
+      LEFT JOIN service_authenticate_throttle AS counter
+        ON counter.address_hash = ${address.addressHash} AND counter.window_started_at = ${address.windowStartedAt}
+      LEFT JOIN service_authenticate_lockout AS pair ON ${thePair}
+    SET counter.pending = GREATEST(CAST(counter.pending AS SIGNED) - 1, 0),
+      pair.failures = 0, pair.window_started_at = ${windowStartOf(attempt, now)}, pair.locked_until = NULL`));
+}
+
 /** How often a process prunes pairs that are over (housekeeping, not a statement per login). */
 const PRUNE_INTERVAL_MS = 60_000;
 /** When this process prunes next (ms since the epoch, by the requests' clock). */
 let nextPruneAt = 0;
 
 /**
- * Records that a counted attempt succeeded: the pair starts afresh. At most once per minute per
- * process, also deletes up to 100 pairs whose window and lock are over (such a pair starts again
- * from nothing anyway: pruning changes no answer).
+ * Housekeeping after a success, run by at most one login a minute per process (by `now`, the
+ * requests' clock): deletes up to 100 pairs whose window and lock are over, then the address
+ * counters' prune (address-throttle.ts pruneCounters). Such rows start again from nothing
+ * anyway: pruning changes no answer.
+ * @param attempt the succeeded pair's attempt; null (lockout disabled): no pair is pruned
  */
-export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
-  if (attempt === null) return;
-  await runStatement(() => db.delete(pairs).where(and(eq(pairs.customerId, attempt.customerId), eq(pairs.addressHash, attempt.addressHash))));
-  if (now.getTime() < nextPruneAt) return;
-  nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
-  const windowStart = new Date(now.getTime() - attempt.policy.lockoutThresholdMinutes * 60_000);
-  await runStatement(() => db.execute(sql`
-    DELETE FROM service_authenticate_lockout
-    WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
-    LIMIT 100`));
+export async function pruneAfterSuccess(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
+  if (attempt !== null && now.getTime() >= nextPruneAt) {
+    nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
+    await runStatement(() => db.execute(sql`
+      DELETE FROM service_authenticate_lockout
+      WHERE window_started_at < ${windowStartOf(attempt, now)} AND (locked_until IS NULL OR locked_until < ${now})
+      LIMIT 100`));
+  }
+  await pruneCounters(db, now);
+}
+
+/** When the window of a pair counted at `now` would have started to be over by `now`: lockout_threshold minutes before. */
+function windowStartOf(attempt: CustomerAttempt, now: Date): Date {
+  return new Date(now.getTime() - (attempt?.policy.lockoutThresholdMinutes ?? 0) * 60_000);
 }
 
 /** Takes a counted attempt back: it got no answer, or its password was right (an inactive account). */

@@ -6,8 +6,9 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ADDRESS_LIMIT } from "../customers/address-throttle.ts";
+import { ADDRESS_LIMIT, addressVerdict, countAddressAttempt, WINDOW_MS } from "../customers/address-throttle.ts";
 import { AUTH_MESSAGES, type PasswordVerifier } from "../customers/authenticate.ts";
+import { beginCustomerAttempt, customerAttemptSucceeded } from "../customers/customer-throttle.ts";
 import { verifyMagentoPassword } from "../customers/magento-password.ts";
 import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
 
@@ -65,7 +66,67 @@ describe("the lockout counts per customer and client address", () => {
     expect((await h.rows("customer_entity", `entity_id = ${ann.id}`))[0]).toMatchObject({ failures_num: 0, lock_expires: null });
     h.advance(5 * 60_000 + 1);
     expect((await authenticate(attacker, "ann@example.com", "Right-pass1")).body.authenticated).toBe(true);
-    expect(await pairOf(ann.id, attacker)).toBeUndefined(); // a success starts the pair afresh
+    // A success starts the pair afresh: nothing counted, no lock.
+    expect(await pairOf(ann.id, attacker)).toMatchObject({ failures: 0, locked_until: null });
+  });
+
+  it("after a success the pair counts as new: lockout_failures more failures lock it, no fewer, in a window from the first of them", async () => {
+    await createCustomer("again@example.com");
+    const from = "203.0.113.50";
+    for (let i = 0; i < 2; i++) expect((await authenticate(from, "again@example.com", `guess-${i}`)).body).toEqual(INVALID);
+    h.advance(1000);
+    expect((await authenticate(from, "again@example.com", "Right-pass1")).body.authenticated).toBe(true);
+    // The window (5 minutes here) starts at the next attempt, not at the success.
+    h.advance(4 * 60_000);
+    for (let i = 0; i < 2; i++) expect((await authenticate(from, "again@example.com", `again-${i}`)).body).toEqual(INVALID);
+    h.advance(2 * 60_000);
+    expect((await authenticate(from, "again@example.com", "again-2")).body).toEqual(INVALID);
+    // the third failure in that window locked the pair: the right password is refused
+    expect((await authenticate(from, "again@example.com", "Right-pass1")).body).toEqual(INVALID);
+    expect(await pairOf((await h.rows("customer_entity", "email = 'again@example.com'"))[0].entity_id, from)).toMatchObject({ failures: 3, locked_until: expect.any(Date) });
+  });
+
+  it("a success settles the pair and the address in one statement, each also when the other's row is gone", async () => {
+    const db = h.database.db;
+    const { id } = await createCustomer("settle@example.com");
+    const policy = { lockoutFailures: 3, lockoutThresholdMinutes: 5 };
+    const begin = async (from: string) => {
+      const hash = await countAddressAttempt(db, from, h.now());
+      const [counter] = await h.rows("service_authenticate_throttle", `address_hash = '${hash}'`);
+      const address = await addressVerdict(db, hash, { addressHash: hash, failures: counter.failures, pending: counter.pending, windowStartedAt: counter.window_started_at, lockedUntil: counter.locked_until }, h.now());
+      if (address.refused) throw new Error("refused");
+      const { attempt } = await beginCustomerAttempt(db, id, from, policy, h.now());
+      return { address, attempt };
+    };
+    const counterOf = async (from: string) => (await h.rows("service_authenticate_throttle", `address_hash = '${addressHash(from)}'`))[0];
+
+    // Both rows there: the pair reset, the address no longer pending.
+    const both = await begin("192.0.2.61");
+    expect(await pairOf(id, "192.0.2.61")).toMatchObject({ failures: 1 });
+    await customerAttemptSucceeded(db, both.attempt, both.address, h.now());
+    expect(await pairOf(id, "192.0.2.61")).toMatchObject({ failures: 0, locked_until: null });
+    expect(await counterOf("192.0.2.61")).toMatchObject({ failures: 0, pending: 0 });
+
+    // The pair's row pruned meanwhile: the address still settles, and no pair is made.
+    const noPair = await begin("192.0.2.62");
+    await h.exec(`DELETE FROM service_authenticate_lockout WHERE customer_id = ${id} AND address_hash = '${addressHash("192.0.2.62")}'`);
+    await customerAttemptSucceeded(db, noPair.attempt, noPair.address, h.now());
+    expect(await counterOf("192.0.2.62")).toMatchObject({ pending: 0 });
+    expect(await pairOf(id, "192.0.2.62")).toBeUndefined();
+
+    // The address's window started again meanwhile: the pair still resets, the new window keeps its count.
+    const late = await begin("192.0.2.63");
+    h.advance(WINDOW_MS + 1);
+    await countAddressAttempt(db, "192.0.2.63", h.now());
+    await customerAttemptSucceeded(db, late.attempt, late.address, h.now());
+    expect(await pairOf(id, "192.0.2.63")).toMatchObject({ failures: 0, locked_until: null });
+    expect(await counterOf("192.0.2.63")).toMatchObject({ pending: 1, window_started_at: h.now() });
+
+    // No pair counted (lockout disabled): only the address settles.
+    const disabled = await begin("192.0.2.64");
+    await customerAttemptSucceeded(db, null, disabled.address, h.now());
+    expect(await counterOf("192.0.2.64")).toMatchObject({ pending: 0 });
+    expect(await pairOf(id, "192.0.2.64")).toMatchObject({ failures: 1 });
   });
 
   it("50 failures from 5 other addresses: the owner from their address with the right password gets in", async () => {

@@ -35,7 +35,7 @@ export const serviceAuthenticateLockout = mysqlTable(
     customerId: int("customer_id", unsigned).notNull(),
     /** hex SHA-256 of the client address */
     addressHash: char("address_hash", { length: 64 }).notNull(),
-    /** attempts counted in the current window (counted before the password is checked; a success deletes the row) */
+    /** attempts counted in the current window (counted before the password is checked; a success resets it to 0 and ends the window) */
     failures: int("failures", unsigned).notNull().default(0),
     windowStartedAt: datetime("window_started_at", { mode: "date", fsp: 3 }).notNull(),
     /** this address may not authenticate this customer until then; null when not locked */
