@@ -8,7 +8,7 @@
  */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
 import { verifySignature } from "@service/shared/webhook-signature";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -21,6 +21,17 @@ import type { DestinationKind, DestinationKinds } from "./destination.ts";
 import { enqueue, type Delivery } from "./enqueue.ts";
 import { OutboxWorker, realSleep, type OutboxWorkerOptions } from "./outbox-worker.ts";
 import { DEFAULT_RETRY_POLICY } from "./retry-delay.ts";
+
+/**
+ * A second pool on the test database for a racing worker, its connections opened first: a cold
+ * pool spends its first tick connecting, long enough on a loaded machine for the warm worker to
+ * drain the outbox alone, and the race would not happen.
+ */
+async function openWarmPool() {
+  const other = openCoreDatabase(TEST_DATABASE_URL, core.dbName);
+  await Promise.all([1, 2].map(() => other.db.execute(sql`SELECT 1`)));
+  return other;
+}
 
 const RECEIVER = "https://receiver.example.test/hook";
 const SECRET = "whsec_test_0123456789";
@@ -274,7 +285,7 @@ describe("several workers", () => {
   it("two workers on their own pools racing over 40 deliveries never send one twice", async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 40; i++) ids.add((await add(delivery(i))).deliveryId);
-    const other = openCoreDatabase(TEST_DATABASE_URL, core.dbName);
+    const other = await openWarmPool();
     try {
       const a = worker({ concurrency: 5 });
       const b = worker({ db: other.db, concurrency: 5 });
@@ -437,7 +448,7 @@ describe("order per ordering key", () => {
       await add(delivery(100 + n));
     }
     keyedAnswerMs = 10; // long enough for a second send of a key to overlap, were one started
-    const other = openCoreDatabase(TEST_DATABASE_URL, core.dbName);
+    const other = await openWarmPool();
     try {
       const a = worker({ concurrency: 5 });
       const b = worker({ db: other.db, concurrency: 5 });
