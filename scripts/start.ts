@@ -11,7 +11,7 @@ import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { parseConnectorConfig, type ConnectorConfig } from "../connector/src/config.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { migrateConnectorDatabase } from "../connector/src/db/migrate.node.ts";
-import { forkWorkers, isWorkerProcess, LISTEN_ERROR_CODES, serveInWorker, workerCount, type WorkerService } from "@service/shared/node";
+import { assertHostResolves, forkWorkers, isWorkerProcess, LISTEN_ERROR_CODES, serveInWorker, workerCount, type WorkerService } from "@service/shared/node";
 import { parseCommandLine } from "./lib/command-line.ts";
 import { openSecretBox } from "@service/shared/secret-box";
 import { demoChainId, demoChainLines, parseDemoSeedVariables, seedCoreDemo, seedPlatformLinkDemo, seedWebshopDemo, seedWebshopShopper, type DemoSeedVariables } from "./lib/demo-seed.ts";
@@ -68,6 +68,9 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
 
+  // A HOST that resolves to nothing ends the start now, not after the database work.
+  if (coreConfig) await assertHostResolves("core-api", "CORE_API_PORT", coreConfig.host, coreConfig.port);
+  else if (connectorConfig) await assertHostResolves("connector", "CONNECTOR_PORT", connectorConfig.host, connectorConfig.port);
   const printed: string[] = [];
   const seeded = coreConfig ? await prepareCore(coreConfig, seed, wiring) : undefined;
   if (seeded) printed.push(...seeded.printed);

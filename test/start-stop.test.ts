@@ -157,14 +157,21 @@ describe("start-up", () => {
     }
   }, 90_000);
 
-  it("reports a HOST that is no address as one line naming HOST (not the port), without a stack, and exits 1", async () => {
-    for (const workers of ["1", "2"]) {
-      const result = await runScript("scripts/start.ts", [], startEnv({ HOST: "999.1.1.1", WEB_CONCURRENCY: workers }));
-      expect(result.code, workers).toBe(1);
-      expect(result.stderr.trim(), workers).toBe("core-api cannot listen on 999.1.1.1:0: HOST is no IP address or host name that resolves (HOST)");
+  it("reports a HOST that is no address as one line naming HOST (not the port), without a stack, and exits 1 before any database work", async () => {
+    // The database cannot be reached and would be waited for 30 s: the HOST is refused first.
+    const port = await closedPort();
+    for (const [service, line] of [
+      ["all", "core-api cannot listen on 999.1.1.1:0: HOST is no IP address or host name that resolves (HOST)"],
+      ["connector", "connector cannot listen on 999.1.1.1:0: HOST is no IP address or host name that resolves (HOST)"],
+    ]) {
+      const env = startEnv({ HOST: "999.1.1.1", DATABASE_URL: `mysql://root@127.0.0.1:${port}`, DATABASE_WAIT_SECONDS: "30" });
+      const result = await runScript("scripts/start.ts", ["--service", service!], env);
+      expect(result.code, service).toBe(1);
+      expect(result.stderr.trim(), service).toBe(line);
+      expect(result.stdout, service).not.toContain("waiting for the database");
       expect(noStack(result.stderr)).toBe(true);
     }
-  }, 120_000);
+  }, 60_000);
 
   it("waits for an unreachable database with back-off, then reports it in one line", async () => {
     const port = await closedPort();

@@ -4,6 +4,7 @@
  * needs privileges, HOST when the address is not this machine's or does not resolve at all.
  * Example: `core-api cannot listen on 127.0.0.1:8080: the port is in use (CORE_API_PORT)`.
  */
+import { lookup } from "node:dns/promises";
 
 /** An Error whose message is that one line; `code` is one of LISTEN_ERROR_CODES. */
 export type ListenError = Error & { code: string };
@@ -32,4 +33,18 @@ export function listenError(service: string, portVariable: string, host: string,
     : [message.split("\n")[0], `HOST, ${portVariable}`, "ELISTEN"];
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return Object.assign(new Error(`${service} cannot listen on ${urlHost}:${port}: ${why} (${variable})`), { name: "ListenError", code: listenCode! });
+}
+
+/**
+ * Looks `host` up as a listen on it would (dns.lookup, so /etc/hosts counts), so that a start can
+ * refuse a HOST that resolves to nothing before it does any other work (waiting for the database,
+ * migrating), with the line its listen would have given.
+ * @throws ListenError (code ENOTFOUND, naming HOST) when `host` does not resolve
+ */
+export async function assertHostResolves(service: string, portVariable: string, host: string, port: number): Promise<void> {
+  try {
+    await lookup(host);
+  } catch (err) {
+    throw listenError(service, portVariable, host, port, err);
+  }
 }
