@@ -55,7 +55,9 @@ export type AddressCounter = typeof serviceAuthenticateThrottle.$inferSelect;
  * Counts an authenticate attempt from `address` as pending, in one atomic statement. Its counter
  * must then be read back (authenticate reads it with the customer: login-customer.ts
  * readCounterAndLoginCustomer) and judged by addressVerdict; an attempt that goes on must be
- * settled with addressAttemptFailed, addressAttemptSucceeded or addressAttemptAbandoned.
+ * settled with addressAttemptFailed, addressAttemptSucceeded or addressAttemptAbandoned (a success
+ * with the customer's pair is settled with it in one statement: customer-throttle.ts
+ * customerAttemptSucceeded).
  * @param address the client address; null (unknown) shares one counter with all unknown addresses
  * @param now the request's clock (tests inject it)
  * @returns the counter's key (addressHash)
