@@ -1,9 +1,9 @@
 /**
  * The connector's authenticate on the Galera cluster, through two nodes at once: the counters a
  * login writes (per address, per customer and address) are single statements, a success settles
- * both in one multi-table UPDATE (customers/customer-throttle.ts customerAttemptSucceeded), and a
- * certification conflict between the nodes on those rows is retried, never a 500. Afterwards
- * every node holds the same settled counters: nothing pending, the pair reset.
+ * both in one multi-table UPDATE (customers/customer-throttle.ts customerAttemptSucceeded), and
+ * whatever certification conflicts the nodes meet on those rows are retried: no answer is a 500,
+ * and afterwards every node holds the same settled counters: nothing pending, the pair reset.
  */
 import { createHash } from "node:crypto";
 import type { Server } from "node:http";
@@ -68,8 +68,9 @@ describe("authenticate through two nodes at once", () => {
     for (const url of NODE_URLS) {
       const counters = await queryNode(url, dbName, "SELECT failures, pending FROM service_authenticate_throttle WHERE address_hash = ?", [hashOf(from)]);
       expect(counters, url).toEqual([{ failures: 0, pending: 0 }]);
-      const pairs = await queryNode(url, dbName, "SELECT failures, locked_until FROM service_authenticate_lockout WHERE customer_id = ? AND address_hash = ?", [created.body.id, hashOf(from)]);
-      expect(pairs, url).toEqual([{ failures: 0, locked_until: null }]);
+      const pairs = await queryNode<{ failures: number; locked_until: Date | null }>(url, dbName, "SELECT failures, locked_until FROM service_authenticate_lockout WHERE customer_id = ? AND address_hash = ?", [created.body.id, hashOf(from)]);
+      // reset by the last success, or already pruned
+      expect(pairs.filter((p) => p.failures !== 0 || p.locked_until !== null), url).toEqual([]);
     }
   });
 });

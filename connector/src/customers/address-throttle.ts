@@ -55,9 +55,8 @@ export type AddressCounter = typeof serviceAuthenticateThrottle.$inferSelect;
  * Counts an authenticate attempt from `address` as pending, in one atomic statement. Its counter
  * must then be read back (authenticate reads it with the customer: login-customer.ts
  * readCounterAndLoginCustomer) and judged by addressVerdict; an attempt that goes on must be
- * settled with addressAttemptFailed, addressAttemptSucceeded or addressAttemptAbandoned (a success
- * with the customer's pair is settled with it in one statement: customer-throttle.ts
- * customerAttemptSucceeded).
+ * settled with addressAttemptFailed, customer-throttle.ts customerAttemptSucceeded (a success: the
+ * address's attempt and the customer's pair in one statement) or addressAttemptAbandoned.
  * @param address the client address; null (unknown) shares one counter with all unknown addresses
  * @param now the request's clock (tests inject it)
  * @returns the counter's key (addressHash)
@@ -121,20 +120,9 @@ export const PRUNE_INTERVAL_MS = 60_000;
 let nextPruneAt = 0;
 
 /**
- * Records that a pending attempt succeeded: it is no longer pending, and the failures stay. At
- * most once per PRUNE_INTERVAL_MS per process, also deletes up to 100 counters whose window and
- * lock are over, so the table stays small (such a counter starts again from nothing anyway:
- * pruning changes no answer).
- */
-export async function addressAttemptSucceeded(db: ConnectorQueryable, attempt: AddressAttempt, now: Date): Promise<void> {
-  await settle(db, attempt, false);
-  await pruneCounters(db, now);
-}
-
-/**
  * At most once per PRUNE_INTERVAL_MS per process (by `now`, the requests' clock), deletes up to
- * 100 counters whose window and lock are over; otherwise does nothing. A success runs it after
- * settling its attempt (addressAttemptSucceeded; customer-throttle.ts pruneAfterSuccess).
+ * 100 counters whose window and lock are over, so the table stays small; otherwise does nothing.
+ * A success runs it after settling its attempt (customer-throttle.ts pruneAfterSuccess).
  */
 export async function pruneCounters(db: ConnectorQueryable, now: Date): Promise<void> {
   if (now.getTime() < nextPruneAt) return;

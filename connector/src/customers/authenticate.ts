@@ -17,7 +17,7 @@
  */
 import type { AuthenticateRequest, AuthenticateResponse } from "@service/shared/connector";
 import { eq, sql } from "drizzle-orm";
-import { runStatement } from "@service/shared/node";
+import { mayHaveApplied, runStatement } from "@service/shared/node";
 import type { ConnectorDb } from "../db/client.ts";
 import type { ChainWebsite } from "../http/auth.ts";
 import { customerEntity } from "../db/schema.ts";
@@ -94,15 +94,25 @@ export async function authenticateCustomer(
     return checked.refusal;
   }
   const now = deps.clock();
+  const abandonBoth = async () => {
+    await customerAttemptAbandoned(db, checked.attempt).catch(() => undefined);
+    await addressAttemptAbandoned(db, attempt).catch(() => undefined);
+  };
   let result: AuthenticateResponse;
   try {
     result = await authenticated(db, request, checked.customer);
-    // Both attempts settled by one statement.
-    await customerAttemptSucceeded(db, checked.attempt, attempt, now);
   } catch (err) {
     // No answer: neither attempt counts (best effort, as above).
-    await customerAttemptAbandoned(db, checked.attempt).catch(() => undefined);
-    await addressAttemptAbandoned(db, attempt).catch(() => undefined);
+    await abandonBoth();
+    throw err;
+  }
+  try {
+    // Both attempts settled by one statement.
+    await customerAttemptSucceeded(db, checked.attempt, attempt);
+  } catch (err) {
+    // Taken back only when the settle surely did not apply: taking back a settled attempt would
+    // take back another one's. One that may have applied is left to the counters' windows.
+    if (!mayHaveApplied(err)) await abandonBoth();
     throw err;
   }
   await pruneAfterSuccess(db, checked.attempt, now);

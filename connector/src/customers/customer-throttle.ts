@@ -90,16 +90,15 @@ export async function customerAttemptFailed(db: ConnectorQueryable, attempt: Cus
 
 /**
  * Records that a counted attempt succeeded, and settles the address's attempt of the same login
- * with it (as address-throttle.ts addressAttemptSucceeded: no longer pending, the failures stay),
+ * with it (no longer pending; the address's failures stay, or one valid account would wipe them),
  * in one statement: a login's success is one write, not one per counter. The pair starts afresh:
- * nothing counted, its window over and no lock, which the next attempt counts exactly as a new
- * pair (beginCustomerAttempt). The row is reset rather than deleted so that one UPDATE writes both
- * tables; pruneAfterSuccess deletes it once it is old.
+ * nothing counted, its window over (WINDOW_OVER) and no lock, which the next attempt counts
+ * exactly as a new pair (beginCustomerAttempt). The row is reset rather than deleted so that one
+ * UPDATE writes both tables; pruneAfterSuccess deletes it.
  * @param attempt the pair's attempt (beginCustomerAttempt); null (lockout disabled): only the address is settled
  * @param address the address's attempt (address-throttle.ts addressVerdict), settled while its window lasts
- * @param now the request's clock: the pair's window is made to end here
  */
-export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: CustomerAttempt, address: AddressAttempt, now: Date): Promise<void> {
+export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: CustomerAttempt, address: AddressAttempt): Promise<void> {
   const thePair = attempt === null ? sql`FALSE` : sql`pair.customer_id = ${attempt.customerId} AND pair.address_hash = ${attempt.addressHash}`;
   // One row from the derived table, each counter outer-joined to it: a counter's row that is gone
   // (pruned, or the address's window started again) is left out, and the other still settles.
@@ -110,35 +109,50 @@ export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: 
         ON counter.address_hash = ${address.addressHash} AND counter.window_started_at = ${address.windowStartedAt}
       LEFT JOIN service_authenticate_lockout AS pair ON ${thePair}
     SET counter.pending = GREATEST(CAST(counter.pending AS SIGNED) - 1, 0),
-      pair.failures = 0, pair.window_started_at = ${windowStartOf(attempt, now)}, pair.locked_until = NULL`));
+      pair.failures = 0, pair.window_started_at = ${WINDOW_OVER}, pair.locked_until = NULL`));
 }
+
+/**
+ * The window start of a pair reset by a success: over for every request's clock and every
+ * lockout_threshold, so the next attempt always starts a window of its own (beginCustomerAttempt),
+ * and the next prune may delete the row.
+ */
+const WINDOW_OVER = new Date(0);
 
 /** How often a process prunes pairs that are over (housekeeping, not a statement per login). */
 const PRUNE_INTERVAL_MS = 60_000;
 /** When this process prunes next (ms since the epoch, by the requests' clock). */
 let nextPruneAt = 0;
+/**
+ * Pairs one prune statement deletes at most, and statements one prune sends at most: up to 5,000
+ * pairs a minute per process, more than the successes a process can hash in that time, each of
+ * which leaves a pair reset.
+ */
+const PRUNE_BATCH = 500;
+const PRUNE_BATCHES = 10;
 
 /**
  * Housekeeping after a success, run by at most one login a minute per process (by `now`, the
- * requests' clock): deletes up to 100 pairs whose window and lock are over, then the address
- * counters' prune (address-throttle.ts pruneCounters). Such rows start again from nothing
+ * requests' clock): deletes the pairs whose window and lock are over (those reset by a success
+ * among them), in batches of PRUNE_BATCH while a batch is full, at most PRUNE_BATCHES; then the
+ * address counters' prune (address-throttle.ts pruneCounters). Such rows start again from nothing
  * anyway: pruning changes no answer.
- * @param attempt the succeeded pair's attempt; null (lockout disabled): no pair is pruned
+ * @param attempt the succeeded pair's attempt (its lockout_threshold dates the windows that are
+ *   over); null (lockout disabled): no pair is pruned
  */
 export async function pruneAfterSuccess(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
   if (attempt !== null && now.getTime() >= nextPruneAt) {
     nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
-    await runStatement(() => db.execute(sql`
-      DELETE FROM service_authenticate_lockout
-      WHERE window_started_at < ${windowStartOf(attempt, now)} AND (locked_until IS NULL OR locked_until < ${now})
-      LIMIT 100`));
+    const windowStart = new Date(now.getTime() - attempt.policy.lockoutThresholdMinutes * 60_000);
+    for (let batch = 0; batch < PRUNE_BATCHES; batch++) {
+      const [header] = (await runStatement(() => db.execute(sql`
+        DELETE FROM service_authenticate_lockout
+        WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
+        LIMIT ${PRUNE_BATCH}`))) as unknown as [{ affectedRows: number }];
+      if (header.affectedRows < PRUNE_BATCH) break;
+    }
   }
   await pruneCounters(db, now);
-}
-
-/** When the window of a pair counted at `now` would have started to be over by `now`: lockout_threshold minutes before. */
-function windowStartOf(attempt: CustomerAttempt, now: Date): Date {
-  return new Date(now.getTime() - (attempt?.policy.lockoutThresholdMinutes ?? 0) * 60_000);
 }
 
 /** Takes a counted attempt back: it got no answer, or its password was right (an inactive account). */

@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { injectFaults, type FaultInjector } from "../../../test/helpers/fault-injection.ts";
+import { injectFaults, type Fault, type FaultInjector } from "../../../test/helpers/fault-injection.ts";
 import { PRUNE_INTERVAL_MS } from "../customers/address-throttle.ts";
 import { AUTH_MESSAGES } from "../customers/authenticate.ts";
 import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
@@ -49,6 +49,8 @@ async function newCustomer(): Promise<{ id: number; email: string }> {
 const hashOf = (from: string) => createHash("sha256").update(`address:${from}`).digest("hex");
 const pairOf = async (customerId: number, from: string) =>
   (await h.rows("service_authenticate_lockout", `customer_id = ${customerId} AND address_hash = '${hashOf(from)}'`))[0];
+/** A pair a success started afresh: reset (nothing counted, no lock), or already pruned. */
+const isFresh = (pair: { failures: number; locked_until: Date | null } | undefined) => pair === undefined || (pair.failures === 0 && pair.locked_until === null);
 const addressOf = async (from: string) => (await h.rows("service_authenticate_throttle", `address_hash = '${hashOf(from)}'`))[0];
 
 /** One authenticate under `arm`, each time with the prunes due (the clock a prune interval on). */
@@ -78,7 +80,7 @@ describe("authenticate's single statements under conflicts", () => {
           const [row] = await h.rows("customer_entity", `entity_id = ${customer.id}`);
           if (right) {
             expect(res.body, label).toMatchObject({ authenticated: true, customer_id: customer.id });
-            expect(await pairOf(customer.id, from), label).toMatchObject({ failures: 0, locked_until: null });
+            expect(isFresh(await pairOf(customer.id, from)), label).toBe(true);
             expect(await addressOf(from), label).toMatchObject({ failures: 0, pending: 0 });
             expect(row, label).toMatchObject({ failures_num: 0, first_failure: null });
           } else {
@@ -90,5 +92,35 @@ describe("authenticate's single statements under conflicts", () => {
         }
       }
     }, 60_000);
+  }
+});
+
+describe("a success whose settle fails takes back only what surely was not settled", () => {
+  // Another attempt from the same address is in flight throughout (pending 1 before the login):
+  // taking this login's attempt back a second time would take that one's.
+  // (A settle refused to the end is taken back as well: transaction-runner.test.ts mayHaveApplied.)
+  const cases: Array<{ fault: Fault; at: RegExp; pending: number; pairFailures: number; why: string }> = [
+    { fault: "answer_lost", at: /^\s*update \(select 1 as one\) as login/i, pending: 1, pairFailures: 0, why: "the settle applied, its answer lost: nothing taken back again" },
+    { fault: "lost", at: /^\s*update \(select 1 as one\) as login/i, pending: 2, pairFailures: 1, why: "the settle may have applied: both left to their windows" },
+    { fault: "lost", at: /^update `customer_entity`/i, pending: 1, pairFailures: 0, why: "no settle yet (the customer's row failed): both taken back" },
+  ];
+  for (const c of cases) {
+    it(`${c.fault} at ${c.at.source.includes("customer") ? "the customer's update" : "the settle"}: 503, ${c.why}`, async () => {
+      // Where the statement falls among the login's writes, from a clean login of the same kind.
+      const probe = await newCustomer();
+      faults.arm({ fault: "deadlock", at: Number.MAX_SAFE_INTEGER, autocommitWrites: true });
+      expect((await authenticate(`198.51.100.${++seq % 250}`, probe.email, "Right-pass1").finally(() => faults.disarm())).body.authenticated).toBe(true);
+      const at = faults.statements.findIndex((statement) => c.at.test(statement)) + 1;
+      expect(at, faults.statements.join("\n")).toBeGreaterThan(0);
+
+      const customer = await newCustomer();
+      const from = `198.51.100.${++seq % 250}`;
+      await h.exec("INSERT INTO service_authenticate_throttle (address_hash, failures, pending, window_started_at, locked_until) VALUES (?, 0, 1, ?, NULL)", [hashOf(from), h.now()]);
+      faults.arm({ fault: c.fault, at, autocommitWrites: true });
+      const res = await authenticate(from, customer.email, "Right-pass1").finally(() => faults.disarm());
+      expect(res.status, JSON.stringify(res.body)).toBe(503);
+      expect(await addressOf(from)).toMatchObject({ failures: 0, pending: c.pending });
+      expect(await pairOf(customer.id, from)).toMatchObject({ failures: c.pairFailures, locked_until: null });
+    }, 30_000);
   }
 });

@@ -5,8 +5,8 @@
  * the per-address counter (counted, then read back with the customer and the shop's lockout settings),
  * the per-customer-and-address pair (counted, the verdict returned by the same statement), and
  * after the check the pair and the address settled: in one statement after a success, one each
- * after a failure (the failure's settles read a counter before changing it, which a multi-table
- * UPDATE, with no assignment order, cannot). The once-a-minute prunes are left out: the first call of the file runs them.
+ * after a failure (the address's failure settle reads its failures before changing them, which a
+ * multi-table UPDATE, with no assignment order, cannot promise). The once-a-minute prunes are left out: the first call of the file runs them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countStatements, type StatementCounter } from "../../../test/helpers/statements.ts";

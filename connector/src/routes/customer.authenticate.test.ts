@@ -49,7 +49,7 @@ describe("authenticate", () => {
     expect(unknown.body).toEqual(wrong.body);
     // success resets the counter
     expect((await h.call("POST", AUTH, { email: "ANN@example.com", password: "Right-pass1" })).body.authenticated).toBe(true);
-    expect(await h.rows("service_authenticate_lockout", `customer_id = ${annId}`)).toMatchObject([{ failures: 0, locked_until: null }]);
+    expect((await h.rows("service_authenticate_lockout", `customer_id = ${annId}`)).filter((r) => r.failures !== 0 || r.locked_until !== null)).toEqual([]); // reset, or pruned
   });
 
   it("locks the customer from this address after lockout_failures failures, even for the right password, for lockout_threshold minutes", async () => {
@@ -70,7 +70,7 @@ describe("authenticate", () => {
     h.advance(5 * 60_000 + 1000);
     const after = await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1" });
     expect(after.body.authenticated).toBe(true);
-    expect(await h.rows("service_authenticate_lockout", `customer_id = ${annId}`)).toMatchObject([{ failures: 0, locked_until: null }]);
+    expect((await h.rows("service_authenticate_lockout", `customer_id = ${annId}`)).filter((r) => r.failures !== 0 || r.locked_until !== null)).toEqual([]); // reset, or pruned
   });
 
   it("re-hashes an upgraded 1:3 hash to the current format after a successful login", async () => {

@@ -7,11 +7,12 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import {
-  ADDRESS_LIMIT, addressAttemptFailed, addressAttemptSucceeded, addressVerdict, countAddressAttempt, LOCK_MS, type AddressVerdict, WINDOW_MS,
+  ADDRESS_LIMIT, addressAttemptFailed, addressVerdict, countAddressAttempt, LOCK_MS, type AddressVerdict, WINDOW_MS,
 } from "../customers/address-throttle.ts";
 import type { ConnectorQueryable } from "../db/client.ts";
 import { serviceAuthenticateThrottle } from "../db/schema.ts";
 import { AUTH_MESSAGES } from "../customers/authenticate.ts";
+import { customerAttemptSucceeded } from "../customers/customer-throttle.ts";
 import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
 
 const AUTH = "/rest/V1/service/customer/authenticate";
@@ -154,7 +155,7 @@ describe("authenticate: per-address counting", () => {
     expect(await counterOf(from)).toMatchObject({ failures: ADDRESS_LIMIT - 1, pending: 1, locked_until: null });
     // With that one still pending, one more would pass the limit: refused, and not counted.
     await expect(beginAddressAttempt(db, from, h.now())).resolves.toEqual({ refused: true, retryAfterMs: LOCK_MS });
-    await addressAttemptSucceeded(db, inFlight, h.now());
+    await customerAttemptSucceeded(db, null, inFlight);
     expect(await counterOf(from)).toMatchObject({ failures: ADDRESS_LIMIT - 1, pending: 0, locked_until: null });
     // The success did not count: the next failure is the limit-th and locks.
     await addressAttemptFailed(db, await begin(), h.now());
@@ -185,7 +186,7 @@ describe("authenticate: per-address counting", () => {
     expect(await counterOf(from)).toMatchObject({ failures: 0, pending: 1, window_started_at: h.now() });
     // The old attempts settle: the new window keeps its own count.
     await addressAttemptFailed(db, slowFailure, h.now());
-    await addressAttemptSucceeded(db, slowSuccess, h.now());
+    await customerAttemptSucceeded(db, null, slowSuccess);
     expect(await counterOf(from)).toMatchObject({ failures: 0, pending: 1 });
     await addressAttemptFailed(db, fresh, h.now());
     expect(await counterOf(from)).toMatchObject({ failures: 1, pending: 0 });

@@ -5,9 +5,9 @@
  * answer was lost, the deadline, nesting.
  */
 import { describe, expect, it } from "vitest";
-import { guardPool, isDatabaseUnavailable, poolUntil } from "./db-timeouts.ts";
+import { ACQUIRE_TIMEOUT, guardPool, isDatabaseUnavailable, poolUntil, unavailableError } from "./db-timeouts.ts";
 import { deadlineAt, withDeadline } from "./request-deadline.ts";
-import { markerKey, runStatement, runTransaction, sweepTransactionMarkers, type TransactionalDatabase } from "./transaction-runner.ts";
+import { markerKey, mayHaveApplied, runStatement, runTransaction, sweepTransactionMarkers, type TransactionalDatabase } from "./transaction-runner.ts";
 
 const serverError = (code: string, errno: number) => Object.assign(new Error(code), { code, errno, fatal: false });
 /** An error as a guarded pool marks it (db-timeouts.ts): a lost connection. */
@@ -141,6 +141,24 @@ describe("runStatement", () => {
       throw err;
     }, noWait).catch((e: unknown) => e)).toBe(err);
     expect(lostRuns).toBe(1);
+  });
+});
+
+describe("mayHaveApplied", () => {
+  it("is true only where the database's answer was lost: not after conflicts to the end, no free connection, or a refusal", async () => {
+    // A lost connection, as runStatement passes it on, also wrapped (drizzle wraps the driver's error).
+    expect(mayHaveApplied(lost())).toBe(true);
+    expect(mayHaveApplied(new Error("Failed query", { cause: lost() }))).toBe(true);
+    // Conflicts on every attempt: each was rolled back.
+    let runs = 0;
+    const exhausted = await runStatement(async () => {
+      runs++;
+      throw serverError("ER_LOCK_DEADLOCK", 1213);
+    }, { ...noWait, maxAttempts: 3 }).catch((e: unknown) => e);
+    expect(runs).toBe(3);
+    expect(mayHaveApplied(exhausted)).toBe(false);
+    expect(mayHaveApplied(unavailableError("no connection free", ACQUIRE_TIMEOUT))).toBe(false);
+    expect(mayHaveApplied(serverError("ER_NO_SUCH_TABLE", 1146))).toBe(false);
   });
 });
 
