@@ -144,14 +144,18 @@ describe("start-up", () => {
     expect(result.stdout).toBe("");
   }, 60_000);
 
-  it("reports a port in use as one line and exits 1", async () => {
+  it("reports a port in use as one line and exits 1, from one process and from worker processes", async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const result = await runScript("scripts/start.ts", ["--service", "core-api"], startEnv({ CORE_API_PORT: String(port) }));
-      expect(result.code).toBe(1);
-      expect(result.stderr.trim()).toBe(`core-api cannot listen on 127.0.0.1:${port}: the port is in use (CORE_API_PORT)`);
+      // One database for both runs: the second finds it migrated.
+      const env = startEnv({ CORE_API_PORT: String(port) });
+      for (const workers of ["1", "2"]) {
+        const result = await runScript("scripts/start.ts", ["--service", "core-api"], { ...env, WEB_CONCURRENCY: workers });
+        expect(result.code, workers).toBe(1);
+        expect(result.stderr.trim(), workers).toBe(`core-api cannot listen on 127.0.0.1:${port}: the port is in use (CORE_API_PORT)`);
+      }
     } finally {
       blocker.close();
     }

@@ -29,7 +29,12 @@ import { DEFAULT_RETRY_POLICY } from "./retry-delay.ts";
  */
 async function openWarmPool() {
   const other = openCoreDatabase(TEST_DATABASE_URL, core.dbName);
-  await Promise.all([1, 2].map(() => other.db.execute(sql`SELECT 1`)));
+  try {
+    await Promise.all([1, 2].map(() => other.db.execute(sql`SELECT 1`)));
+  } catch (err) {
+    await other.close();
+    throw err;
+  }
   return other;
 }
 

@@ -38,13 +38,15 @@ export function listenError(service: string, portVariable: string, host: string,
 /**
  * Looks `host` up as a listen on it would (dns.lookup, so /etc/hosts counts), so that a start can
  * refuse a HOST that resolves to nothing before it does any other work (waiting for the database,
- * migrating), with the line its listen would have given.
+ * migrating), with the line its listen would have given. Only a definite "no such name"
+ * (ENOTFOUND) refuses: a resolver that is not answering yet (EAI_AGAIN, as in a container whose
+ * DNS comes up after it) is left to the listen, after the other work.
  * @throws ListenError (code ENOTFOUND, naming HOST) when `host` does not resolve
  */
 export async function assertHostResolves(service: string, portVariable: string, host: string, port: number): Promise<void> {
   try {
     await lookup(host);
   } catch (err) {
-    throw listenError(service, portVariable, host, port, err);
+    if ((err as { code?: unknown } | null)?.code === "ENOTFOUND") throw listenError(service, portVariable, host, port, err);
   }
 }
