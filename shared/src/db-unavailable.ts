@@ -44,6 +44,23 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether a statement that the transaction runner's runStatement (@service/shared/node) gave up on
+ * with `err` may have been applied all the same: true when its connection was lost or timed out
+ * under it (the database's answer never came). A caller that would take back its own earlier
+ * change on such a failure must not then: the statement may have settled it already, and taking
+ * it back again takes back someone else's. False when every attempt met a conflict the engine
+ * rolled back (TRANSACTION_RETRIES_EXHAUSTED), when no connection was free (ACQUIRE_TIMEOUT:
+ * nothing was sent), and for a server error (the statement was refused).
+ */
+export function mayHaveApplied(err: unknown): boolean {
+  if (!isDatabaseUnavailable(err)) return false;
+  for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
+    if (e.code === "TRANSACTION_RETRIES_EXHAUSTED" || e.code === ACQUIRE_TIMEOUT) return false;
+  }
+  return true;
+}
+
 /** The parts of a driver error (mysql2, or an error wrapping it) the checks read. */
 export interface DriverError {
   code?: unknown;

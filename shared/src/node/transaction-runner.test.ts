@@ -5,9 +5,9 @@
  * answer was lost, the deadline, nesting.
  */
 import { describe, expect, it } from "vitest";
-import { ACQUIRE_TIMEOUT, guardPool, isDatabaseUnavailable, poolUntil, unavailableError } from "./db-timeouts.ts";
+import { ACQUIRE_TIMEOUT, guardPool, isDatabaseUnavailable, mayHaveApplied, poolUntil, unavailableError } from "./db-timeouts.ts";
 import { deadlineAt, withDeadline } from "./request-deadline.ts";
-import { markerKey, mayHaveApplied, runStatement, runTransaction, sweepTransactionMarkers, type TransactionalDatabase } from "./transaction-runner.ts";
+import { markerKey, runStatement, runTransaction, sweepTransactionMarkers, type TransactionalDatabase } from "./transaction-runner.ts";
 
 const serverError = (code: string, errno: number) => Object.assign(new Error(code), { code, errno, fatal: false });
 /** An error as a guarded pool marks it (db-timeouts.ts): a lost connection. */

@@ -29,7 +29,7 @@
  * than once.
  */
 import { randomBytes } from "node:crypto";
-import { ACQUIRE_TIMEOUT, DEFAULT_REQUEST_DEADLINE_MS, guardedPoolOf, isDatabaseUnavailable, poolDeadline, unavailableError } from "./db-timeouts.ts";
+import { DEFAULT_REQUEST_DEADLINE_MS, guardedPoolOf, isDatabaseUnavailable, poolDeadline, unavailableError } from "./db-timeouts.ts";
 
 /** What the runner needs of a drizzle database (mysql2): transactions, raw statements, its pool. */
 export interface TransactionalDatabase {
@@ -151,22 +151,6 @@ export async function runStatement<T>(statement: () => Promise<T>, options: Omit
       await sleep(delay);
     }
   }
-}
-
-/**
- * Whether a statement that runStatement gave up on with `err` may have been applied all the same,
- * so that its caller must not undo what it did (undoing what did not happen would undo someone
- * else's change): true when its connection was lost or timed out under it (the database's answer
- * never came). False when every attempt met a conflict the engine rolled back
- * (TRANSACTION_RETRIES_EXHAUSTED), when no connection was free (ACQUIRE_TIMEOUT: nothing was
- * sent), and for a server error (the statement was refused).
- */
-export function mayHaveApplied(err: unknown): boolean {
-  if (!isDatabaseUnavailable(err)) return false;
-  for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
-    if (e.code === "TRANSACTION_RETRIES_EXHAUSTED" || e.code === ACQUIRE_TIMEOUT) return false;
-  }
-  return true;
 }
 
 /** What readInSnapshot needs of a pooled mysql2 connection. */
