@@ -34,7 +34,7 @@ export function unavailableError(message: string, code: string, cause?: unknown)
  * statement, a duplicate key) is not.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
+  for (const e of errorChain(err)) {
     if (!(FROM_DATABASE in e)) continue;
     if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
     // mysql2 marks errors that killed the connection fatal; those without a server error code
@@ -54,16 +54,24 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * nothing was sent), and for a server error (the statement was refused).
  */
 export function mayHaveApplied(err: unknown): boolean {
-  if (!isDatabaseUnavailable(err)) return false;
-  for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
-    if (e.code === "TRANSACTION_RETRIES_EXHAUSTED" || e.code === ACQUIRE_TIMEOUT) return false;
-  }
-  return true;
+  return isDatabaseUnavailable(err) && !errorChain(err).some((e) => e.code === "TRANSACTION_RETRIES_EXHAUSTED" || e.code === ACQUIRE_TIMEOUT);
+}
+
+/**
+ * `err` and the errors it wraps through `cause` (drizzle wraps mysql2's, the transaction runner
+ * the last conflict's), outermost first, at most 6; what is not an object ends the chain.
+ */
+export function errorChain(err: unknown): DriverError[] {
+  const chain: DriverError[] = [];
+  for (let e = err; e && typeof e === "object" && chain.length < 6; e = (e as DriverError).cause) chain.push(e as DriverError);
+  return chain;
 }
 
 /** The parts of a driver error (mysql2, or an error wrapping it) the checks read. */
 export interface DriverError {
   code?: unknown;
+  errno?: unknown;
+  message?: unknown;
   fatal?: unknown;
   cause?: unknown;
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { injectFaults, type Fault, type FaultInjector } from "../../../test/helpers/fault-injection.ts";
 import { PRUNE_INTERVAL_MS } from "../customers/address-throttle.ts";
 import { AUTH_MESSAGES } from "../customers/authenticate.ts";
-import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
+import { isFreshPair, setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
 
 const AUTH = "/rest/V1/service/customer/authenticate";
 const UPDATE = "/rest/V1/service/customer/update";
@@ -49,8 +49,6 @@ async function newCustomer(): Promise<{ id: number; email: string }> {
 const hashOf = (from: string) => createHash("sha256").update(`address:${from}`).digest("hex");
 const pairOf = async (customerId: number, from: string) =>
   (await h.rows("service_authenticate_lockout", `customer_id = ${customerId} AND address_hash = '${hashOf(from)}'`))[0];
-/** A pair a success started afresh: reset (nothing counted, no lock), or already pruned. */
-const isFresh = (pair: { failures: number; locked_until: Date | null } | undefined) => pair === undefined || (pair.failures === 0 && pair.locked_until === null);
 const addressOf = async (from: string) => (await h.rows("service_authenticate_throttle", `address_hash = '${hashOf(from)}'`))[0];
 
 /** One authenticate under `arm`, each time with the prunes due (the clock a prune interval on). */
@@ -80,7 +78,7 @@ describe("authenticate's single statements under conflicts", () => {
           const [row] = await h.rows("customer_entity", `entity_id = ${customer.id}`);
           if (right) {
             expect(res.body, label).toMatchObject({ authenticated: true, customer_id: customer.id });
-            expect(isFresh(await pairOf(customer.id, from)), label).toBe(true);
+            expect(isFreshPair(await pairOf(customer.id, from)), label).toBe(true);
             expect(await addressOf(from), label).toMatchObject({ failures: 0, pending: 0 });
             expect(row, label).toMatchObject({ failures_num: 0, first_failure: null });
           } else {

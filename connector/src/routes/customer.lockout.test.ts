@@ -10,7 +10,7 @@ import { ADDRESS_LIMIT, addressVerdict, countAddressAttempt, WINDOW_MS } from ".
 import { AUTH_MESSAGES, type PasswordVerifier } from "../customers/authenticate.ts";
 import { beginCustomerAttempt, customerAttemptSucceeded } from "../customers/customer-throttle.ts";
 import { verifyMagentoPassword } from "../customers/magento-password.ts";
-import { setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
+import { isFreshPair, setConfig, startHarness, TEST_TOKEN, type Harness } from "../test-support/harness.ts";
 
 const AUTH = "/rest/V1/service/customer/authenticate";
 const UPDATE = "/rest/V1/service/customer/update";
@@ -52,9 +52,6 @@ const addressHash = (from: string) => createHash("sha256").update(`address:${fro
 const pairOf = async (customerId: number, from: string) =>
   (await h.rows("service_authenticate_lockout", `customer_id = ${customerId} AND address_hash = '${addressHash(from)}'`))[0];
 
-/** A pair a success started afresh: reset (nothing counted, no lock), or already pruned. */
-const isFresh = (pair: { failures: number; locked_until: Date | null } | undefined) => pair === undefined || (pair.failures === 0 && pair.locked_until === null);
-
 describe("the lockout counts per customer and client address", () => {
   it("locks the address that failed lockout_failures times, even for the right password, and only that one", async () => {
     const ann = await createCustomer("ann@example.com");
@@ -70,7 +67,7 @@ describe("the lockout counts per customer and client address", () => {
     h.advance(5 * 60_000 + 1);
     expect((await authenticate(attacker, "ann@example.com", "Right-pass1")).body.authenticated).toBe(true);
     // A success starts the pair afresh: nothing counted, no lock (or the row already pruned).
-    expect(isFresh(await pairOf(ann.id, attacker))).toBe(true);
+    expect(isFreshPair(await pairOf(ann.id, attacker))).toBe(true);
   });
 
   it("after a success the pair counts as new: lockout_failures more failures lock it, no fewer, in a window from the first of them", async () => {
@@ -80,7 +77,7 @@ describe("the lockout counts per customer and client address", () => {
     h.advance(1000);
     expect((await authenticate(from, "again@example.com", "Right-pass1")).body.authenticated).toBe(true);
     const id = (await h.rows("customer_entity", "email = 'again@example.com'"))[0].entity_id;
-    expect(isFresh(await pairOf(id, from))).toBe(true);
+    expect(isFreshPair(await pairOf(id, from))).toBe(true);
     // The window (5 minutes here) starts at the next attempt, not at the success.
     h.advance(4 * 60_000);
     for (let i = 0; i < 2; i++) expect((await authenticate(from, "again@example.com", `again-${i}`)).body).toEqual(INVALID);

@@ -10,6 +10,7 @@
  * releaseLeaseWhenBack tries again until the database is back or the lease lapses by itself, and
  * the caller's signal (a shutdown) ends that waiting at once, leaving the lease to lapse.
  */
+import { errorChain } from "@service/shared/node";
 import type { Logger } from "../logger.ts";
 import type { ConnectorDb } from "../db/client.ts";
 import { releaseLeaseWhenBack, renewLease, takeLease, type HeldLease, type LeaseHolder } from "./job-lease.ts";
@@ -38,8 +39,7 @@ export interface LeaseRunOptions {
 
 /** The driver's own message under drizzle's wrapper (whose message names the whole statement), on one line. */
 export function driverReason(err: unknown): string {
-  let e = err as { message?: unknown; code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; e?.cause && typeof e.cause === "object" && depth < 5; depth++) e = e.cause as typeof e;
+  const e = errorChain(err).at(-1);
   const message = typeof e?.message === "string" && e.message ? e.message : String(err);
   const code = typeof e?.code === "string" && !message.includes(e.code) ? `${e.code}: ` : "";
   return `${code}${message}`.replace(/\s+/g, " ").trim();

@@ -97,6 +97,14 @@ export async function startHarness(
   };
 }
 
+/**
+ * Whether `pair` (a service_authenticate_lockout row, undefined when there is none) is what a
+ * success leaves: reset (nothing counted, no lock), or already pruned.
+ */
+export function isFreshPair(pair: { failures: number; locked_until: Date | null } | undefined): boolean {
+  return pair === undefined || (pair.failures === 0 && pair.locked_until === null);
+}
+
 /** Snapshot of every table the connector writes, to prove a failed request changed nothing. */
 export async function snapshot(h: Harness): Promise<Record<string, unknown[]>> {
   const tables = [

@@ -18,6 +18,7 @@
  * A batch runs under the soonest deadline of the requests it holds (each write comes with its
  * request's, db/request-database.ts), so no caller waits past its own.
  */
+import { errorChain } from "@service/shared/node";
 
 /** Options of a WriteBatcher. */
 export interface WriteBatcherOptions {
@@ -43,10 +44,8 @@ interface Waiting<I, O> {
 
 /** The driver's error code of `err` or of an error it wraps (`cause`, as drizzle wraps mysql2's), with its number. */
 function driverError(err: unknown): { code: string; errno: unknown } | undefined {
-  for (let e = err as { code?: unknown; errno?: unknown; cause?: unknown } | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === "string") return { code: e.code, errno: e.errno };
-  }
-  return undefined;
+  const e = errorChain(err).find((e) => typeof e.code === "string");
+  return e ? { code: e.code as string, errno: e.errno } : undefined;
 }
 
 /** Server errors caused by the values of one row: a duplicate key, a value or reference its column refuses. */

@@ -21,7 +21,7 @@
  */
 import { PoolGuard, type CallbackPool, type GuardableConnection } from "./pool-guard.ts";
 
-export { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, isDatabaseUnavailable, mayHaveApplied, unavailableError } from "../db-unavailable.ts";
+export { ACQUIRE_TIMEOUT, DEADLINE_EXCEEDED, errorChain, isDatabaseUnavailable, mayHaveApplied, unavailableError, type DriverError } from "../db-unavailable.ts";
 export type { CallbackConnection, CallbackPool, GuardableConnection } from "./pool-guard.ts";
 
 /** The timeouts of a guarded pool, in milliseconds; 0 turns one off. */

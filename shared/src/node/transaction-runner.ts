@@ -29,7 +29,7 @@
  * than once.
  */
 import { randomBytes } from "node:crypto";
-import { DEFAULT_REQUEST_DEADLINE_MS, guardedPoolOf, isDatabaseUnavailable, poolDeadline, unavailableError } from "./db-timeouts.ts";
+import { DEFAULT_REQUEST_DEADLINE_MS, errorChain, guardedPoolOf, isDatabaseUnavailable, poolDeadline, unavailableError } from "./db-timeouts.ts";
 
 /** What the runner needs of a drizzle database (mysql2): transactions, raw statements, its pool. */
 export interface TransactionalDatabase {
@@ -200,16 +200,8 @@ export function isTransactionConflict(err: unknown): boolean {
  * (anything else: thrown as it is).
  */
 function failureKind(err: unknown): "conflict" | "lost" | "final" {
-  for (let e = err as DriverError | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DriverError, depth++) {
-    if ((typeof e.errno === "number" && RETRIED_ERRNOS.has(e.errno)) || (typeof e.code === "string" && RETRIED_CODES.has(e.code))) return "conflict";
-  }
-  return isDatabaseUnavailable(err) ? "lost" : "final";
-}
-
-interface DriverError {
-  code?: unknown;
-  errno?: unknown;
-  cause?: unknown;
+  const conflict = errorChain(err).some((e) => (typeof e.errno === "number" && RETRIED_ERRNOS.has(e.errno)) || (typeof e.code === "string" && RETRIED_CODES.has(e.code)));
+  return conflict ? "conflict" : isDatabaseUnavailable(err) ? "lost" : "final";
 }
 
 /**
