@@ -1,6 +1,6 @@
 /**
  * One deadline per request on the connector (REQUEST_DEADLINE_MS): with the pool's own timeouts
- * at their defaults (10 s), a request on a frozen database answers 503 with Retry-After once its
+ * well after it (4 s), a request on a frozen database answers 503 with Retry-After once its
  * deadline has passed, and the connector serves again by itself after the thaw.
  */
 import type { Server } from "node:http";
@@ -17,6 +17,11 @@ import { TEST_CHAIN_ID, TEST_TOKEN } from "../test-support/harness.ts";
 import { captureLog } from "../test-support/log-capture.ts";
 
 const DEADLINE_MS = 700;
+/**
+ * The pool's own timeouts: well after the deadline and its slack (700 + 1,500 ms), shorter than the
+ * 10 s defaults only so that the connections opened while frozen end sooner after the thaw.
+ */
+const POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 };
 const name = throwawayDatabaseName("webshop_deadline");
 let proxy: DatabaseProxy;
 let database: ConnectorDatabase;
@@ -29,7 +34,7 @@ beforeAll(async () => {
   await seedConnector(seedDb.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: new Date() });
   await seedDb.close();
   proxy = await startDatabaseProxy();
-  database = openConnectorDatabase(proxy.url, name, { connectionLimit: 2 });
+  database = openConnectorDatabase(proxy.url, name, { connectionLimit: 2, timeouts: POOL_TIMEOUTS });
   const app = createApp({ db: database.db, config: { bodyLimitBytes: BODY_LIMIT_BYTES, requestDeadlineMs: DEADLINE_MS }, logger: captureLog("fatal").logger });
   server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -56,7 +61,7 @@ async function update() {
 }
 
 describe("a frozen database", () => {
-  it("answers 503 with Retry-After at the request's deadline, not at the pool's 10 s timeouts", async () => {
+  it("answers 503 with Retry-After at the request's deadline, not at the pool's own timeouts", async () => {
     expect((await update()).status).toBe(200);
     proxy.freeze();
     try {
@@ -68,7 +73,7 @@ describe("a frozen database", () => {
     } finally {
       proxy.thaw();
     }
-    // Connections opened while frozen stay dead until their connect timeout (10 s) ends them;
+    // Connections opened while frozen stay dead until their connect timeout (4 s) ends them;
     // then the connector serves again by itself.
     const until = performance.now() + 20_000;
     while ((await update()).status !== 200 && performance.now() < until) await new Promise((r) => setTimeout(r, 200));

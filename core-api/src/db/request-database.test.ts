@@ -1,8 +1,8 @@
 /**
  * A request's handle of the database (request-database.ts): its deadline is kept (never
  * extended) by handles made of it, and on a frozen database every way a request reaches the
- * database through it ends at that deadline, with the pool's own timeouts (10 s) left at their
- * defaults: drizzle's query builder, the pool itself (`$client`, as compiled selects run), a
+ * database through it ends at that deadline, with the pool's own timeouts well after it (4 s):
+ * drizzle's query builder, the pool itself (`$client`, as compiled selects run), a
  * transaction of the transaction runner, and a wait for a connection when all are taken.
  */
 import { sql } from "drizzle-orm";
@@ -17,6 +17,11 @@ import { baseDatabase, databaseUntil, deadlineOf } from "./request-database.ts";
 import { businesses } from "./schema.ts";
 
 const DEADLINE_MS = 600;
+/**
+ * The pool's own timeouts: well after the deadline and its slack (600 + 1,500 ms), shorter than the
+ * 10 s defaults only so that the connections opened while frozen end sooner after the thaw.
+ */
+const POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 };
 const name = throwawayDatabaseName("core_handle");
 let proxy: DatabaseProxy;
 let served: CoreDatabase;
@@ -24,7 +29,7 @@ let served: CoreDatabase;
 beforeAll(async () => {
   await createMigratedDatabase("core", name);
   proxy = await startDatabaseProxy();
-  served = openCoreDatabase(proxy.url, name, { connectionLimit: 2 });
+  served = openCoreDatabase(proxy.url, name, { connectionLimit: 2, timeouts: POOL_TIMEOUTS });
 });
 afterAll(async () => {
   // a connection opened while frozen may still be waiting out its connect timeout: its error ends the pool's close
@@ -64,13 +69,13 @@ describe("a request's handle of the database", () => {
         for (const { failure, ms } of answers) {
           expect(isDatabaseUnavailable(failure), label).toBe(true);
           expect(ms, label).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
-          expect(ms, label).toBeLessThan(DEADLINE_MS + 1_500); // the pool's own timeouts are 10 s
+          expect(ms, label).toBeLessThan(DEADLINE_MS + 1_500); // the pool's own timeouts are 4 s
         }
       }
     } finally {
       proxy.thaw();
     }
-    // Connections opened while frozen stay dead until their connect timeout (10 s); then the pool serves again.
+    // Connections opened while frozen stay dead until their connect timeout (4 s); then the pool serves again.
     const answers = () => ways["query builder"]!(databaseUntil(served.db, performance.now() + DEADLINE_MS)).then(() => true, () => false);
     const until = performance.now() + 20_000;
     while (!(await answers()) && performance.now() < until) await new Promise((r) => setTimeout(r, 200));

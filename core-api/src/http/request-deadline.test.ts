@@ -1,6 +1,6 @@
 /**
- * One deadline per request (REQUEST_DEADLINE_MS): with the pools' own timeouts at their defaults
- * (10 s per statement, per wait for a connection), a request on a frozen database (a by-id read of
+ * One deadline per request (REQUEST_DEADLINE_MS): with the pool's own timeouts well after it
+ * (4 s per statement, per wait for a connection, per connect), a request on a frozen database (a by-id read of
  * the Resources API, an internal call's read, a write), or one whose
  * transaction waits on a lock, answers 503 service_unavailable (904) with Retry-After once its
  * deadline has passed, retries of the transaction runner included, and leaves no transaction
@@ -15,6 +15,11 @@ import type { CoreDatabase } from "../db/client.ts";
 import { insertBusiness } from "../businesses/business-repository.ts";
 
 const DEADLINE_MS = 700;
+/**
+ * The served pool's own timeouts: well after the deadline and its slack (700 + 1,500 ms), shorter
+ * than the 10 s defaults only so that the connections opened while frozen end sooner after the thaw.
+ */
+const POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 };
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
 let world: CoreBehindProxy;
@@ -26,8 +31,11 @@ let app: CoreBehindProxy["app"];
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  // the served pool's own timeouts stay at their defaults (10 s): only the deadline can end the requests early
-  world = await startCoreBehindProxy({ prefix: "core_deadline", name: "deadline", logger: quiet, env: { REQUEST_DEADLINE_MS: String(DEADLINE_MS) } });
+  // The served pool's own timeouts (POOL_TIMEOUTS) end nothing before the deadline plus the test's slack:
+  // only the deadline can end the requests early.
+  world = await startCoreBehindProxy({
+    prefix: "core_deadline", name: "deadline", logger: quiet, env: { REQUEST_DEADLINE_MS: String(DEADLINE_MS) }, timeouts: POOL_TIMEOUTS,
+  });
   ({ direct, proxy, chainId, app, headers } = world);
   shopId = (await insertBusiness(direct.db, { chainId, name: "Read Shop", ownerCode: "READ-1" }, new Date())).id;
 });
@@ -48,14 +56,14 @@ async function timed(run: () => Response | Promise<Response>) {
 
 function expectDeadline(answer: Awaited<ReturnType<typeof timed>>) {
   expect(answer).toMatchObject({ status: 503, retryAfter: "5", code: 904 });
-  // at the deadline, not at a pool timeout (10 s): slack for a busy machine
+  // at the deadline, not at a pool timeout (4 s): slack for a busy machine
   expect(answer.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
   expect(answer.ms).toBeLessThan(DEADLINE_MS + 1500);
 }
 
 /**
  * Waits (at most 20 s) until `run` answers 200 again after a thaw: connections opened while frozen
- * stay dead until their connect timeout (10 s) ends them; until then requests fail fast at their
+ * stay dead until their connect timeout (4 s) ends them; until then requests fail fast at their
  * deadline.
  */
 async function untilAnswered(run: () => Response | Promise<Response>): Promise<void> {
@@ -80,7 +88,7 @@ describe("the deadline's carrier", () => {
 });
 
 describe("a frozen database", () => {
-  it("reads and writes answer 503 904 at the request's deadline, not at the pool's 10 s timeouts; they recover after the thaw", async () => {
+  it("reads and writes answer 503 904 at the request's deadline, not at the pool's own timeouts; they recover after the thaw", async () => {
     expect((await read()).status).toBe(200);
     expect((await byId()).status).toBe(200);
     proxy.freeze();
@@ -93,7 +101,7 @@ describe("a frozen database", () => {
     } finally {
       proxy.thaw();
     }
-    // Connections opened while frozen stay dead until their connect timeout (10 s) ends them;
+    // Connections opened while frozen stay dead until their connect timeout (4 s) ends them;
     // until then requests fail fast at their deadline, then the service serves again by itself.
     await untilAnswered(read);
     expect((await read()).status).toBe(200);
