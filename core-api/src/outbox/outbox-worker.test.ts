@@ -505,7 +505,8 @@ describe("a database restart", () => {
     try {
       await proxy.down();
       w.start();
-      while (rounds < 5) await new Promise((r) => setTimeout(r, 5));
+      // Two failed claims (each spends the transaction runner's retries, about 2.7 s): said once, not twice.
+      while (rounds < 2) await new Promise((r) => setTimeout(r, 5));
       expect(lines).toEqual([{
         level: "warn", fields: { code: "ECONNRESET", reason: expect.stringContaining("ECONNRESET") },
         message: "outbox: the database is unavailable; deliveries wait until it answers again",
