@@ -15,7 +15,9 @@ let h: Harness;
 let faults: FaultInjector;
 
 beforeAll(async () => {
-  h = await startHarness("webshop_faults", { requestDeadlineMs: 1500 });
+  // A short deadline: a fault that lasts is answered 503 after it, while an update with one fault
+  // and its retry (back-off from 5 ms) ends well within it.
+  h = await startHarness("webshop_faults", { requestDeadlineMs: 600 });
   faults = injectFaults(h.database.pool);
 });
 afterAll(async () => {
