@@ -114,24 +114,54 @@ export async function addressAttemptFailed(db: ConnectorQueryable, attempt: Addr
   await settle(db, attempt, true, now);
 }
 
-/** How often a process prunes counters that are over (a housekeeping statement, not one per login). */
+/** How often a process prunes counters that are over (housekeeping, not a statement per login). */
 export const PRUNE_INTERVAL_MS = 60_000;
 /** When this process prunes next (ms since the epoch, by the requests' clock). */
 let nextPruneAt = 0;
+/**
+ * Rows one prune statement deletes at most, and statements one prune sends at most: up to 5,000
+ * rows of a table a minute per process, more than the logins a process can hash in that time
+ * (each of which may leave a counter of a new address, or a pair reset by its success).
+ */
+export const PRUNE_BATCH = 500;
+export const PRUNE_BATCHES = 10;
 
 /**
- * At most once per PRUNE_INTERVAL_MS per process (by `now`, the requests' clock), deletes up to
- * 100 counters whose window and lock are over, so the table stays small; otherwise does nothing.
- * A success runs it after settling its attempt (customer-throttle.ts pruneAfterSuccess).
+ * Deletes the rows of a throttle table whose window and lock are over, in batches of PRUNE_BATCH
+ * while a batch is full, at most PRUNE_BATCHES: a table that grew faster than one batch a minute
+ * still shrinks, and no prune holds its locks long.
+ * @param table service_authenticate_throttle or service_authenticate_lockout (both have
+ *   window_started_at and locked_until, each indexed by its window)
+ * @param windowStart windows started before it are over
+ * @returns how many rows were deleted
+ */
+export async function pruneOver(
+  db: ConnectorQueryable,
+  table: "service_authenticate_throttle" | "service_authenticate_lockout",
+  windowStart: Date,
+  now: Date,
+): Promise<number> {
+  let deleted = 0;
+  for (let batch = 0; batch < PRUNE_BATCHES; batch++) {
+    const [header] = (await runStatement(() => db.execute(sql`
+      DELETE FROM ${sql.identifier(table)}
+      WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
+      LIMIT ${PRUNE_BATCH}`))) as unknown as [{ affectedRows: number }];
+    deleted += header.affectedRows;
+    if (header.affectedRows < PRUNE_BATCH) break;
+  }
+  return deleted;
+}
+
+/**
+ * At most once per PRUNE_INTERVAL_MS per process (by `now`, the requests' clock), deletes the
+ * counters whose window and lock are over (pruneOver), so the table stays small; otherwise does
+ * nothing. A success runs it after settling its attempt (customer-throttle.ts pruneAfterSuccess).
  */
 export async function pruneCounters(db: ConnectorQueryable, now: Date): Promise<void> {
   if (now.getTime() < nextPruneAt) return;
   nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
-  const windowStart = new Date(now.getTime() - WINDOW_MS);
-  await runStatement(() => db.execute(sql`
-    DELETE FROM service_authenticate_throttle
-    WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
-    LIMIT 100`));
+  await pruneOver(db, "service_authenticate_throttle", new Date(now.getTime() - WINDOW_MS), now);
 }
 
 /**

@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { runStatement } from "@service/shared/node";
 import { sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
-import { pruneCounters, type AddressAttempt } from "./address-throttle.ts";
+import { PRUNE_INTERVAL_MS, pruneCounters, pruneOver, type AddressAttempt } from "./address-throttle.ts";
 import type { StoreConfig } from "./store-scope.ts";
 
 /** Magento's lockout settings (store-scope.ts readStoreConfig); 0 in either disables the lock. */
@@ -119,38 +119,22 @@ export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: 
  */
 const WINDOW_OVER = new Date(0);
 
-/** How often a process prunes pairs that are over (housekeeping, not a statement per login). */
-const PRUNE_INTERVAL_MS = 60_000;
-/** When this process prunes next (ms since the epoch, by the requests' clock). */
+/** When this process prunes pairs next (ms since the epoch, by the requests' clock). */
 let nextPruneAt = 0;
-/**
- * Pairs one prune statement deletes at most, and statements one prune sends at most: up to 5,000
- * pairs a minute per process, more than the successes a process can hash in that time, each of
- * which leaves a pair reset.
- */
-const PRUNE_BATCH = 500;
-const PRUNE_BATCHES = 10;
 
 /**
  * Housekeeping after a success, run by at most one login a minute per process (by `now`, the
- * requests' clock): deletes the pairs whose window and lock are over (those reset by a success
- * among them), in batches of PRUNE_BATCH while a batch is full, at most PRUNE_BATCHES; then the
- * address counters' prune (address-throttle.ts pruneCounters). Such rows start again from nothing
- * anyway: pruning changes no answer.
+ * requests' clock): deletes the pairs whose window and lock are over, those reset by a success
+ * among them (address-throttle.ts pruneOver: in batches, a bounded number of them); then the
+ * address counters' prune (pruneCounters). Such rows start again from nothing anyway: pruning
+ * changes no answer.
  * @param attempt the succeeded pair's attempt (its lockout_threshold dates the windows that are
  *   over); null (lockout disabled): no pair is pruned
  */
 export async function pruneAfterSuccess(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
   if (attempt !== null && now.getTime() >= nextPruneAt) {
     nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
-    const windowStart = new Date(now.getTime() - attempt.policy.lockoutThresholdMinutes * 60_000);
-    for (let batch = 0; batch < PRUNE_BATCHES; batch++) {
-      const [header] = (await runStatement(() => db.execute(sql`
-        DELETE FROM service_authenticate_lockout
-        WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
-        LIMIT ${PRUNE_BATCH}`))) as unknown as [{ affectedRows: number }];
-      if (header.affectedRows < PRUNE_BATCH) break;
-    }
+    await pruneOver(db, "service_authenticate_lockout", new Date(now.getTime() - attempt.policy.lockoutThresholdMinutes * 60_000), now);
   }
   await pruneCounters(db, now);
 }
