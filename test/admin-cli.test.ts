@@ -17,7 +17,7 @@ import { createChain, seedDemoChain } from "../core-api/src/db/seed.ts";
 import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
 import { loginAs, TEST_SECRET_KEY } from "./helpers/core.ts";
-import { runScript, scriptEnv } from "./helpers/processes.ts";
+import { closedPort, runScript, scriptEnv } from "./helpers/processes.ts";
 import { runAdminInProcess } from "./helpers/admin-cli.ts";
 import { readPlatformLinks } from "../connector/src/sync/platform-link.ts";
 import { OPERATOR_CHAIN_SETTINGS } from "../core-api/src/chains/operator-settings.ts";
@@ -296,6 +296,18 @@ describe("npm run admin", () => {
     const none = await adminScript();
     expect(none.code).toBe(2);
     expect(none.stderr.trim()).toBe("give a command: create-chain, add-admin, set-password, map-website, set-authentication-point, clear-authentication-point, link-platform, chain-setting");
+  }, 60_000);
+
+  it("reports a database it cannot reach in one line, without a stack, with status 1", async () => {
+    const port = await closedPort();
+    const result = await runScript("scripts/admin.ts", ["create-chain", "--name", "Unreachable", "--admin-username", "boss@unreachable.example"], {
+      ...env, DATABASE_URL: `mysql://root:pw@127.0.0.1:${port}`, DATABASE_WAIT_SECONDS: "0",
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^cannot reach the database at mysql://root:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`));
   }, 60_000);
 });
 
