@@ -114,10 +114,25 @@ export async function addressAttemptFailed(db: ConnectorQueryable, attempt: Addr
   await settle(db, attempt, true, now);
 }
 
-/** How often a process prunes counters that are over (housekeeping, not a statement per login). */
+/** How often a table of the throttle is pruned (housekeeping, not a statement per login). */
 export const PRUNE_INTERVAL_MS = 60_000;
-/** When this process prunes next (ms since the epoch, by the requests' clock). */
-let nextPruneAt = 0;
+/**
+ * When each table's prune runs next on a database (ms since the epoch, by the requests' clock), by
+ * the database's client: a process serves one, so it prunes once a minute; a test harness has its own.
+ */
+const nextPruneAt = new WeakMap<object, Map<string, number>>();
+
+/**
+ * Whether the prune of `table` on `db` is due at `now`; when it is, the next one is due
+ * PRUNE_INTERVAL_MS later (the caller runs this one).
+ */
+export function pruneDue(db: object, table: string, now: Date): boolean {
+  let tables = nextPruneAt.get(db);
+  if (!tables) nextPruneAt.set(db, (tables = new Map()));
+  if (now.getTime() < (tables.get(table) ?? 0)) return false;
+  tables.set(table, now.getTime() + PRUNE_INTERVAL_MS);
+  return true;
+}
 /**
  * Rows one prune statement deletes at most, and statements one prune sends at most: up to 5,000
  * rows of a table a minute per process, more than the logins a process can hash in that time
@@ -154,13 +169,13 @@ export async function pruneOver(
 }
 
 /**
- * At most once per PRUNE_INTERVAL_MS per process (by `now`, the requests' clock), deletes the
- * counters whose window and lock are over (pruneOver), so the table stays small; otherwise does
- * nothing. A success runs it after settling its attempt (customer-throttle.ts pruneAfterSuccess).
+ * At most once per PRUNE_INTERVAL_MS on a database (pruneDue, by `now`, the requests' clock),
+ * deletes the counters whose window and lock are over (pruneOver), so the table stays small;
+ * otherwise does nothing. A success runs it after settling its attempt (customer-throttle.ts
+ * pruneAfterSuccess).
  */
 export async function pruneCounters(db: ConnectorQueryable, now: Date): Promise<void> {
-  if (now.getTime() < nextPruneAt) return;
-  nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
+  if (!pruneDue(db, "service_authenticate_throttle", now)) return;
   await pruneOver(db, "service_authenticate_throttle", new Date(now.getTime() - WINDOW_MS), now);
 }
 

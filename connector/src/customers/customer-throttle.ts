@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { runStatement } from "@service/shared/node";
 import { sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
-import { PRUNE_INTERVAL_MS, pruneCounters, pruneOver, type AddressAttempt } from "./address-throttle.ts";
+import { pruneCounters, pruneDue, pruneOver, type AddressAttempt } from "./address-throttle.ts";
 import type { StoreConfig } from "./store-scope.ts";
 
 /** Magento's lockout settings (store-scope.ts readStoreConfig); 0 in either disables the lock. */
@@ -119,12 +119,9 @@ export async function customerAttemptSucceeded(db: ConnectorQueryable, attempt: 
  */
 const WINDOW_OVER = new Date(0);
 
-/** When this process prunes pairs next (ms since the epoch, by the requests' clock). */
-let nextPruneAt = 0;
-
 /**
- * Housekeeping after a success, run by at most one login a minute per process (by `now`, the
- * requests' clock): deletes the pairs whose window and lock are over, those reset by a success
+ * Housekeeping after a success, run by at most one login a minute on a database (pruneDue, by
+ * `now`, the requests' clock): deletes the pairs whose window and lock are over, those reset by a success
  * among them (address-throttle.ts pruneOver: in batches, a bounded number of them); then the
  * address counters' prune (pruneCounters). Such rows start again from nothing anyway: pruning
  * changes no answer.
@@ -132,8 +129,7 @@ let nextPruneAt = 0;
  *   over); null (lockout disabled): no pair is pruned
  */
 export async function pruneAfterSuccess(db: ConnectorQueryable, attempt: CustomerAttempt, now: Date): Promise<void> {
-  if (attempt !== null && now.getTime() >= nextPruneAt) {
-    nextPruneAt = now.getTime() + PRUNE_INTERVAL_MS;
+  if (attempt !== null && pruneDue(db, "service_authenticate_lockout", now)) {
     await pruneOver(db, "service_authenticate_lockout", new Date(now.getTime() - attempt.policy.lockoutThresholdMinutes * 60_000), now);
   }
   await pruneCounters(db, now);

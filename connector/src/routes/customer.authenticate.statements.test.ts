@@ -23,7 +23,7 @@ beforeAll(async () => {
   const res = await h.call("POST", "/rest/V1/service/customer/update", { user_info: { username: "sam@example.com", password: "Right-pass1" }, create_if_not_exists: true });
   expect(res.status).toBe(200);
   counter = countStatements(h.database.pool);
-  // The prunes (at most once a minute per process, by the fake clock that stands still here).
+  // The prunes (at most once a minute on a database, by the fake clock that stands still here).
   expect((await authenticate("Right-pass1")).body.authenticated).toBe(true);
 });
 afterAll(async () => {
