@@ -25,6 +25,14 @@
 import net, { type AddressInfo } from "node:net";
 import { TEST_DATABASE_URL } from "./databases.ts";
 
+/**
+ * A served pool's own timeouts for the tests that freeze the proxy to reach a request's deadline:
+ * well after those deadlines and their slack (at most 700 + 1,500 ms), so only the deadline can end
+ * a request early; shorter than the 10 s defaults only so that the connections opened while
+ * frozen end sooner after the thaw.
+ */
+export const FROZEN_POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 };
+
 export interface DatabaseProxy {
   /** `mysql://user:pass@127.0.0.1:<proxy port>` with the credentials of TEST_DATABASE_URL */
   url: string;

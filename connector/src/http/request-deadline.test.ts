@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
-import { startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
+import { FROZEN_POOL_TIMEOUTS, startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
 import { createApp } from "../app.ts";
 import { BODY_LIMIT_BYTES } from "../config.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
@@ -17,11 +17,6 @@ import { TEST_CHAIN_ID, TEST_TOKEN } from "../test-support/harness.ts";
 import { captureLog } from "../test-support/log-capture.ts";
 
 const DEADLINE_MS = 700;
-/**
- * The pool's own timeouts: well after the deadline and its slack (700 + 1,500 ms), shorter than the
- * 10 s defaults only so that the connections opened while frozen end sooner after the thaw.
- */
-const POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 };
 const name = throwawayDatabaseName("webshop_deadline");
 let proxy: DatabaseProxy;
 let database: ConnectorDatabase;
@@ -34,7 +29,7 @@ beforeAll(async () => {
   await seedConnector(seedDb.db, { chainId: TEST_CHAIN_ID, integrationToken: TEST_TOKEN, now: new Date() });
   await seedDb.close();
   proxy = await startDatabaseProxy();
-  database = openConnectorDatabase(proxy.url, name, { connectionLimit: 2, timeouts: POOL_TIMEOUTS });
+  database = openConnectorDatabase(proxy.url, name, { connectionLimit: 2, timeouts: FROZEN_POOL_TIMEOUTS });
   const app = createApp({ db: database.db, config: { bodyLimitBytes: BODY_LIMIT_BYTES, requestDeadlineMs: DEADLINE_MS }, logger: captureLog("fatal").logger });
   server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -10,18 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "@service/shared/node";
 import { runTransaction } from "@service/shared/node";
 import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
-import { startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
+import { FROZEN_POOL_TIMEOUTS, startDatabaseProxy, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
 import { dropDatabase, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openCoreDatabase, type CoreDatabase, type CoreDb } from "./client.ts";
 import { baseDatabase, databaseUntil, deadlineOf } from "./request-database.ts";
 import { businesses } from "./schema.ts";
 
 const DEADLINE_MS = 600;
-/**
- * The pool's own timeouts: well after the deadline and its slack (600 + 1,500 ms), shorter than the
- * 10 s defaults only so that the connections opened while frozen end sooner after the thaw.
- */
-const POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 };
 const name = throwawayDatabaseName("core_handle");
 let proxy: DatabaseProxy;
 let served: CoreDatabase;
@@ -29,7 +24,7 @@ let served: CoreDatabase;
 beforeAll(async () => {
   await createMigratedDatabase("core", name);
   proxy = await startDatabaseProxy();
-  served = openCoreDatabase(proxy.url, name, { connectionLimit: 2, timeouts: POOL_TIMEOUTS });
+  served = openCoreDatabase(proxy.url, name, { connectionLimit: 2, timeouts: FROZEN_POOL_TIMEOUTS });
 });
 afterAll(async () => {
   // a connection opened while frozen may still be waiting out its connect timeout: its error ends the pool's close

@@ -10,16 +10,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startCoreBehindProxy, type CoreBehindProxy } from "../../../test/helpers/core-behind-proxy.ts";
-import type { DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
+import { FROZEN_POOL_TIMEOUTS, type DatabaseProxy } from "../../../test/helpers/database-proxy.ts";
 import type { CoreDatabase } from "../db/client.ts";
 import { insertBusiness } from "../businesses/business-repository.ts";
 
 const DEADLINE_MS = 700;
-/**
- * The served pool's own timeouts: well after the deadline and its slack (700 + 1,500 ms), shorter
- * than the 10 s defaults only so that the connections opened while frozen end sooner after the thaw.
- */
-const POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 };
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
 let world: CoreBehindProxy;
@@ -31,10 +26,10 @@ let app: CoreBehindProxy["app"];
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  // The served pool's own timeouts (POOL_TIMEOUTS) end nothing before the deadline plus the test's slack:
-  // only the deadline can end the requests early.
+  // The served pool's own timeouts (FROZEN_POOL_TIMEOUTS) end nothing before the deadline plus
+  // the test's slack: only the deadline can end the requests early.
   world = await startCoreBehindProxy({
-    prefix: "core_deadline", name: "deadline", logger: quiet, env: { REQUEST_DEADLINE_MS: String(DEADLINE_MS) }, timeouts: POOL_TIMEOUTS,
+    prefix: "core_deadline", name: "deadline", logger: quiet, env: { REQUEST_DEADLINE_MS: String(DEADLINE_MS) }, timeouts: FROZEN_POOL_TIMEOUTS,
   });
   ({ direct, proxy, chainId, app, headers } = world);
   shopId = (await insertBusiness(direct.db, { chainId, name: "Read Shop", ownerCode: "READ-1" }, new Date())).id;
