@@ -7,11 +7,12 @@
  * machine.
  *
  * The database server counts only where it runs on this machine (a `mariadbd` or `mysqld`
- * process); elsewhere, or without /proc, its column is empty. It is the server of the system's pid
- * file (/run/mysqld/mysqld.pid, the shared server on 127.0.0.1:3306) when that names one, so a
- * Galera node or the MySQL 8.4 server of the tests running beside it is not taken for it.
+ * process); elsewhere, or without /proc, its column is empty. It is the one listening on the port
+ * of the bench's DATABASE_URL, so a Galera node or the MySQL 8.4 server of the tests running
+ * beside the shared server on 127.0.0.1:3306 is never taken for the one the bench talks to.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { networkInterfaces } from "node:os";
 import { processTrees } from "./process-memory.ts";
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux). */
@@ -30,9 +31,6 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
-/** The system database server's pid file (Debian's; .ci/run starts the server with it). */
-const SYSTEM_PID_FILE = "/run/mysqld/mysqld.pid";
-
 /** Whether `pid` is a database server process. */
 function isDatabaseServer(pid: number): boolean {
   try {
@@ -42,17 +40,65 @@ function isDatabaseServer(pid: number): boolean {
   }
 }
 
-/** The pid of the database server running on this machine (the system's, else the first found), or null. */
-export function databaseServerPid(): number | null {
-  try {
-    const pid = Number(readFileSync(SYSTEM_PID_FILE, "utf8").trim());
-    if (Number.isInteger(pid) && pid > 0 && isDatabaseServer(pid)) return pid;
-  } catch {
-    // no pid file: look for one
+/** The port of `databaseUrl` when its host is this machine (a loopback or own address), else null. */
+function localPort(databaseUrl: string): number | null {
+  const url = new URL(databaseUrl);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const own = new Set(["localhost", "127.0.0.1", "::1"]);
+  for (const addresses of Object.values(networkInterfaces())) for (const a of addresses ?? []) own.add(a.address);
+  return own.has(host) ? Number(url.port || 3306) : null;
+}
+
+/** The inodes of the sockets listening on TCP `port`, IPv4 and IPv6 (/proc/net/tcp and tcp6). */
+function listeningSockets(port: number): Set<string> {
+  const inodes = new Set<string>();
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      // sl, local_address (ADDR:PORT in hex), rem_address, st (0A: LISTEN), ..., inode (the tenth)
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[1]!.endsWith(hexPort) && f[3] === "0A") inodes.add(f[9]!);
+    }
   }
+  return inodes;
+}
+
+/** Whether one of `pid`'s open files is one of the sockets `inodes`. */
+function holdsSocket(pid: number, inodes: Set<string>): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? "");
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The pid of the database server `databaseUrl` names, when it runs on this machine: the `mariadbd`
+ * or `mysqld` process listening on the URL's port.
+ * @param databaseUrl `mysql://user:pass@host:port` (port 3306 when left out)
+ * @returns the pid, or null when the host is another machine, nothing local listens on the port,
+ *   or /proc cannot tell
+ */
+export function databaseServerPid(databaseUrl: string): number | null {
+  const port = localPort(databaseUrl);
+  if (port === null) return null;
+  const inodes = listeningSockets(port);
+  if (inodes.size === 0) return null;
   try {
     for (const name of readdirSync("/proc")) {
-      if (/^\d+$/.test(name) && isDatabaseServer(Number(name))) return Number(name);
+      if (/^\d+$/.test(name) && isDatabaseServer(Number(name)) && holdsSocket(Number(name), inodes)) return Number(name);
     }
   } catch {
     // no /proc
@@ -77,10 +123,11 @@ function treeSeconds(roots: Map<string, number>): Map<string, Map<number, number
 
 /**
  * Measures the CPU of the database server, the trees of `roots` and this process while `load` runs.
+ * @param databaseUrl the server the load talks to (databaseServerPid finds its process)
  * @returns what `load` returned, and the CPU seconds each spent meanwhile
  */
-export async function measureCpu<T>(roots: Map<string, number>, load: () => Promise<T>): Promise<{ result: T; cpu: CpuSpent }> {
-  const dbPid = databaseServerPid();
+export async function measureCpu<T>(databaseUrl: string, roots: Map<string, number>, load: () => Promise<T>): Promise<{ result: T; cpu: CpuSpent }> {
+  const dbPid = databaseServerPid(databaseUrl);
   const dbBefore = dbPid === null ? null : cpuSeconds(dbPid);
   const before = treeSeconds(roots);
   const selfBefore = process.cpuUsage();

@@ -219,9 +219,9 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
     };
     const roots = new Map([["core-api", started.child.pid!]]);
     const sandwich = async (firstName: string, reconcile: () => Promise<number>) => {
-      const before = await measureCpu(roots, () => direct(0, half, firstName));
-      const reconciled = await measureCpu(roots, reconcile);
-      const after = await measureCpu(roots, () => direct(half, changed - half, firstName));
+      const before = await measureCpu(options.databaseUrl, roots, () => direct(0, half, firstName));
+      const reconciled = await measureCpu(options.databaseUrl, roots, reconcile);
+      const after = await measureCpu(options.databaseUrl, roots, () => direct(half, changed - half, firstName));
       return {
         reconcileSeconds: reconciled.result, directSeconds: before.result + after.result,
         cpu: { reconcile: perCustomer([reconciled.cpu], changed), direct: perCustomer([before.cpu, after.cpu], changed) },

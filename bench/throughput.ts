@@ -329,7 +329,7 @@ export const throughputSection: BenchSection = {
         const start = loadAverage();
         console.log(`round ${round} (load average ${start})`);
         for (const t of targets) {
-          const { result: r, cpu } = await measureCpu(serviceRoots, () => t.run(seconds));
+          const { result: r, cpu } = await measureCpu(s.databaseUrl, serviceRoots, () => t.run(seconds));
           results.get(t.key)!.push(r);
           cpuSpent.get(t.key)!.push({ cpu, operations: r.ok + r.failed });
           console.log(`  ${t.label.padEnd(72)} ${fmtRate(r.perSecond).padStart(8)}/s  p50 ${r.p50Ms.toFixed(1)} ms${r.failed ? `  ${r.failed} FAILED` : ""}`);

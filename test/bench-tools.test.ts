@@ -19,6 +19,8 @@ import { mergeBlocks, parseBlocks } from "../bench/results-file.ts";
 import { MemorySampler, processTrees, RESCAN_EVERY } from "../bench/process-memory.ts";
 import { cpuSeconds, databaseServerPid, measureCpu } from "../bench/process-cpu.ts";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import mysql from "mysql2/promise";
 import { captureStatements, isBusinessStatement, replay, waves, type CapturedStatement } from "../bench/sql-capture.ts";
 import { benchClientAddress, benchCustomerEmail, ensureBenchCustomers } from "../bench/webshop-customers.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
@@ -27,6 +29,7 @@ import type { BenchSettings } from "../bench/section.ts";
 import { createMigratedDatabase } from "./helpers/database-templates.ts";
 import { AMSTERDAM_CENTRAAL } from "../scripts/lib/towns.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "./helpers/databases.ts";
+import { closedPort } from "./helpers/processes.ts";
 
 const statement = (sentAt: number, doneAt: number, text = "select 1"): CapturedStatement => ({ command: "Query", sql: text, sentAt, doneAt });
 
@@ -87,7 +90,7 @@ describe("measureCpu", () => {
     // inside the measurement however busy the machine is.
     const child = spawn(process.execPath, ["-e", "const end = process.cpuUsage().user + 500000; while (process.cpuUsage().user < end) {} console.log('spun'); setTimeout(() => {}, 60000)"]);
     const spun = new Promise<void>((r) => child.stdout.once("data", () => r()));
-    const { result, cpu } = await measureCpu(new Map([["spinner", child.pid!]]), async () => {
+    const { result, cpu } = await measureCpu(TEST_DATABASE_URL, new Map([["spinner", child.pid!]]), async () => {
       await spun;
       return "done";
     });
@@ -97,12 +100,31 @@ describe("measureCpu", () => {
     expect(cpu.bench).toBeLessThan(0.2);
     // A database server on this machine (as CI runs it) is found and its CPU counted.
     if (["127.0.0.1", "localhost"].includes(new URL(TEST_DATABASE_URL).hostname)) {
-      const db = databaseServerPid();
+      const db = databaseServerPid(TEST_DATABASE_URL);
       expect(db).not.toBeNull();
       expect(cpuSeconds(db!)).toBeGreaterThan(0);
       expect(cpu.database).not.toBeNull();
     }
     expect(cpuSeconds(999_999_999)).toBeNull();
+  });
+});
+
+describe("databaseServerPid", () => {
+  it("is the database server listening on the URL's port of this machine; null for a port nothing serves or another machine", async () => {
+    if (["127.0.0.1", "localhost"].includes(new URL(TEST_DATABASE_URL).hostname)) {
+      const pid = databaseServerPid(TEST_DATABASE_URL)!;
+      expect(["mariadbd", "mysqld"]).toContain(readFileSync(`/proc/${pid}/comm`, "utf8").trim());
+      // the server that answers on that URL is that process
+      const conn = await mysql.createConnection(TEST_DATABASE_URL);
+      try {
+        const [[row]] = (await conn.query("SELECT @@pid_file AS pidFile")) as unknown as [[{ pidFile: string }]];
+        expect(Number(readFileSync(row.pidFile, "utf8").trim())).toBe(pid);
+      } finally {
+        await conn.end();
+      }
+    }
+    expect(databaseServerPid(`mysql://root@127.0.0.1:${await closedPort()}`)).toBeNull();
+    expect(databaseServerPid("mysql://root@db.invalid:3306")).toBeNull();
   });
 });
 
