@@ -43,8 +43,7 @@ describe("CheckCoalescer", () => {
     const { calls, query } = manualQueries();
     const same = [c.check("k", at(1), query("check 1")), c.check("k", at(2), query("check 2"))];
     await settle();
-    // The latest request's query (its deadline is the furthest), at its time.
-    expect(calls.map((q) => q.label)).toEqual(["check 2"]);
+    expect(calls.map((q) => q.label)).toEqual(["check 1"]);
     expect(calls[0]!.now).toEqual(at(2));
     calls[0]!.answer("both");
     await expect(Promise.all(same)).resolves.toEqual(["both", "both"]);
@@ -84,8 +83,8 @@ describe("CheckCoalescer", () => {
     expect(calls.map((q) => q.label)).toEqual(["check 1"]);
     calls[0]!.answer("one");
     await settle();
-    // One query for the three: that of the joiner with the latest request time, at that time.
-    expect(calls.map((q) => q.label)).toEqual(["check 1", "check 3"]);
+    // One query for the three, the first joiner's, at the latest request time.
+    expect(calls.map((q) => q.label)).toEqual(["check 1", "check 2"]);
     expect(calls[1]!.now).toEqual(at(5));
     calls[1]!.answer("three");
     await expect(Promise.all(joiners)).resolves.toEqual(["three", "three", "three"]);

@@ -13,9 +13,11 @@
  * once the one being answered is in, so every answer a request gets comes from a query sent after
  * it arrived: a revoked session, a deactivated account, a permission taken away fail the next
  * request, as without coalescing. The joined check runs with the latest request time among its
- * joiners (a session expiring meanwhile is expired for all of them), as that joiner's query: on
- * that request's handle of the database, whose deadline is the furthest, so no joiner is answered
- * 503 at a deadline sooner than its own.
+ * joiners (a session expiring meanwhile is expired for all of them), as its first joiner's query:
+ * on the handle of the request that arrived first, whose deadline is the soonest, so no joiner
+ * waits for the check past its own deadline (REQUEST_DEADLINE_MS bounds every request). A later
+ * joiner may be answered 503 that much sooner than its own deadline, when the database is slow
+ * enough to reach the first one's.
  *
  * Every joiner gets the same answer: the same grant object (treated as read-only everywhere) or
  * the same error. Nothing is kept once a key's last check is answered: this is no cache.
@@ -28,7 +30,6 @@ export type CheckQuery<G> = (now: Date) => Promise<G>;
 interface NextCheck<G> {
   /** the latest request time of its joiners */
   now: Date;
-  /** the query of the joiner with that time (its request's deadline is the furthest) */
   query: CheckQuery<G>;
   promise: Promise<G>;
   resolve(grant: G): void;
@@ -60,8 +61,8 @@ export class CheckCoalescer<G = unknown> {
    * The answer of a check of `key` for a request that arrived at `now`.
    * @param key everything the query's answer depends on besides the time: two requests of one key
    *   must be answered alike by one query
-   * @param query the check, as any request of the key may run it (a joined check runs the one of
-   *   its joiner with the latest request time)
+   * @param query the check, as any request of the key may run it (a joined check runs the first
+   *   joiner's)
    * @returns the grant of a query sent after the request arrived
    * @throws what that query threw (every joiner of it gets the same error)
    */
@@ -69,10 +70,7 @@ export class CheckCoalescer<G = unknown> {
     const state = this.#keys.get(key);
     const next = state?.next;
     if (next) {
-      if (now.getTime() >= next.now.getTime()) {
-        next.now = now;
-        next.query = query;
-      }
+      if (now.getTime() > next.now.getTime()) next.now = now;
       return next.promise;
     }
     let resolve!: (grant: G) => void;
