@@ -115,7 +115,9 @@ export async function authenticateCustomer(
     if (!mayHaveApplied(err)) await abandonBoth();
     throw err;
   }
-  await pruneAfterSuccess(db, checked.attempt, now);
+  // Housekeeping, best effort: a prune that fails (the database gone, the deadline reached) is left
+  // to the next one, and the login it follows stands.
+  await pruneAfterSuccess(db, checked.attempt, now).catch(() => undefined);
   return result;
 }
 

@@ -122,3 +122,22 @@ describe("a success whose settle fails takes back only what surely was not settl
     }, 30_000);
   }
 });
+
+describe("the prunes after a success", () => {
+  for (const table of ["service_authenticate_lockout", "service_authenticate_throttle"]) {
+    it(`a lost connection at the prune of ${table} leaves the login authenticated and settled`, async () => {
+      // Where the prune's DELETE falls among a login's writes, from a clean login with the prunes due.
+      const deleting = new RegExp(`^\\s*delete from \`?${table}\\b`, "i");
+      await attempt("Right-pass1", () => faults.arm({ fault: "deadlock", at: Number.MAX_SAFE_INTEGER, autocommitWrites: true }));
+      const at = faults.statements.findIndex((statement) => deleting.test(statement)) + 1;
+      expect(at, faults.statements.join("\n")).toBeGreaterThan(0);
+
+      const { customer, from, res, injected } = await attempt("Right-pass1", () => faults.arm({ fault: "lost", at, autocommitWrites: true }));
+      expect(injected).toBe(1);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ authenticated: true, customer_id: customer.id });
+      expect(isFreshPair(await pairOf(customer.id, from))).toBe(true);
+      expect(await addressOf(from)).toMatchObject({ failures: 0, pending: 0 });
+    }, 30_000);
+  }
+});
