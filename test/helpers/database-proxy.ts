@@ -24,6 +24,7 @@
  */
 import net, { type AddressInfo } from "node:net";
 import { TEST_DATABASE_URL } from "./databases.ts";
+import type { DatabaseTimeouts } from "@service/shared/node";
 
 /**
  * A served pool's own timeouts for the tests that freeze the proxy to reach a request's deadline:
@@ -31,7 +32,7 @@ import { TEST_DATABASE_URL } from "./databases.ts";
  * a request early; shorter than the 10 s defaults only so that the connections opened while
  * frozen end sooner after the thaw.
  */
-export const FROZEN_POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 };
+export const FROZEN_POOL_TIMEOUTS = { queryTimeoutMs: 4_000, acquireTimeoutMs: 4_000, connectTimeoutMs: 4_000 } satisfies DatabaseTimeouts;
 
 export interface DatabaseProxy {
   /** `mysql://user:pass@127.0.0.1:<proxy port>` with the credentials of TEST_DATABASE_URL */

@@ -25,7 +25,7 @@
  * Counters live in MySQL (handbook, "Scale beyond one machine"), keyed by a SHA-256 of the address.
  */
 import { createHash } from "node:crypto";
-import { runStatement } from "@service/shared/node";
+import { guardedPoolOf, runStatement } from "@service/shared/node";
 import { sql } from "drizzle-orm";
 import type { ConnectorQueryable } from "../db/client.ts";
 import type { serviceAuthenticateThrottle } from "../db/schema.ts";
@@ -118,7 +118,8 @@ export async function addressAttemptFailed(db: ConnectorQueryable, attempt: Addr
 export const PRUNE_INTERVAL_MS = 60_000;
 /**
  * When each table's prune runs next on a database (ms since the epoch, by the requests' clock), by
- * the database's client: a process serves one, so it prunes once a minute; a test harness has its own.
+ * the database's guarded pool (every handle of one database shares it), as the transaction runner
+ * keeps its sweeps: a process serves one database, so it prunes once a minute; a test harness has its own.
  */
 const nextPruneAt = new WeakMap<object, Map<string, number>>();
 
@@ -126,9 +127,10 @@ const nextPruneAt = new WeakMap<object, Map<string, number>>();
  * Whether the prune of `table` on `db` is due at `now`; when it is, the next one is due
  * PRUNE_INTERVAL_MS later (the caller runs this one).
  */
-export function pruneDue(db: object, table: string, now: Date): boolean {
-  let tables = nextPruneAt.get(db);
-  if (!tables) nextPruneAt.set(db, (tables = new Map()));
+export function pruneDue(db: ConnectorQueryable, table: string, now: Date): boolean {
+  const key = guardedPoolOf((db as { $client?: object }).$client) ?? db;
+  let tables = nextPruneAt.get(key);
+  if (!tables) nextPruneAt.set(key, (tables = new Map()));
   if (now.getTime() < (tables.get(table) ?? 0)) return false;
   tables.set(table, now.getTime() + PRUNE_INTERVAL_MS);
   return true;

@@ -30,8 +30,9 @@ const NOW = new Date("2026-01-01T00:00:00Z");
 
 beforeAll(async () => {
   // A short deadline: a fault that lasts is answered 503 after it (28 such cases), while a call
-  // with one fault and its retry (back-off from 5 ms) ends well within it.
-  core = await startCore({ clock: () => NOW, env: { REQUEST_DEADLINE_MS: "500" } });
+  // with one fault and its retry (back-off from 5 ms; tens of ms on a busy 2-core machine) ends
+  // well within it.
+  core = await startCore({ clock: () => NOW, env: { REQUEST_DEADLINE_MS: "750" } });
   admin = await core.admin({ super_user: true });
   await seedRange(core, core.chainId, "generated", 100_000n, 999_999n);
   campaign = await seedCampaign(core.db, core.chainId);
