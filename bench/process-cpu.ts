@@ -9,7 +9,9 @@
  * The database server counts only where it runs on this machine (a `mariadbd` or `mysqld`
  * process); elsewhere, or without /proc, its column is empty. It is the one listening on the port
  * of the bench's DATABASE_URL, so a Galera node or the MySQL 8.4 server of the tests running
- * beside the shared server on 127.0.0.1:3306 is never taken for the one the bench talks to.
+ * beside the shared server on 127.0.0.1:3306 is never taken for the one the bench talks to. Telling
+ * which server holds the port reads the servers' open files (/proc/<pid>/fd: root, or the servers'
+ * own user); otherwise only a machine's single database server is counted.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { networkInterfaces } from "node:os";
@@ -69,24 +71,30 @@ function listeningSockets(port: number): Set<string> {
   return inodes;
 }
 
-/** Whether one of `pid`'s open files is one of the sockets `inodes`. */
-function holdsSocket(pid: number, inodes: Set<string>): boolean {
+/**
+ * Whether one of `pid`'s open files is one of the sockets `inodes`; "unknown" when its open files
+ * cannot be read (another user's process, for a bench not run as root).
+ */
+function holdsSocket(pid: number, inodes: Set<string>): boolean | "unknown" {
+  let fds: string[];
   try {
-    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-      try {
-        return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? "");
-      } catch {
-        return false; // closed meanwhile
-      }
-    });
+    fds = readdirSync(`/proc/${pid}/fd`);
   } catch {
-    return false;
+    return "unknown";
   }
+  return fds.some((fd) => {
+    try {
+      return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? "");
+    } catch {
+      return false; // closed meanwhile
+    }
+  });
 }
 
 /**
  * The pid of the database server `databaseUrl` names, when it runs on this machine: the `mariadbd`
- * or `mysqld` process listening on the URL's port.
+ * or `mysqld` process listening on the URL's port. Where the servers' open files cannot be read
+ * (a bench not run as root), the only database server of the machine, if there is just one.
  * @param databaseUrl `mysql://user:pass@host:port` (port 3306 when left out)
  * @returns the pid, or null when the host is another machine, nothing local listens on the port,
  *   or /proc cannot tell
@@ -96,14 +104,16 @@ export function databaseServerPid(databaseUrl: string): number | null {
   if (port === null) return null;
   const inodes = listeningSockets(port);
   if (inodes.size === 0) return null;
+  let servers: number[];
   try {
-    for (const name of readdirSync("/proc")) {
-      if (/^\d+$/.test(name) && isDatabaseServer(Number(name)) && holdsSocket(Number(name), inodes)) return Number(name);
-    }
+    servers = readdirSync("/proc").filter((name) => /^\d+$/.test(name) && isDatabaseServer(Number(name))).map(Number);
   } catch {
-    // no /proc
+    return null; // no /proc
   }
-  return null;
+  const holds = servers.map((pid) => holdsSocket(pid, inodes));
+  const found = holds.indexOf(true);
+  if (found >= 0) return servers[found]!;
+  return servers.length === 1 && holds[0] === "unknown" ? servers[0]! : null;
 }
 
 /** CPU seconds per group while one load ran (null: not measurable here). */
