@@ -119,7 +119,8 @@ export const PRUNE_INTERVAL_MS = 60_000;
 /**
  * When each table's prune runs next on a database (ms since the epoch, by the requests' clock), by
  * the database's guarded pool (every handle of one database shares it), as the transaction runner
- * keeps its sweeps: a process serves one database, so it prunes once a minute; a test harness has its own.
+ * keeps its sweeps: a process serves one database, so it prunes once a minute; a test harness
+ * has its own.
  */
 const nextPruneAt = new WeakMap<object, Map<string, number>>();
 
@@ -150,24 +151,20 @@ export const PRUNE_BATCHES = 10;
  * @param table service_authenticate_throttle or service_authenticate_lockout (both have
  *   window_started_at and locked_until, each indexed by its window)
  * @param windowStart windows started before it are over
- * @returns how many rows were deleted
  */
 export async function pruneOver(
   db: ConnectorQueryable,
   table: "service_authenticate_throttle" | "service_authenticate_lockout",
   windowStart: Date,
   now: Date,
-): Promise<number> {
-  let deleted = 0;
+): Promise<void> {
   for (let batch = 0; batch < PRUNE_BATCHES; batch++) {
     const [header] = (await runStatement(() => db.execute(sql`
       DELETE FROM ${sql.identifier(table)}
       WHERE window_started_at < ${windowStart} AND (locked_until IS NULL OR locked_until < ${now})
       LIMIT ${PRUNE_BATCH}`))) as unknown as [{ affectedRows: number }];
-    deleted += header.affectedRows;
     if (header.affectedRows < PRUNE_BATCH) break;
   }
-  return deleted;
 }
 
 /**

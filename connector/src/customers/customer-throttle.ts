@@ -121,9 +121,9 @@ const WINDOW_OVER = new Date(0);
 
 /**
  * Housekeeping after a success, run by at most one login a minute on a database (pruneDue, by
- * `now`, the requests' clock): deletes the pairs whose window and lock are over, those reset by a success
- * among them (address-throttle.ts pruneOver: in batches, a bounded number of them); then the
- * address counters' prune (pruneCounters). Such rows start again from nothing anyway: pruning
+ * `now`, the requests' clock): deletes the pairs whose window and lock are over, those reset by a
+ * success among them (address-throttle.ts pruneOver: in batches, a bounded number of them); then
+ * the address counters' prune (pruneCounters). Such rows start again from nothing anyway: pruning
  * changes no answer.
  * @param attempt the succeeded pair's attempt (its lockout_threshold dates the windows that are
  *   over); null (lockout disabled): no pair is pruned

@@ -1,9 +1,9 @@
 /**
  * The throttle tables' housekeeping (customers/address-throttle.ts pruneOver), run after a
- * successful authenticate at most once a minute on a database (pruneDue): rows whose window and lock are over
- * go, in batches of PRUNE_BATCH up to PRUNE_BATCHES per prune, so a table that grew by more than a
- * batch a minute (many client addresses, many reset pairs) still shrinks; counters and pairs still
- * counting or still locked stay. Over HTTP against a real database, with the harness's clock.
+ * successful authenticate at most once a minute on a database (pruneDue): rows whose window and
+ * lock are over go, in batches of PRUNE_BATCH up to PRUNE_BATCHES per prune, so a table that grew
+ * by more than a batch a minute (many client addresses, many reset pairs) still shrinks; counters
+ * and pairs still counting or still locked stay. Over HTTP against a real database, with the harness's clock.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,20 +59,22 @@ describe("the prune after a success", () => {
     await seed("service_authenticate_throttle", "counting", 4, at(60_000), null);
     await seed("service_authenticate_throttle", "locked", 3, at(WINDOW_MS + 60_000), at(-60_000));
     // Pairs: more over than one prune's bound; some in their window; some over but locked.
-    await seed("service_authenticate_lockout", "over", bound + 120, at(THRESHOLD_MINUTES * 60_000 + 1), null);
+    const overPairs = bound + 120;
+    await seed("service_authenticate_lockout", "over", overPairs, at(THRESHOLD_MINUTES * 60_000 + 1), null);
     await seed("service_authenticate_lockout", "counting", 5, at(60_000), null);
     await seed("service_authenticate_lockout", "locked", 2, at(THRESHOLD_MINUTES * 60_000 + 1), at(-60_000));
 
     await succeed("198.51.100.7");
     // Every over counter went (3 batches, the last one not full); the pairs' prune stopped at its bound.
     expect(await count("service_authenticate_throttle")).toBe(4 + 3 + 1); // + the login's own counter, settled
-    // 5,120 seeded over pairs and the login's own, reset (its window over): 5,000 of those 5,121 went.
-    expect(await count("service_authenticate_lockout")).toBe(5_121 - 5_000 + 5 + 2);
+    // Of the seeded over pairs and the login's own, reset (its window over), `bound` went.
+    const pairsLeft = overPairs + 1 - bound + 5 + 2;
+    expect(await count("service_authenticate_lockout")).toBe(pairsLeft);
 
     // Within the minute no prune runs again.
     h.advance(PRUNE_INTERVAL_MS - 1);
     await succeed("198.51.100.8");
-    expect(await count("service_authenticate_lockout")).toBe(5_121 - 5_000 + 5 + 2 + 1); // + this login's reset pair
+    expect(await count("service_authenticate_lockout")).toBe(pairsLeft + 1); // + this login's reset pair
 
     // A minute on, the next success prunes the rest: the pairs the logins reset among them, its own too.
     h.advance(1);

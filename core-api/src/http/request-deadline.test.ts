@@ -1,7 +1,7 @@
 /**
  * One deadline per request (REQUEST_DEADLINE_MS): with the pool's own timeouts well after it
- * (4 s per statement, per wait for a connection, per connect), a request on a frozen database (a by-id read of
- * the Resources API, an internal call's read, a write), or one whose
+ * (4 s per statement, per wait for a connection, per connect), a request on a frozen database (a
+ * by-id read of the Resources API, an internal call's read, a write), or one whose
  * transaction waits on a lock, answers 503 service_unavailable (904) with Retry-After once its
  * deadline has passed, retries of the transaction runner included, and leaves no transaction
  * open behind it. A scrape of /metrics, whose outbox gauges read the database, ends there too.
