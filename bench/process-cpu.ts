@@ -157,3 +157,43 @@ export async function measureCpu<T>(databaseUrl: string, roots: Map<string, numb
     cpu: { database: dbBefore === null || dbAfter === null ? null : dbAfter - dbBefore, services, bench: (self.user + self.system) / 1e6 },
   };
 }
+
+/** Quiet: the database server and the started services together spend at most this share of one core. */
+export const QUIET_CORE_SHARE = 0.1;
+
+/**
+ * Waits until the database server of `databaseUrl` and every process of the trees of `roots` are
+ * quiet: one interval of `stepMs` in which together they spent at most QUIET_CORE_SHARE of one core.
+ * A load driver's time can be up while requests are still being served (autocannon leaves the ones
+ * in flight: 8 logins are 8 argon2 hashes, about a second of both cores), and the database may
+ * still be writing back a write load's pages; a target started then would share the machine with
+ * that work and be charged its CPU. Gives up after `maxMs` (a machine that never gets quiet is
+ * reported, not waited for).
+ * @param options.stepMs the interval judged, ms (default 250; /proc counts in 10 ms ticks)
+ * @param options.maxMs the longest wait, ms (default 10,000)
+ * @returns the milliseconds waited, and whether it got quiet within `maxMs`
+ */
+export async function waitForQuiet(
+  databaseUrl: string,
+  roots: Map<string, number>,
+  options: { stepMs?: number; maxMs?: number } = {},
+): Promise<{ waitedMs: number; quiet: boolean }> {
+  const { stepMs = 250, maxMs = 10_000 } = options;
+  const dbPid = databaseServerPid(databaseUrl);
+  const spent = () => {
+    let seconds = dbPid === null ? 0 : cpuSeconds(dbPid) ?? 0;
+    for (const pids of treeSeconds(roots).values()) for (const s of pids.values()) seconds += s;
+    return seconds;
+  };
+  const started = performance.now();
+  let before = spent();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+    const now = spent();
+    const waitedMs = performance.now() - started;
+    // A process that exited meanwhile makes the sum drop: not quiet yet, measured again.
+    if (now >= before && now - before <= (QUIET_CORE_SHARE * stepMs) / 1000) return { waitedMs, quiet: true };
+    if (waitedMs >= maxMs) return { waitedMs, quiet: false };
+    before = now;
+  }
+}

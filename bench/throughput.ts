@@ -40,7 +40,7 @@ import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import { numberOption } from "../scripts/lib/options.ts";
 import { productStatements, runCases } from "./latency.ts";
 import { closedLoop, httpLoad, type LoadResult } from "./load-drivers.ts";
-import { measureCpu, type CpuSpent } from "./process-cpu.ts";
+import { measureCpu, QUIET_CORE_SHARE, waitForQuiet, type CpuSpent } from "./process-cpu.ts";
 import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
 import { basketPriceRequest, basketSaleRequest, prepareBasketBench } from "./basket-bench.ts";
 import { bareSaleTransaction, prepareBasketFloor } from "./floors/bare-sale-transaction.ts";
@@ -324,15 +324,19 @@ export const throughputSection: BenchSection = {
     const results = new Map<string, LoadResult[]>(targets.map((t) => [t.key, []]));
     const cpuSpent = new Map<string, Array<{ cpu: CpuSpent; operations: number }>>(targets.map((t) => [t.key, []]));
     const rounds: Array<{ start: number; end: number }> = [];
+    // Before each target's round: the wait for the work the one before it left (waitForQuiet).
+    const quietWaits: Array<{ key: string; waitedMs: number; quiet: boolean }> = [];
     try {
       for (let round = 1; round <= s.rounds; round++) {
         const start = loadAverage();
         console.log(`round ${round} (load average ${start})`);
         for (const t of targets) {
+          quietWaits.push({ key: t.key, ...(await waitForQuiet(s.databaseUrl, serviceRoots)) });
           const { result: r, cpu } = await measureCpu(s.databaseUrl, serviceRoots, () => t.run(seconds));
           results.get(t.key)!.push(r);
           cpuSpent.get(t.key)!.push({ cpu, operations: r.ok + r.failed });
-          console.log(`  ${t.label.padEnd(72)} ${fmtRate(r.perSecond).padStart(8)}/s  p50 ${r.p50Ms.toFixed(1)} ms${r.failed ? `  ${r.failed} FAILED` : ""}`);
+          const waited = quietWaits.at(-1)!;
+          console.log(`  ${t.label.padEnd(72)} ${fmtRate(r.perSecond).padStart(8)}/s  p50 ${r.p50Ms.toFixed(1)} ms${r.failed ? `  ${r.failed} FAILED` : ""}  (quiet after ${(waited.waitedMs / 1000).toFixed(1)} s${waited.quiet ? "" : ": NOT quiet"})`);
         }
         rounds.push({ start, end: loadAverage() });
       }
@@ -418,8 +422,13 @@ export const throughputSection: BenchSection = {
     console.log("");
     console.log(textTable(memoryHeader, memoryTableRows, 2));
 
+    const longest = quietWaits.reduce((a, b) => (b.waitedMs > a.waitedMs ? b : a), { key: "-", waitedMs: 0, quiet: true });
+    const unquiet = quietWaits.filter((w) => !w.quiet).length;
+    const quietNote = `Each round of a target starts once the database server and the started services are quiet (together at most
+${QUIET_CORE_SHARE * 100}% of one core over 250 ms): autocannon stops at its time with requests still in flight, and what the services do for them
+is then neither charged to the next target nor shares the machine with it. The longest wait was ${(longest.waitedMs / 1000).toFixed(1)} s (before ${longest.key})${unquiet ? `; ${unquiet} rounds started without quiet after 10 s` : ""}.`;
     const markdown = `Big data set: ${chain.count.toLocaleString("en-US")} stores ("${chain.name}"). ${s.rounds} interleaved rounds: every round runs every target
-once for ${seconds} s, in the order below, after a ${warmSeconds} s warm-up of each target before the first round. Autocannon
+once for ${seconds} s, in the order below, after a ${warmSeconds} s warm-up of each target before the first round. ${quietNote} Autocannon
 runs in the bench process (it shares the ${cores} cores with the services, the floors and the database, alike for
 products and floors). Services: \`node ${TYPESCRIPT_LOADER.join(" ")} scripts/start.ts --service core-api|connector\` (the entry of \`npm start\`${TYPESCRIPT_LOADER.includes("tsx") ? "; this Node has no type stripping, so the tsx loader is in every process's RSS, which the production images' native type stripping does without" : ", run as the production images run it"}) as child processes on the bench
 databases (\`${s.coreDb}\`, \`${s.webshopDb}\`), LOG_LEVEL=${s.serviceLogLevel}, WEB_CONCURRENCY=${cores} (the core count) unless the

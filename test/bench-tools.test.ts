@@ -17,7 +17,7 @@ import { loadStores } from "../bench/load.ts";
 import { comparePages } from "../bench/measure.ts";
 import { mergeBlocks, parseBlocks } from "../bench/results-file.ts";
 import { MemorySampler, processTrees, RESCAN_EVERY } from "../bench/process-memory.ts";
-import { cpuSeconds, databaseServerPid, measureCpu } from "../bench/process-cpu.ts";
+import { cpuSeconds, databaseServerPid, measureCpu, waitForQuiet } from "../bench/process-cpu.ts";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import mysql from "mysql2/promise";
@@ -101,6 +101,30 @@ describe("measureCpu", () => {
     // A database server on this machine (as CI runs it) has its CPU counted (which one: below).
     if (["127.0.0.1", "localhost"].includes(new URL(TEST_DATABASE_URL).hostname)) expect(cpu.database).not.toBeNull();
     expect(cpuSeconds(999_999_999)).toBeNull();
+  });
+});
+
+describe("waitForQuiet", () => {
+  /** A node process that spins for `cpuMs` of CPU (forever: null), then waits to be killed. */
+  const spinner = (cpuMs: number | null) =>
+    spawn(process.execPath, ["-e", `const end = process.cpuUsage().user + ${cpuMs === null ? "Infinity" : cpuMs * 1000}; while (process.cpuUsage().user < end) {} setTimeout(() => {}, 60000)`]);
+
+  it("waits until a started process has done its work; gives up, saying so, on one that never stops", async () => {
+    // no database server on this URL: only the processes count, whatever the shared server does meanwhile
+    const nowhere = `mysql://root@127.0.0.1:${await closedPort()}`;
+    const finishing = spinner(600);
+    const endless = spinner(null);
+    try {
+      const quiet = await waitForQuiet(nowhere, new Map([["finishing", finishing.pid!]]), { maxMs: 30_000 });
+      expect(quiet.quiet).toBe(true);
+      expect(cpuSeconds(finishing.pid!)).toBeGreaterThan(0.55);
+      const never = await waitForQuiet(nowhere, new Map([["endless", endless.pid!]]), { maxMs: 1000 });
+      expect(never.quiet).toBe(false);
+      expect(never.waitedMs).toBeGreaterThanOrEqual(1000);
+    } finally {
+      finishing.kill();
+      endless.kill();
+    }
   });
 });
 
