@@ -19,15 +19,30 @@ import {
 const inWebsites = (websiteIds: number[] | null): SQL | undefined =>
   websiteIds === null ? undefined : inArray(customerEntity.websiteId, websiteIds.length ? websiteIds : [-1]);
 
+/**
+ * The bundle's reads by customer id, built once per database (db/prepared.ts): the user-info reads
+ * run them for every call the platform makes after a shopper's login.
+ */
+function bundleReads(db: ConnectorQueryable) {
+  const id = sql.placeholder("customerId");
+  return preparedFor(db, "customer-bundle", () => ({
+    customer: db.select().from(customerEntity).where(eq(customerEntity.entityId, id)).prepare(),
+    addresses: db.select().from(customerAddressEntity).where(eq(customerAddressEntity.parentId, id)).orderBy(asc(customerAddressEntity.entityId)).prepare(),
+    service: db.select().from(serviceCustomerData).where(eq(serviceCustomerData.customerId, id)).prepare(),
+    subscriber: db.select().from(newsletterSubscriber)
+      .where(eq(newsletterSubscriber.customerId, id)).orderBy(asc(newsletterSubscriber.subscriberId)).limit(1).prepare(),
+  }));
+}
+
 /** Loads a customer with its addresses, our data and its newsletter subscription; null if absent. */
 export async function loadCustomerBundle(db: ConnectorQueryable, customerId: number): Promise<CustomerBundle | null> {
-  const [customer] = await db.select().from(customerEntity).where(eq(customerEntity.entityId, customerId));
+  const reads = bundleReads(db);
+  const values = { customerId };
+  const [customer] = await reads.customer.execute(values);
   if (!customer) return null;
-  const addresses = await db.select().from(customerAddressEntity)
-    .where(eq(customerAddressEntity.parentId, customerId)).orderBy(asc(customerAddressEntity.entityId));
-  const [service] = await db.select().from(serviceCustomerData).where(eq(serviceCustomerData.customerId, customerId));
-  const [subscriber] = await db.select().from(newsletterSubscriber)
-    .where(eq(newsletterSubscriber.customerId, customerId)).orderBy(asc(newsletterSubscriber.subscriberId)).limit(1);
+  const addresses = await reads.addresses.execute(values);
+  const [service] = await reads.service.execute(values);
+  const [subscriber] = await reads.subscriber.execute(values);
   const regionIds = addresses.map((a) => a.regionId).filter((id): id is number => !!id);
   const regions = regionIds.length
     ? await db.select().from(directoryCountryRegion).where(inArray(directoryCountryRegion.regionId, regionIds))
@@ -45,9 +60,16 @@ export async function loadCustomerBundle(db: ConnectorQueryable, customerId: num
 export async function findCustomersByEmail(
   db: ConnectorQueryable, email: string, websiteIds: number[] | null,
 ): Promise<CustomerRow[]> {
-  return db.select().from(customerEntity)
-    .where(and(eq(customerEntity.email, email), inWebsites(websiteIds)))
-    .orderBy(asc(customerEntity.websiteId), asc(customerEntity.entityId));
+  if (websiteIds === null) {
+    return preparedFor(db, "customers-by-email", () => db.select().from(customerEntity)
+      .where(eq(customerEntity.email, sql.placeholder("email")))
+      .orderBy(asc(customerEntity.websiteId), asc(customerEntity.entityId)).prepare()).execute({ email });
+  }
+  return preparedFor(db, "customers-by-email-in-websites", () => db.select().from(customerEntity)
+    // mysql2 writes an array value as a list: (1, 2)
+    .where(and(eq(customerEntity.email, sql.placeholder("email")), sql`${customerEntity.websiteId} in (${sql.placeholder("websiteIds")})`))
+    .orderBy(asc(customerEntity.websiteId), asc(customerEntity.entityId)).prepare())
+    .execute({ email, websiteIds: websiteIds.length ? websiteIds : [-1] });
 }
 
 /** The customer with this id if it is in the websites (null = any website). */
