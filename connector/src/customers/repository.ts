@@ -20,8 +20,9 @@ const inWebsites = (websiteIds: number[] | null): SQL | undefined =>
   websiteIds === null ? undefined : inArray(customerEntity.websiteId, websiteIds.length ? websiteIds : [-1]);
 
 /**
- * The bundle's reads by customer id, built once per database (db/prepared.ts): the user-info reads
- * run them for every call the platform makes after a shopper's login.
+ * The bundle's reads by customer id as prepared queries (db/prepared.ts): built once per database
+ * for the user-info reads (the platform reads a shopper's user info when a webshop login makes or
+ * links a member), once per transaction inside an update.
  */
 function bundleReads(db: ConnectorQueryable) {
   const id = sql.placeholder("customerId");
