@@ -158,42 +158,63 @@ export async function measureCpu<T>(databaseUrl: string, roots: Map<string, numb
   };
 }
 
-/** Quiet: the database server and the started services together spend at most this share of one core. */
+/** Quiet: the database server and the started services together spend at most this share of one core over QUIET_STEP_MS. */
 export const QUIET_CORE_SHARE = 0.1;
+/** The interval waitForQuiet judges, ms (/proc counts CPU in 10 ms ticks). */
+export const QUIET_STEP_MS = 250;
+/** The longest waitForQuiet waits by default, ms. */
+export const QUIET_MAX_MS = 10_000;
+
+/** The CPU seconds of each process of the trees of `roots`, by pid. */
+function secondsByPid(roots: Map<string, number>): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const pids of treeSeconds(roots).values()) for (const [pid, seconds] of pids) byPid.set(pid, seconds);
+  return byPid;
+}
 
 /**
  * Waits until the database server of `databaseUrl` and every process of the trees of `roots` are
- * quiet: one interval of `stepMs` in which together they spent at most QUIET_CORE_SHARE of one core.
- * A load driver's time can be up while requests are still being served (autocannon leaves the ones
- * in flight: 8 logins are 8 argon2 hashes, about a second of both cores), and the database may
+ * quiet: one interval of QUIET_STEP_MS in which together they spent at most QUIET_CORE_SHARE of one
+ * core. A load driver's time can be up while requests are still being served (autocannon leaves
+ * the ones in flight: 8 logins are 8 argon2 hashes, about a second of CPU), and the database may
  * still be writing back a write load's pages; a target started then would share the machine with
  * that work and be charged its CPU. Gives up after `maxMs` (a machine that never gets quiet is
- * reported, not waited for).
- * @param options.stepMs the interval judged, ms (default 250; /proc counts in 10 ms ticks)
- * @param options.maxMs the longest wait, ms (default 10,000)
- * @returns the milliseconds waited, and whether it got quiet within `maxMs`
+ * reported, not waited for). Only processes seen at both ends of an interval count in it, so one
+ * that starts or exits meanwhile neither adds nor hides work.
+ * @param databaseUrl the server the loads talk to (databaseServerPid finds its process; none found:
+ *   it is not counted, and `databaseCounted` says so)
+ * @param roots the started services and floors: label -> root pid (every process of each tree counts)
+ * @param options.stepMs the interval judged, ms (default QUIET_STEP_MS)
+ * @param options.maxMs the longest wait, ms (default QUIET_MAX_MS)
+ * @returns the milliseconds waited, whether it got quiet within `maxMs`, and whether the database
+ *   server was among what was counted
  */
 export async function waitForQuiet(
   databaseUrl: string,
   roots: Map<string, number>,
   options: { stepMs?: number; maxMs?: number } = {},
-): Promise<{ waitedMs: number; quiet: boolean }> {
-  const { stepMs = 250, maxMs = 10_000 } = options;
+): Promise<{ waitedMs: number; quiet: boolean; databaseCounted: boolean }> {
+  const { stepMs = QUIET_STEP_MS, maxMs = QUIET_MAX_MS } = options;
   const dbPid = databaseServerPid(databaseUrl);
-  const spent = () => {
-    let seconds = dbPid === null ? 0 : cpuSeconds(dbPid) ?? 0;
-    for (const pids of treeSeconds(roots).values()) for (const s of pids.values()) seconds += s;
-    return seconds;
+  const reading = () => {
+    const byPid = secondsByPid(roots);
+    const db = dbPid === null ? null : cpuSeconds(dbPid);
+    if (dbPid !== null && db !== null) byPid.set(dbPid, db);
+    return byPid;
   };
   const started = performance.now();
-  let before = spent();
+  let before = reading();
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, stepMs));
-    const now = spent();
+    const now = reading();
+    let spent = 0;
+    for (const [pid, seconds] of now) {
+      const was = before.get(pid);
+      if (was !== undefined) spent += seconds - was;
+    }
     const waitedMs = performance.now() - started;
-    // A process that exited meanwhile makes the sum drop: not quiet yet, measured again.
-    if (now >= before && now - before <= (QUIET_CORE_SHARE * stepMs) / 1000) return { waitedMs, quiet: true };
-    if (waitedMs >= maxMs) return { waitedMs, quiet: false };
+    if (spent <= (QUIET_CORE_SHARE * stepMs) / 1000) return { waitedMs, quiet: true, databaseCounted: dbPid !== null };
+    if (waitedMs >= maxMs) return { waitedMs, quiet: false, databaseCounted: dbPid !== null };
     before = now;
   }
 }

@@ -40,7 +40,7 @@ import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import { numberOption } from "../scripts/lib/options.ts";
 import { productStatements, runCases } from "./latency.ts";
 import { closedLoop, httpLoad, type LoadResult } from "./load-drivers.ts";
-import { measureCpu, QUIET_CORE_SHARE, waitForQuiet, type CpuSpent } from "./process-cpu.ts";
+import { measureCpu, QUIET_CORE_SHARE, QUIET_MAX_MS, QUIET_STEP_MS, waitForQuiet, type CpuSpent } from "./process-cpu.ts";
 import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
 import { basketPriceRequest, basketSaleRequest, prepareBasketBench } from "./basket-bench.ts";
 import { bareSaleTransaction, prepareBasketFloor } from "./floors/bare-sale-transaction.ts";
@@ -325,7 +325,7 @@ export const throughputSection: BenchSection = {
     const cpuSpent = new Map<string, Array<{ cpu: CpuSpent; operations: number }>>(targets.map((t) => [t.key, []]));
     const rounds: Array<{ start: number; end: number }> = [];
     // Before each target's round: the wait for the work the one before it left (waitForQuiet).
-    const quietWaits: Array<{ key: string; waitedMs: number; quiet: boolean }> = [];
+    const quietWaits: Array<{ key: string; waitedMs: number; quiet: boolean; databaseCounted: boolean }> = [];
     try {
       for (let round = 1; round <= s.rounds; round++) {
         const start = loadAverage();
@@ -422,11 +422,11 @@ export const throughputSection: BenchSection = {
     console.log("");
     console.log(textTable(memoryHeader, memoryTableRows, 2));
 
-    const longest = quietWaits.reduce((a, b) => (b.waitedMs > a.waitedMs ? b : a), { key: "-", waitedMs: 0, quiet: true });
+    const longest = quietWaits.reduce((a, b) => (b.waitedMs > a.waitedMs ? b : a), { key: "-", waitedMs: 0 });
     const unquiet = quietWaits.filter((w) => !w.quiet).length;
     const quietNote = `Each round of a target starts once the database server and the started services are quiet (together at most
-${QUIET_CORE_SHARE * 100}% of one core over 250 ms): autocannon stops at its time with requests still in flight, and what the services do for them
-is then neither charged to the next target nor shares the machine with it. The longest wait was ${(longest.waitedMs / 1000).toFixed(1)} s (before ${longest.key})${unquiet ? `; ${unquiet} rounds started without quiet after 10 s` : ""}.`;
+${QUIET_CORE_SHARE * 100}% of one core over ${QUIET_STEP_MS} ms${quietWaits.some((w) => !w.databaseCounted) ? "; the database server was not found on this machine and is not counted" : ""}): autocannon stops at its time with requests still in flight, and what the services do for them
+is then neither charged to the next target nor shares the machine with it. The longest wait was ${(longest.waitedMs / 1000).toFixed(1)} s (before ${longest.key})${unquiet ? `; ${unquiet} of ${quietWaits.length} rounds started without quiet after ${QUIET_MAX_MS / 1000} s` : ""}.`;
     const markdown = `Big data set: ${chain.count.toLocaleString("en-US")} stores ("${chain.name}"). ${s.rounds} interleaved rounds: every round runs every target
 once for ${seconds} s, in the order below, after a ${warmSeconds} s warm-up of each target before the first round. ${quietNote} Autocannon
 runs in the bench process (it shares the ${cores} cores with the services, the floors and the database, alike for

@@ -105,9 +105,20 @@ describe("measureCpu", () => {
 });
 
 describe("waitForQuiet", () => {
-  /** A node process that spins for `cpuMs` of CPU (forever: null), then waits to be killed. */
-  const spinner = (cpuMs: number | null) =>
-    spawn(process.execPath, ["-e", `const end = process.cpuUsage().user + ${cpuMs === null ? "Infinity" : cpuMs * 1000}; while (process.cpuUsage().user < end) {} setTimeout(() => {}, 60000)`]);
+  /**
+   * A node process that says "started", spins for `cpuMs` of CPU (forever: null), says "spun" and
+   * waits to be killed; `said` resolves when it has said `word`.
+   */
+  const spinner = (cpuMs: number | null) => {
+    const child = spawn(process.execPath, ["-e", `console.log("started"); const end = process.cpuUsage().user + ${cpuMs === null ? "Infinity" : cpuMs * 1000}; while (process.cpuUsage().user < end) {} console.log("spun"); setTimeout(() => {}, 60000)`]);
+    let out = "";
+    child.stdout.on("data", (d) => (out += String(d)));
+    const said = (word: string) => new Promise<void>((resolve) => {
+      const check = () => (out.includes(word) ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    return { child, said, saidSoFar: () => out };
+  };
 
   it("waits until a started process has done its work; gives up, saying so, on one that never stops", async () => {
     // no database server on this URL: only the processes count, whatever the shared server does meanwhile
@@ -115,16 +126,19 @@ describe("waitForQuiet", () => {
     const finishing = spinner(300);
     let endless: ReturnType<typeof spinner> | undefined;
     try {
-      const quiet = await waitForQuiet(nowhere, new Map([["finishing", finishing.pid!]]), { maxMs: 30_000 });
-      expect(quiet.quiet).toBe(true);
-      expect(cpuSeconds(finishing.pid!)).toBeGreaterThan(0.28);
+      await finishing.said("started");
+      const quiet = await waitForQuiet(nowhere, new Map([["finishing", finishing.child.pid!]]), { maxMs: 20_000 });
+      expect(quiet).toMatchObject({ quiet: true, databaseCounted: false });
+      // quiet only once the spin was over
+      expect(finishing.saidSoFar()).toContain("spun");
       endless = spinner(null);
-      const never = await waitForQuiet(nowhere, new Map([["endless", endless.pid!]]), { maxMs: 500 });
+      await endless.said("started");
+      const never = await waitForQuiet(nowhere, new Map([["endless", endless.child.pid!]]), { maxMs: 500 });
       expect(never.quiet).toBe(false);
       expect(never.waitedMs).toBeGreaterThanOrEqual(500);
     } finally {
-      finishing.kill();
-      endless?.kill();
+      finishing.child.kill();
+      endless?.child.kill();
     }
   });
 });
