@@ -20,9 +20,9 @@ const inWebsites = (websiteIds: number[] | null): SQL | undefined =>
   websiteIds === null ? undefined : inArray(customerEntity.websiteId, websiteIds.length ? websiteIds : [-1]);
 
 /**
- * The bundle's reads by customer id as prepared queries (db/prepared.ts): built once per database
- * for the user-info reads (the platform reads a shopper's user info when a webshop login makes or
- * links a member), once per transaction inside an update.
+ * The bundle's reads by customer id as prepared queries (db/prepared.ts), built once per handle:
+ * once per database for the user-info reads (the platform reads a shopper's user info when a
+ * webshop login makes or links a member), once per transaction inside an update.
  */
 function bundleReads(db: ConnectorQueryable) {
   const id = sql.placeholder("customerId");
@@ -70,6 +70,7 @@ export async function findCustomersByEmail(
     // mysql2 writes an array value as a list: (1, 2)
     .where(and(eq(customerEntity.email, sql.placeholder("email")), sql`${customerEntity.websiteId} in (${sql.placeholder("websiteIds")})`))
     .orderBy(asc(customerEntity.websiteId), asc(customerEntity.entityId)).prepare())
+    // an empty list matches nothing (no website has id -1)
     .execute({ email, websiteIds: websiteIds.length ? websiteIds : [-1] });
 }
 
