@@ -455,7 +455,9 @@ describe("order per ordering key", () => {
     keyedAnswerMs = 10; // long enough for a second send of a key to overlap, were one started
     const other = await openWarmPool();
     try {
-      const a = worker({ concurrency: 5 });
+      // a claims one row a round: with 5, a's two loops could hold every key's head and every
+      // unkeyed row before b's first round on a loaded machine, and b never got a row.
+      const a = worker({ concurrency: 1 });
       const b = worker({ db: other.db, concurrency: 5 });
       const claimed = new Map<OutboxWorker, number>([[a, 0], [b, 0]]);
       // A round finds nothing while the other worker holds the rows its keys wait for: go on until the outbox is empty.
