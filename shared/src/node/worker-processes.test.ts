@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { cpuShare, processCpuShare, threadPoolSize } from "./worker-processes.ts";
+import { cpuShare, processCpuShare, threadPoolSize, workerThreadPool } from "./worker-processes.ts";
 
 describe("cpuShare", () => {
   it("gives each worker its share of the cores, rounded up, at least 1", () => {
@@ -19,5 +19,18 @@ describe("cpuShare", () => {
   it("a process that is no forked worker has every core; the pool is UV_THREADPOOL_SIZE or 4", () => {
     expect(processCpuShare()).toBe(availableParallelism());
     expect(threadPoolSize()).toBe(Number(process.env.UV_THREADPOOL_SIZE) || 4);
+  });
+});
+
+describe("workerThreadPool", () => {
+  it("gives a forked worker a thread per core of its share, at least 2, so its hash slots reach every core of its share", () => {
+    // one worker per core (the default): 2 threads each, as many hashes at once as cores
+    expect(workerThreadPool(2, 2)).toBe(2);
+    expect(workerThreadPool(8, 8)).toBe(2);
+    // fewer workers than cores: each hashes on its whole share
+    expect(workerThreadPool(8, 2)).toBe(4);
+    expect(workerThreadPool(16, 3)).toBe(6);
+    // more workers than cores
+    expect(workerThreadPool(2, 4)).toBe(2);
   });
 });

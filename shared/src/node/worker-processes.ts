@@ -49,15 +49,27 @@ const WORKER_SLOT_VARIABLE = "SERVICE_WORKER_SLOT";
 
 /**
  * The environment a worker gets besides this process's: the number of workers (for
- * processCpuShare), and unless UV_THREADPOOL_SIZE is set, each worker's libuv thread pool (where
- * argon2 hashes run: @node-rs/argon2) is Node's default of 4 shared out among the workers (at
- * least 2 each), so that N workers do not run 4 x N hashes of 64 MiB at once on the same cores
- * and thrash their caches.
+ * processCpuShare) and its slot, and unless UV_THREADPOOL_SIZE is set, its libuv thread pool
+ * (where argon2 hashes run: @node-rs/argon2) sized by workerThreadPool.
  */
 function workerEnv(count: number, slot: number): Record<string, string> {
   const env: Record<string, string> = { [WORKER_COUNT_VARIABLE]: String(count), [WORKER_SLOT_VARIABLE]: String(slot) };
-  if (!process.env.UV_THREADPOOL_SIZE) env.UV_THREADPOOL_SIZE = String(Math.max(2, Math.ceil(DEFAULT_THREAD_POOL / count)));
+  if (!process.env.UV_THREADPOOL_SIZE) env.UV_THREADPOOL_SIZE = String(workerThreadPool(availableParallelism(), count));
   return env;
+}
+
+/**
+ * A forked worker's libuv thread pool: its share of the cores (cpuShare), at least 2 (a hash
+ * leaves a thread for file and DNS work). Not Node's default of 4 each: N workers would run
+ * 4 x N hashes of 64 MiB at once on the same cores and thrash their caches; and not fewer
+ * threads than the worker's share, or its hash slots (at most its pool) would leave cores idle
+ * (2 workers on 8 cores with 2 threads each would hash on 4 of them).
+ * @param cores the machine's (os.availableParallelism)
+ * @param workers WEB_CONCURRENCY
+ * @returns a whole number >= 2 (2 cores, 2 workers: 2; 8 cores, 2 workers: 4; 8 cores, 8 workers: 2)
+ */
+export function workerThreadPool(cores: number, workers: number): number {
+  return Math.max(2, cpuShare(cores, workers));
 }
 
 /**
