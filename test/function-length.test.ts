@@ -1,8 +1,8 @@
 /**
- * No product function is longer than 60 lines: a reader takes one in at a glance, and a longer one
- * splits into named helpers. Product code is every tracked non-test `.ts` file under
- * core-api/src, connector/src, shared/src and scripts (`*.test.ts` and the test-support modules
- * are test code). Every function counts: declarations, methods, constructors, accessors, function
+ * No product function is longer than 60 lines and no product file longer than 300: a reader takes
+ * one in at a glance, and a longer one splits into named helpers or modules. Product code is every
+ * tracked non-test `.ts` file under core-api/src, connector/src, shared/src and scripts
+ * (`*.test.ts`, the test-support modules and the tests' fixtures are test code). Every function counts: declarations, methods, constructors, accessors, function
  * expressions and arrow functions, nested ones included; a function's lines run from its first
  * token (its docstring left out) to its closing brace, the functions nested in it included. A
  * failure lists each offender as `file:line name (N lines)`.
@@ -18,11 +18,13 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FOLDERS = ["core-api/src", "connector/src", "shared/src", "scripts"];
 /** The most lines a product function may have. */
 const MAX_LINES = 60;
+/** The most lines a product file may have. */
+const MAX_FILE_LINES = 300;
 
 /** The tracked product `.ts` files of FOLDERS, relative to the repository root. */
 function productSources(): string[] {
   const listed = execFileSync("git", ["ls-files", "-z", "--", ...FOLDERS], { cwd: ROOT, encoding: "utf8" });
-  return listed.split("\0").filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".d.ts") && !f.includes("test-support"));
+  return listed.split("\0").filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".d.ts") && !f.includes("test-support") && !f.includes("/fixtures/"));
 }
 
 /** What a reader calls function `node`: its name, the variable or property it is assigned to, or `<anonymous>`. */
@@ -52,6 +54,27 @@ function longFunctions(at: string, text: string): string[] {
   visit(source);
   return found;
 }
+
+/** The line count of `text` as an editor shows it (a last line ended by a newline opens no new one). */
+function lineCount(text: string): number {
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+describe("file length", () => {
+  it(`no product file is longer than ${MAX_FILE_LINES} lines`, () => {
+    const found = productSources().flatMap((f) => {
+      const lines = lineCount(readFileSync(path.join(ROOT, f), "utf8"));
+      return lines > MAX_FILE_LINES ? [`${f} (${lines} lines)`] : [];
+    });
+    expect(found, `${found.length} files over ${MAX_FILE_LINES} lines:\n  ${found.join("\n  ")}\n`).toEqual([]);
+  });
+
+  it("counts lines as an editor does (the check can fail)", () => {
+    expect(lineCount("a\nb\n")).toBe(2);
+    expect(lineCount("a\nb")).toBe(2);
+    expect(lineCount(`${"x\n".repeat(MAX_FILE_LINES + 1)}`)).toBeGreaterThan(MAX_FILE_LINES);
+  });
+});
 
 describe("function length", () => {
   it(`no product function is longer than ${MAX_LINES} lines`, () => {
