@@ -60,8 +60,9 @@ function workerEnv(count: number, slot: number): Record<string, string> {
 
 /**
  * A forked worker's libuv thread pool: its share of the cores (cpuShare), at least 2 (a hash
- * leaves a thread for file and DNS work). Not Node's default of 4 each: N workers would run
- * 4 x N hashes of 64 MiB at once on the same cores and thrash their caches; and not fewer
+ * leaves a thread for file and DNS work). Not Node's default of 4 each: N workers would run up
+ * to 4 x N argon2 hashes at once on the same cores (core-api's password hashes take no hash slot,
+ * the pool is their only bound) and thrash their caches; and not fewer
  * threads than the worker's share, or its hash slots (at most its pool) would leave cores idle
  * (2 workers on 8 cores with 2 threads each would hash on 4 of them).
  * @param cores the machine's (os.availableParallelism)
