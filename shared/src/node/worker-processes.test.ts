@@ -23,14 +23,15 @@ describe("cpuShare", () => {
 });
 
 describe("workerThreadPool", () => {
-  it("gives a forked worker a thread per core of its share, at least 2, so its hash slots reach every core of its share", () => {
-    // one worker per core (the default): 2 threads each, as many hashes at once as cores
+  it("gives a forked worker a thread per core of its share, at least 2 and at most Node's 4", () => {
+    // one worker per core (the default): 2 threads each, one of them for a connector hash (1 slot)
     expect(workerThreadPool(2, 2)).toBe(2);
     expect(workerThreadPool(8, 8)).toBe(2);
-    // fewer workers than cores: each hashes on its whole share
-    expect(workerThreadPool(8, 2)).toBe(4);
-    expect(workerThreadPool(16, 3)).toBe(6);
     // more workers than cores
     expect(workerThreadPool(2, 4)).toBe(2);
+    // fewer workers than cores: each hashes on its share, up to what one process has
+    expect(workerThreadPool(6, 2)).toBe(3);
+    expect(workerThreadPool(8, 2)).toBe(4);
+    expect(workerThreadPool(32, 2)).toBe(4);
   });
 });

@@ -59,18 +59,19 @@ function workerEnv(count: number, slot: number): Record<string, string> {
 }
 
 /**
- * A forked worker's libuv thread pool: its share of the cores (cpuShare), at least 2 (a hash
- * leaves a thread for file and DNS work). Not Node's default of 4 each: N workers would run up
- * to 4 x N argon2 hashes at once on the same cores (core-api's password hashes take no hash slot,
- * the pool is their only bound) and thrash their caches; and not fewer
- * threads than the worker's share, or its hash slots (at most its pool) would leave cores idle
- * (2 workers on 8 cores with 2 threads each would hash on 4 of them).
+ * A forked worker's libuv thread pool: its share of the cores (cpuShare), at least 2 and at most
+ * Node's default of 4, which is what one process has. At least 2: a worker with one connector hash
+ * slot (workers >= cores) keeps a thread for file and DNS work. Its share: with fewer workers than
+ * cores, its hash slots (at most its pool) reach every core of its share; 4 workers each with
+ * Node's 4 on the same cores would run up to 16 argon2 hashes at once (core-api's password hashes
+ * take no slot: the pool is their only bound) and thrash the caches. At most 4: a worker holds no
+ * more hashes (64 MiB each for the connector) than one process would; UV_THREADPOOL_SIZE sets more.
  * @param cores the machine's (os.availableParallelism)
  * @param workers WEB_CONCURRENCY
- * @returns a whole number >= 2 (2 cores, 2 workers: 2; 8 cores, 2 workers: 4; 8 cores, 8 workers: 2)
+ * @returns 2 to 4 (2 cores, 2 workers: 2; 8 cores, 8 workers: 2; 8 cores, 2 workers: 4; 32 cores, 2 workers: 4)
  */
 export function workerThreadPool(cores: number, workers: number): number {
-  return Math.max(2, cpuShare(cores, workers));
+  return Math.min(DEFAULT_THREAD_POOL, Math.max(2, cpuShare(cores, workers)));
 }
 
 /**
