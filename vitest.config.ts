@@ -23,6 +23,22 @@ const ISOLATED = [
  */
 const CLUSTER = ["test/cluster/**", "test/browser/**"];
 
+/**
+ * The suites that run the services as processes of their own and stop, kill or restart them (or
+ * the database under them), by `npm run test:processes` (vitest.processes.config.ts), which CI
+ * runs after `npm test`: each waits on process start-up, signals and retries, which made up about
+ * a quarter of `npm test`.
+ */
+export const PROCESS_SUITES = [
+  "test/start-stop.test.ts",
+  "test/entry-points.test.ts",
+  "test/cluster-metrics.test.ts",
+  "test/outbox-crash.test.ts",
+  "test/sync-restart.test.ts",
+  "test/sync-database-restart.test.ts",
+  "test/sync-lease-crash.test.ts",
+];
+
 const ALL = ["shared/src/**/*.test.ts", "core-api/src/**/*.test.ts", "connector/src/**/*.test.ts", "test/**/*.test.ts"];
 
 export default defineConfig({
@@ -37,7 +53,7 @@ export default defineConfig({
     projects: [
       // Most files share their worker's modules (each file's own state lives in its databases and
       // servers): importing the app once per worker instead of once per file halves the run.
-      { extends: true, test: { name: "shared-modules", include: ALL, exclude: [...ISOLATED, ...CLUSTER], isolate: false } },
+      { extends: true, test: { name: "shared-modules", include: ALL, exclude: [...ISOLATED, ...CLUSTER, ...PROCESS_SUITES], isolate: false } },
       { extends: true, test: { name: "isolated", include: ISOLATED, isolate: true } },
     ],
   },
