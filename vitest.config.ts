@@ -27,7 +27,7 @@ const CLUSTER = ["test/cluster/**", "test/browser/**"];
  * The suites that run the services as processes of their own and stop, kill or restart them (or
  * the database under them), by `npm run test:processes` (vitest.processes.config.ts), which CI
  * runs after `npm test`: each waits on process start-up, signals and retries, which made up about
- * a quarter of `npm test`.
+ * a third of `npm test`'s time.
  */
 export const PROCESS_SUITES = [
   "test/start-stop.test.ts",

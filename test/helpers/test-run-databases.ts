@@ -1,7 +1,8 @@
 /**
- * The test run's global setup (vitest.config.ts `globalSetup`): names the run for its database
- * templates (database-templates.ts), drops the test databases killed runs left (older than a
- * day), and at the end drops the run's templates. The throwaway databases themselves are dropped
+ * The test run's global setup (`globalSetup` of vitest.config.ts, vitest.processes.config.ts and
+ * vitest.cluster.config.ts): names the run for its database templates (database-templates.ts),
+ * drops the test databases killed runs left (older than a day), and at the end drops the run's
+ * templates. The throwaway databases themselves are dropped
  * by the files that made them.
  */
 import mysql from "mysql2/promise";
