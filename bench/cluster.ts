@@ -21,6 +21,7 @@ import { isSynced, nodeState } from "../scripts/cluster/nodes.ts";
 import { migrateCoreDatabase } from "../core-api/src/db/migrate.node.ts";
 import { createRunContext } from "./context.ts";
 import { httpLoad, type LoadResult } from "./load-drivers.ts";
+import { median } from "./measure.ts";
 import { wipeStores } from "./load.ts";
 import { addBusinessRequest, byIdRequest, sampleIds, writesChain, type ProductRequest } from "./product-requests.ts";
 import { markdownTable, textTable } from "./report.ts";
@@ -44,12 +45,6 @@ interface Ratio {
   floor: string;
 }
 
-function median(xs: number[]): number {
-  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const fmtRatio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : "-");
 const loadAverage = () => Math.round(os.loadavg()[0]! * 100) / 100;

@@ -13,6 +13,14 @@ export interface Timing {
   max: number;
 }
 
+/** The median of the finite numbers of `xs` (NaN for none). */
+export function median(xs: readonly number[]): number {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 /** The nearest-rank percentile `p` (0-100) of `sorted` (ascending). */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -40,6 +40,7 @@ import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import { numberOption } from "../scripts/lib/options.ts";
 import { productStatements, runCases } from "./latency.ts";
 import { closedLoop, httpLoad, type LoadResult } from "./load-drivers.ts";
+import { median } from "./measure.ts";
 import { measureCpu, QUIET_CORE_SHARE, QUIET_MAX_MS, QUIET_STEP_MS, waitForQuiet, type CpuSpent } from "./process-cpu.ts";
 import { MemorySampler, type ProcessMemory } from "./process-memory.ts";
 import { basketPriceRequest, basketSaleRequest, prepareBasketBench } from "./basket-bench.ts";
@@ -89,13 +90,6 @@ interface Ratio {
   min?: number;
 }
 
-/** The median of the finite numbers of `xs` (NaN for none). */
-function median(xs: number[]): number {
-  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 const mib = (b: number | null) => (b === null ? "-" : `${(b / 2 ** 20).toFixed(0)}`);
 const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
