@@ -3,7 +3,9 @@
  * each in a process of its own, over HTTP, on throwaway databases of DATABASE_URL (dropped
  * afterwards), wired both ways as `npm start` wires them:
  * - a pass over `linked` (100,000) linked customers of which none changed (target at most 2 s):
- *   the keyset pages, the user info of each and its hash against last_hash;
+ *   the keyset pages, the user info of each and its hash against last_hash; after each, its floor
+ *   (bench/floors/reconcile-scan.ts: the same statements on a bare pool, a sha256 per customer),
+ *   reported as floor / pass without a target of its own;
  * - `changed` (10,000) customers sent to the platform, as new registrations (add-user creating
  *   members) and then as account edits (one add-user with if_unmodified_since each: the platform
  *   decides "the newer change wins"): the rate, next to add-user called directly in a loop with the
@@ -23,6 +25,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { eq } from "drizzle-orm";
+import mysql, { type Pool } from "mysql2/promise";
 import { openSecretBox } from "@service/shared/secret-box";
 import { setAuthenticationPoint } from "../core-api/src/authentication-points/authentication-point-repository.ts";
 import { userInfoHash } from "@service/shared/node";
@@ -39,10 +42,11 @@ import { loadCustomerPage } from "../connector/src/sync/customer-pages.ts";
 import { addUserParamsOf } from "../connector/src/sync/member-params.ts";
 import { platformClient } from "../connector/src/sync/platform-client.ts";
 import { linkPlatform } from "../connector/src/sync/platform-link.ts";
-import { DEFAULT_CONCURRENCY, runReconcile } from "../connector/src/sync/reconcile.ts";
+import { DEFAULT_BATCH_SIZE, DEFAULT_CONCURRENCY, runReconcile } from "../connector/src/sync/reconcile.ts";
 import { numberOption } from "../scripts/lib/options.ts";
-import { summarise, type Timing } from "./measure.ts";
+import { median, summarise, type Timing } from "./measure.ts";
 import { measureCpu, type CpuSpent } from "./process-cpu.ts";
+import { bareScanAndHash } from "./floors/reconcile-scan.ts";
 import type { BenchSection } from "./section.ts";
 
 /** The sync's targets. */
@@ -114,9 +118,61 @@ export interface SyncBenchResult {
   /** the reconcile's CPU time (this process: user + system) in each, ms */
   unchangedCpuMs: number[];
   unchangedMedianMs: number;
+  /** each pass of the unchanged pass's floor (bench/floors/reconcile-scan.ts), ms */
+  unchangedFloorMs: number[];
+  unchangedFloorMedianMs: number;
   phases: SendPhase[];
   latency: WebshopLatencyRow[];
   loadAverage: [number, number];
+}
+
+/**
+ * The unchanged passes: `passes` timed reconcile passes over `linked` synced customers, after one
+ * that warms the buffer pool, each followed by its floor's pass (bench/floors/reconcile-scan.ts) so
+ * that a drifting machine weighs on both alike.
+ * @returns each timed pass's ms, the reconcile's CPU ms in it (this process), and each floor pass's ms
+ */
+async function unchangedPasses(
+  shop: ConnectorDatabase, box: Parameters<typeof runReconcile>[0]["box"],
+  o: { databaseUrl: string; shopDbName: string; chainId: number; linked: number; passes: number; log: (line: string) => void },
+): Promise<{ passesMs: number[]; cpuMs: number[]; floorMs: number[] }> {
+  const out = { passesMs: [] as number[], cpuMs: [] as number[], floorMs: [] as number[] };
+  const floorPool = bareShopPool(o.databaseUrl, o.shopDbName);
+  try {
+    const [sites] = await floorPool.query("SELECT website_id FROM service_chain_website WHERE service_chain_id = ?", [o.chainId]);
+    const websiteIds = (sites as Array<{ website_id: number }>).map((r) => r.website_id);
+    for (let i = 0; i <= o.passes; i++) {
+      const cpu = process.cpuUsage();
+      const t = performance.now();
+      const report = await runReconcile({ db: shop.db, box }, {});
+      const ms = performance.now() - t;
+      const used = process.cpuUsage(cpu);
+      const cpuMs = (used.user + used.system) / 1000;
+      const chain = report.chains[0]!;
+      if (chain.scanned !== o.linked || chain.due !== 0) throw new Error(`unchanged pass: ${JSON.stringify(chain)}`);
+      o.log(`  unchanged pass ${i === 0 ? "(warm-up)" : i}: ${ms.toFixed(0)} ms for ${o.linked} customers (reconcile CPU ${cpuMs.toFixed(0)} ms)`);
+      const floorStarted = performance.now();
+      const floor = await bareScanAndHash(floorPool, websiteIds, DEFAULT_BATCH_SIZE);
+      const floorMs = performance.now() - floorStarted;
+      if (floor.scanned !== o.linked) throw new Error(`unchanged pass's floor: read ${floor.scanned} customers, not ${o.linked}`);
+      o.log(`  its floor: ${floorMs.toFixed(0)} ms (the same statements on a bare pool, a sha256 per customer)`);
+      // the first warms the buffer pool
+      if (i === 0) continue;
+      out.passesMs.push(ms);
+      out.cpuMs.push(cpuMs);
+      out.floorMs.push(floorMs);
+    }
+    return out;
+  } finally {
+    await floorPool.end();
+  }
+}
+
+/** A bare mysql2 pool on the webshop's database, for the unchanged pass's floor. */
+function bareShopPool(databaseUrl: string, database: string): Pool {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  return mysql.createPool({ uri: url.toString(), timezone: "Z", supportBigNumbers: true, charset: "utf8mb4_unicode_ci", connectionLimit: 4 });
 }
 
 /** Runs the benchmark (module comment). */
@@ -183,24 +239,9 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
     log(`loading ${linked} linked customers (synced: last_hash equal to their user info hash)`);
     await insertCustomers(shop, 0, linked, new Date("2024-01-01T00:00:00Z"));
     await markSynced(shop, chainId);
-    const unchangedPassesMs: number[] = [];
-    const unchangedCpuMs: number[] = [];
-    for (let i = 0; i <= passes; i++) {
-      const cpu = process.cpuUsage();
-      const t = performance.now();
-      const report = await runReconcile({ db: shop.db, box }, {});
-      const ms = performance.now() - t;
-      const used = process.cpuUsage(cpu);
-      const cpuMs = (used.user + used.system) / 1000;
-      const chain = report.chains[0]!;
-      if (chain.scanned !== linked || chain.due !== 0) throw new Error(`unchanged pass: ${JSON.stringify(chain)}`);
-      if (i > 0) {
-        // the first warms the buffer pool
-        unchangedPassesMs.push(ms);
-        unchangedCpuMs.push(cpuMs);
-      }
-      log(`  unchanged pass ${i === 0 ? "(warm-up)" : i}: ${ms.toFixed(0)} ms for ${linked} customers (reconcile CPU ${cpuMs.toFixed(0)} ms)`);
-    }
+    const { passesMs: unchangedPassesMs, cpuMs: unchangedCpuMs, floorMs: unchangedFloorMs } = await unchangedPasses(
+      shop, box, { databaseUrl: options.databaseUrl, shopDbName, chainId, linked, passes, log },
+    );
     await shop.pool.query("TRUNCATE customer_entity");
     await shop.pool.query("TRUNCATE customer_address_entity");
     await shop.pool.query("TRUNCATE service_customer_data");
@@ -299,14 +340,15 @@ export async function benchSyncReconcile(options: SyncBenchOptions): Promise<Syn
       log(`  ${label}: p50 ${row.timing.p50.toFixed(1)} ms, p99 ${row.timing.p99.toFixed(1)} ms, max ${row.timing.max.toFixed(1)} ms (after the commit: p50 ${row.afterCommit.p50.toFixed(1)} ms, p99 ${row.afterCommit.p99.toFixed(1)} ms)`);
     }
 
-    const sorted = [...unchangedPassesMs].sort((a, b) => a - b);
     return {
       date: new Date(),
       linked,
       concurrency,
       unchangedPassesMs,
       unchangedCpuMs,
-      unchangedMedianMs: sorted[Math.floor(sorted.length / 2)]!,
+      unchangedMedianMs: median(unchangedPassesMs),
+      unchangedFloorMs,
+      unchangedFloorMedianMs: median(unchangedFloorMs),
       phases,
       latency,
       loadAverage: [loadStart, Math.round(os.loadavg()[0]! * 100) / 100],
@@ -493,6 +535,8 @@ function latencyMet(r: SyncBenchResult): boolean {
 /** The markdown section of bench/RESULTS.md. */
 export function syncBenchSection(r: SyncBenchResult): string {
   const passOk = r.unchangedMedianMs <= TARGET_UNCHANGED_PASS_MS;
+  // each pass against the floor pass that followed it
+  const floorRatios = r.unchangedFloorMs.map((floor, i) => floor / r.unchangedPassesMs[i]!);
   const ms = (x: number) => x.toFixed(1);
   const lines = [
     SECTION_TITLE,
@@ -504,6 +548,7 @@ export function syncBenchSection(r: SyncBenchResult): string {
     `| measurement | figure | target | met |`,
     `| --- | --- | --- | --- |`,
     `| webshop -> platform: pass over ${r.linked.toLocaleString("en")} linked customers, none changed (median of ${r.unchangedPassesMs.length}: ${r.unchangedPassesMs.map((x) => x.toFixed(0)).join(", ")} ms; the reconcile's CPU time in them ${r.unchangedCpuMs.map((x) => x.toFixed(0)).join(", ")} ms) | ${r.unchangedMedianMs.toFixed(0)} ms | at most ${TARGET_UNCHANGED_PASS_MS} ms | ${passOk ? "yes" : "no"} |`,
+    `| webshop -> platform: that pass's floor, the reconcile's own statements per page on a bare mysql2 pool and a sha256 per customer, no snapshot (bench/floors/reconcile-scan.ts; after each pass; median of ${r.unchangedFloorMs.length}: ${r.unchangedFloorMs.map((x) => x.toFixed(0)).join(", ")} ms) | ${r.unchangedFloorMedianMs.toFixed(0)} ms; floor / pass ${median(floorRatios).toFixed(2)}x (passes ${floorRatios.map((x) => `${x.toFixed(2)}x`).join(", ")}) | - | - |`,
     ...r.phases.map((p) => `| webshop -> platform: ${p.label}: reconcile ${p.reconcileRate.toFixed(0)}/s (${p.reconcileSeconds.toFixed(1)} s), add-user directly ${p.directRate.toFixed(0)}/s (${p.directSeconds.toFixed(1)} s), ${r.concurrency} at a time; ${p.calls}; CPU ms per customer (this process / the core API / the database server): reconcile ${cpuText(p.cpu.reconcile)}, direct ${cpuText(p.cpu.direct)} | ratio ${p.ratio.toFixed(2)} | at least ${TARGET_SEND_RATIO} | ${p.ratio >= TARGET_SEND_RATIO ? "yes" : "no"} |`),
     ...r.latency.map((row) => `| platform -> webshop, ${row.label}: alter-user until the shop's customer row holds the change (${row.timing.runs} changes; max ${ms(row.timing.max)} ms; after alter-user's answer p50 ${ms(row.afterCommit.p50)} ms, p99 ${ms(row.afterCommit.p99)} ms) | p50 ${ms(row.timing.p50)} ms, p99 ${ms(row.timing.p99)} ms | p99 below ${TARGET_WEBSHOP_P99_MS} ms | ${row.timing.p99 < TARGET_WEBSHOP_P99_MS ? "yes" : "no"} |`),
     "",

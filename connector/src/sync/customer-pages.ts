@@ -46,6 +46,17 @@ const SUBSCRIBERS = `SELECT customer_id, subscriber_status, UNIX_TIMESTAMP(chang
   FROM newsletter_subscriber WHERE customer_id BETWEEN ? AND ? ORDER BY customer_id, subscriber_id`;
 const N = { customerId: 0, status: 1, changeStatusAt: 2 } as const;
 
+/**
+ * The page's four statements and their columns' positions, for the bench's floor of an unchanged
+ * pass (bench/floors/reconcile-scan.ts), which replays them on a bare pool.
+ */
+export const PAGE_STATEMENTS = {
+  customers: { sql: CUSTOMERS, columns: C },
+  service: { sql: SERVICE, columns: S },
+  addresses: { sql: ADDRESSES, columns: A },
+  subscribers: { sql: SUBSCRIBERS, columns: N },
+} as const;
+
 type Row = unknown[];
 
 /**
