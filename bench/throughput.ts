@@ -90,7 +90,6 @@ interface Ratio {
   min?: number;
 }
 
-
 const mib = (b: number | null) => (b === null ? "-" : `${(b / 2 ** 20).toFixed(0)}`);
 const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 /** A ratio for a table: "0.42x", or "-" when it could not be measured (nothing completed). */
