@@ -21,10 +21,14 @@ import { processTrees } from "./process-memory.ts";
 const TICKS_PER_SECOND = 100;
 const DATABASE_COMMANDS = new Set(["mariadbd", "mysqld"]);
 
-/** User + system CPU seconds of `pid` (its threads included), or null when it is gone. */
-export function cpuSeconds(pid: number): number | null {
+/**
+ * User + system CPU seconds of `pid` (its threads included), or of one of its threads; null when it
+ * is gone.
+ * @param thread a thread id of `pid` (its main thread: `pid` itself); omitted: the whole process
+ */
+export function cpuSeconds(pid: number, thread?: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // fields[0] is the state (field 3): utime and stime are fields 14 and 15
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
@@ -121,14 +125,29 @@ export interface CpuSpent {
   database: number | null;
   /** the service trees, by label (e.g. core-api, connector, floor server) */
   services: Map<string, number>;
+  /**
+   * the part of `services` spent on the main threads of the tree's processes (a Node process's
+   * main thread runs its JavaScript; the rest is libuv's pool, such as the argon2id hashes, and V8's
+   * helpers), by label
+   */
+  mainThreads: Map<string, number>;
   /** this process: the load driver and the floors that run in it */
   bench: number;
 }
 
+/** CPU seconds of a process: all its threads, and its main thread. */
+interface ProcessSeconds {
+  all: number;
+  main: number;
+}
+
 /** The CPU seconds of every process of each tree of `roots` (label -> root pid), by label and pid. */
-function treeSeconds(roots: Map<string, number>): Map<string, Map<number, number>> {
+function treeSeconds(roots: Map<string, number>): Map<string, Map<number, ProcessSeconds>> {
   const trees = processTrees([...roots.values()]);
-  return new Map([...roots].map(([label, root]) => [label, new Map(trees.get(root)!.map((pid) => [pid, cpuSeconds(pid) ?? 0]))]));
+  return new Map([...roots].map(([label, root]) => [
+    label,
+    new Map(trees.get(root)!.map((pid) => [pid, { all: cpuSeconds(pid) ?? 0, main: cpuSeconds(pid, pid) ?? 0 }])),
+  ]));
 }
 
 /**
@@ -146,15 +165,22 @@ export async function measureCpu<T>(databaseUrl: string, roots: Map<string, numb
   const after = treeSeconds(roots);
   const dbAfter = dbPid === null ? null : cpuSeconds(dbPid);
   const services = new Map<string, number>();
+  const mainThreads = new Map<string, number>();
   for (const [label, pids] of after) {
     // A process started meanwhile counts from its first reading (none): left out, as one that exited.
     let spent = 0;
-    for (const [pid, seconds] of pids) spent += seconds - (before.get(label)?.get(pid) ?? seconds);
+    let onMain = 0;
+    for (const [pid, seconds] of pids) {
+      const was = before.get(label)?.get(pid) ?? seconds;
+      spent += seconds.all - was.all;
+      onMain += seconds.main - was.main;
+    }
     services.set(label, spent);
+    mainThreads.set(label, onMain);
   }
   return {
     result,
-    cpu: { database: dbBefore === null || dbAfter === null ? null : dbAfter - dbBefore, services, bench: (self.user + self.system) / 1e6 },
+    cpu: { database: dbBefore === null || dbAfter === null ? null : dbAfter - dbBefore, services, mainThreads, bench: (self.user + self.system) / 1e6 },
   };
 }
 
@@ -168,7 +194,7 @@ export const QUIET_MAX_MS = 10_000;
 /** The CPU seconds of each process of the trees of `roots`, by pid. */
 function secondsByPid(roots: Map<string, number>): Map<number, number> {
   const byPid = new Map<number, number>();
-  for (const pids of treeSeconds(roots).values()) for (const [pid, seconds] of pids) byPid.set(pid, seconds);
+  for (const pids of treeSeconds(roots).values()) for (const [pid, seconds] of pids) byPid.set(pid, seconds.all);
   return byPid;
 }
 

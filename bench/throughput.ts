@@ -391,16 +391,17 @@ export const throughputSection: BenchSection = {
       }));
     const sum = (m: Map<string, number>, skip?: string) => [...m].reduce((n, [label, v]) => (label === skip ? n : n + v), 0);
     const us = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "-");
-    const cpuHeader = ["target", "database server µs", "serving process µs", "other started processes µs", "bench process µs", "total µs", "2 cores / total, /s"];
+    const cpuHeader = ["target", "database server µs", "serving process µs", "of which main threads µs", "other started processes µs", "bench process µs", "total µs", "2 cores / total, /s"];
     const cpuRows = targets.map((t) => {
       // the serving process's label in serviceRoots (none: the target runs in this process)
       const label = t.pid ? [...serviceRoots].find(([, pid]) => pid === t.pid)?.[0] : undefined;
       const database = perOperation(t, (c) => c.database);
       const own = perOperation(t, (c) => (label ? c.services.get(label) ?? 0 : 0));
+      const onMain = perOperation(t, (c) => (label ? c.mainThreads.get(label) ?? 0 : 0));
       const others = perOperation(t, (c) => sum(c.services, label));
       const bench = perOperation(t, (c) => c.bench);
       const total = [database, own, others, bench].filter(Number.isFinite).reduce((a, b) => a + b, 0);
-      return [t.label, us(database), t.pid ? us(own) : "- (in the bench process)", us(others), us(bench), us(total), total > 0 ? fmtRate((cores * 1e6) / total) : "-"];
+      return [t.label, us(database), t.pid ? us(own) : "- (in the bench process)", t.pid ? us(onMain) : "-", us(others), us(bench), us(total), total > 0 ? fmtRate((cores * 1e6) / total) : "-"];
     });
     console.log("");
     console.log(textTable(cpuHeader, cpuRows));
@@ -451,7 +452,9 @@ ${markdownTable(ratioHeader, ratioRows)}
 CPU time (user + system, from /proc) that the database server, the process serving the target (every process of
 its tree), the other processes the bench started (idle services: their timers and pollers) and the bench process
 itself (autocannon, or the in-process floor) spent while the target ran, divided by the operations it completed;
-the median over the rounds. Everything shares the ${cores} cores, so "total" is what one operation costs the machine and
+the median over the rounds. "Of which main threads" is the serving process's share spent on its processes' main
+threads, where their JavaScript runs; the rest of it ran on other threads (libuv's pool, where authenticate's
+argon2id hashes run, and V8's helpers). Everything shares the ${cores} cores, so "total" is what one operation costs the machine and
 ${cores} cores / total the rate the machine could reach if it did nothing else.
 
 ${markdownTable(cpuHeader, cpuRows)}

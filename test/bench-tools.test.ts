@@ -97,10 +97,23 @@ describe("measureCpu", () => {
     child.kill();
     expect(result).toBe("done");
     expect(cpu.services.get("spinner")).toBeGreaterThan(0.4);
+    // The spin ran on the child's main thread.
+    expect(cpu.mainThreads.get("spinner")).toBeGreaterThan(0.4);
     expect(cpu.bench).toBeLessThan(0.2);
     // A database server on this machine (as CI runs it) has its CPU counted (which one: below).
     if (["127.0.0.1", "localhost"].includes(new URL(TEST_DATABASE_URL).hostname)) expect(cpu.database).not.toBeNull();
     expect(cpuSeconds(999_999_999)).toBeNull();
+  });
+
+  it("tells a process's main thread from its other threads", async () => {
+    // The same 500 ms spin in a worker thread, the main thread waiting for it.
+    const spin = "const end = process.cpuUsage().user + 500000; while (process.cpuUsage().user < end) {} require('node:worker_threads').parentPort.postMessage('spun')";
+    const child = spawn(process.execPath, ["-e", `new (require("node:worker_threads").Worker)(${JSON.stringify(spin)}, { eval: true }).on("message", () => console.log("spun")); setTimeout(() => {}, 60000)`]);
+    const spun = new Promise<void>((r) => child.stdout.once("data", () => r()));
+    const { cpu } = await measureCpu(TEST_DATABASE_URL, new Map([["spinner", child.pid!]]), () => spun);
+    child.kill();
+    expect(cpu.services.get("spinner")).toBeGreaterThan(0.4);
+    expect(cpu.mainThreads.get("spinner")).toBeLessThan(0.25);
   });
 });
 
