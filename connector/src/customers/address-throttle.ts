@@ -57,12 +57,13 @@ export type AddressCounter = typeof serviceAuthenticateThrottle.$inferSelect;
  * readCounterAndLoginCustomer) and judged by addressVerdict; an attempt that goes on must be
  * settled with addressAttemptFailed, customer-throttle.ts customerAttemptSucceeded (a success: the
  * address's attempt and the customer's pair in one statement) or addressAttemptAbandoned.
- * @param address the client address; null (unknown) shares one counter with all unknown addresses
+ * @param address the client address in its one spelling (http/client-address.ts resolveClientAddress);
+ *   null (unknown) shares one counter with all unknown addresses
  * @param now the request's clock (tests inject it)
  * @returns the counter's key (addressHash)
  */
 export async function countAddressAttempt(db: ConnectorQueryable, address: string | null, now: Date): Promise<string> {
-  const addressHash = createHash("sha256").update(`address:${canonical(address) ?? "unknown"}`).digest("hex");
+  const addressHash = createHash("sha256").update(`address:${address ?? "unknown"}`).digest("hex");
   const windowStart = new Date(now.getTime() - WINDOW_MS);
   // A locked counter is left alone (refused attempts do not prolong the lock); an expired window
   // starts again with nothing failed and this attempt pending. Each assignment reads only
@@ -184,13 +185,6 @@ export async function pruneCounters(db: ConnectorQueryable, now: Date): Promise<
  */
 export async function addressAttemptAbandoned(db: ConnectorQueryable, attempt: AddressAttempt): Promise<void> {
   await settle(db, attempt, false);
-}
-
-/** One spelling per address: lowercase, an IPv4-mapped IPv6 address as its IPv4 (a dual-stack socket's view). */
-function canonical(address: string | null): string | null {
-  if (address === null) return null;
-  const lower = address.toLowerCase();
-  return /^::ffff:\d+\.\d+\.\d+\.\d+$/.test(lower) ? lower.slice(7) : lower;
 }
 
 /**

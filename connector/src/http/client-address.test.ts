@@ -26,6 +26,8 @@ describe("resolveClientAddress", () => {
     expect(resolveClientAddress("::ffff:127.0.0.1", undefined, none, true)).toBe("127.0.0.1");
     expect(resolveClientAddress("127.0.0.1", "::FFFF:198.51.100.7", none, true)).toBe("198.51.100.7");
     expect(resolveClientAddress("127.0.0.1", "2001:DB8::1", none, true)).toBe("2001:db8::1");
+    expect(resolveClientAddress("127.0.0.1", "2001:0db8:0:0::1", none, true)).toBe("2001:db8::1");
+    expect(resolveClientAddress("127.0.0.1", "[2001:db8::1]:443", none, true)).toBe("2001:db8::1");
     expect(resolveClientAddress(undefined, "198.51.100.7", none, true)).toBeNull();
     expect(resolveClientAddress("127.0.0.1", "not-an-address", none, true)).toBeNull();
   });

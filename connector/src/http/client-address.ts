@@ -13,7 +13,7 @@
  * X-Forwarded-For counts as the platform's own address.
  */
 import type { Request } from "express";
-import { isIP } from "node:net";
+import { canonicalAddress } from "@service/shared/ip-address";
 import { isTrustedProxy, type TrustedProxies } from "@service/shared/node";
 
 /** The flag http/auth.ts sets in `res.locals` when a request carries an active integration token. */
@@ -25,8 +25,10 @@ export const AUTHENTICATED_AS_PLATFORM = "authenticatedAsPlatform";
  * @param forwardedFor the X-Forwarded-For header (several headers arrive joined by ", ")
  * @param proxies TRUSTED_PROXIES (parseTrustedProxies of @service/shared/node)
  * @param fromPlatform whether the request carries the platform's integration token
- * @returns the address in one spelling (lower case, an IPv4-mapped IPv6 address as its IPv4); null
- *   when unknown: no socket address, or the entry taken as the client is not an IP address
+ * @returns the address in the one spelling the core API writes too (canonicalAddress of
+ *   `@service/shared/ip-address`: IPv6 in RFC 5952 form, an IPv4-mapped IPv6 address as its IPv4,
+ *   a port or zone dropped); null when unknown: no socket address, or the entry taken as the
+ *   client is not an IP address
  */
 export function resolveClientAddress(
   peer: string | undefined,
@@ -40,16 +42,10 @@ export function resolveClientAddress(
   let i = 0;
   while (i < hops.length - 1 && isTrustedProxy(proxies, hops[i])) i++;
   if (fromPlatform && i < hops.length - 1) i++;
-  return canonical(hops[i]!);
+  return canonicalAddress(hops[i]!);
 }
 
 /** resolveClientAddress of an Express request, with its `res.locals` flag (AUTHENTICATED_AS_PLATFORM). */
 export function clientAddressOf(req: Request, locals: Record<string, unknown>, proxies: TrustedProxies): string | null {
   return resolveClientAddress(req.socket.remoteAddress, req.get("x-forwarded-for"), proxies, locals[AUTHENTICATED_AS_PLATFORM] === true);
-}
-
-function canonical(text: string): string | null {
-  const lower = text.toLowerCase();
-  const address = /^::ffff:\d{1,3}(\.\d{1,3}){3}$/.test(lower) ? lower.slice(7) : lower;
-  return isIP(address) === 0 ? null : address;
 }

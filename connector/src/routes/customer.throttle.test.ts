@@ -111,6 +111,13 @@ describe("authenticate: per-address limit", () => {
     for (let i = 0; i < ADDRESS_LIMIT; i++) expect((await authenticate("198.51.100.5", `mapped${i}@example.com`, "x")).status).toBe(200);
     expect((await authenticate("::ffff:198.51.100.5", "mapped@example.com", "x")).status).toBe(429);
   });
+
+  it("an IPv6 address counts once however it is spelled (upper case, zeros written out, a port)", async () => {
+    const spellings = ["2001:DB8::55", "2001:db8:0:0:0:0:0:55", "[2001:0db8::0055]:443", "2001:db8::55"];
+    for (let i = 0; i < ADDRESS_LIMIT; i++) expect((await authenticate(spellings[i % spellings.length]!, `spelled${i}@example.com`, "x")).status).toBe(200);
+    for (const from of spellings) expect((await authenticate(from, "spelled@example.com", "x")).status, from).toBe(429);
+    expect((await authenticate("2001:db8::56", "spelled@example.com", "x")).status).toBe(200);
+  });
 });
 
 /** The throttle row of client address `from` (plain SQL). */

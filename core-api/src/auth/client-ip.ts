@@ -4,31 +4,15 @@
  * up to the first address that is not a trusted proxy. Pure: the runtime hands in the socket
  * address (AppDeps.clientAddress), so Node, Deno and tests all go through the same rules.
  *
- * Addresses are compared and stored in one canonical text form (ip-ranges/cidr.ts): an
- * IPv4-mapped IPv6 address (`::ffff:192.0.2.7`, what a dual-stack socket reports for an IPv4
- * client) becomes the IPv4 address it carries, IPv6 is RFC 5952 lower case, a zone is dropped.
+ * Addresses are compared and stored in one canonical text form (canonicalAddress of
+ * `@service/shared/ip-address`, which the connector's login limits use too): an IPv4-mapped IPv6
+ * address (`::ffff:192.0.2.7`, what a dual-stack socket reports for an IPv4 client) becomes the
+ * IPv4 address it carries, IPv6 is RFC 5952 lower case, a zone is dropped.
  */
 import type { Context } from "hono";
 import { isTrustedProxy, type TrustedProxies } from "@service/shared/node";
-import { formatCidr, parseCidr } from "../ip-ranges/cidr.ts";
+import { canonicalAddress } from "@service/shared/ip-address";
 import { requestHeader } from "../http/request-headers.ts";
-
-/**
- * The canonical text of one address, tolerating the port forms some proxies write into
- * X-Forwarded-For (`192.0.2.7:5123`, `[2001:db8::1]:443`).
- * @returns for example `192.0.2.7` for `::ffff:192.0.2.7`; null when `text` is not one IPv4 or IPv6
- *   address (IPv4 must be four decimal parts: `10.1` or `0x7f.1` are refused, see cidr.ts)
- */
-export function canonicalAddress(text: string): string | null {
-  let t = text.trim();
-  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(t);
-  if (bracketed) t = bracketed[1]!;
-  else if (/^[\d.]+:\d{1,5}$/.test(t)) t = t.slice(0, t.lastIndexOf(":"));
-  t = t.replace(/%[0-9a-z._~-]+$/i, "");
-  if (t === "" || t.includes("/")) return null;
-  const parsed = parseCidr(t);
-  return parsed ? formatCidr(parsed).replace(/\/\d+$/, "") : null;
-}
 
 /**
  * The client address of a request.

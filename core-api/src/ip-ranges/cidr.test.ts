@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../http/service-error.ts";
-import { normaliseCidr, parseCidr } from "./cidr.ts";
+import { parseCidr } from "@service/shared/ip-address";
+import { normaliseCidr } from "./cidr.ts";
 
 describe("normaliseCidr", () => {
   it("clears the host bits of IPv4 ranges", () => {

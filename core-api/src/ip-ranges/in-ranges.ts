@@ -3,8 +3,7 @@
  * admin login requests must come from an address inside at least one range). Pure: no I/O; the
  * login check reads the ranges and the client address and asks here.
  */
-import ipaddr from "ipaddr.js";
-import { parseCidr } from "./cidr.ts";
+import { parseCidr, type ParsedCidr } from "@service/shared/ip-address";
 
 /**
  * Tests `ip` against `cidrs`.
@@ -12,7 +11,7 @@ import { parseCidr } from "./cidr.ts";
  * An IPv4-mapped IPv6 address (`::ffff:192.0.2.7`, what a dual-stack socket reports for an IPv4
  * client) is compared as the IPv4 address it carries, and an IPv4-mapped range as its IPv4 range,
  * so either spelling matches the other. A zone (`fe80::1%eth0`) on the address is ignored. The
- * address follows the strict rules of cidr.ts (IPv4 as four decimal parts).
+ * address follows the strict rules of @service/shared/ip-address (IPv4 as four decimal parts).
  * @param ip the client address, IPv4 or IPv6, without a prefix
  * @param cidrs ranges in any form `parseCidr` reads (normally the stored canonical form)
  * @returns true when `ip` is inside at least one range; false for an empty list, for a malformed
@@ -29,8 +28,8 @@ export function ipInRanges(ip: string, cidrs: readonly string[]): boolean {
   return false;
 }
 
-/** The address alone, read as a one-address range so both sides follow the same rules (cidr.ts). */
-function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+/** The address alone, read as a one-address range so both sides follow the same rules (@service/shared/ip-address). */
+function parseAddress(ip: string): ParsedCidr[0] | null {
   const text = ip.trim().replace(/%[0-9a-z._~-]+$/i, "");
   if (text.includes("/")) return null;
   return parseCidr(text)?.[0] ?? null;
