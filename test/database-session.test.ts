@@ -1,12 +1,12 @@
 /**
  * Every pool of both services sets the session's wsrep_sync_wait (read your writes on a Galera
- * cluster, shared/src/database-session.ts); DATABASE_URL's `wsrep_sync_wait` parameter changes
+ * cluster, shared/src/node/database-session.ts); DATABASE_URL's `wsrep_sync_wait` parameter changes
  * it, never reaches the driver, and a bad value is refused by both services' configuration. On
  * the shared server (no Galera) the setting is inert; its effect on a cluster is tested in
  * test/cluster/read-your-writes.test.ts.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { databaseSession, DEFAULT_SYNC_WAIT } from "../shared/src/database-session.ts";
+import { databaseSession, DEFAULT_SYNC_WAIT } from "../shared/src/node/database-session.ts";
 import { openCoreDatabase } from "../core-api/src/db/client.ts";
 import { openConnectorDatabase } from "../connector/src/db/client.ts";
 import { parseCoreConfig } from "../core-api/src/config.ts";

@@ -5,7 +5,7 @@
  * refusal that waiting cannot cure (access denied) fails at once; an unknown host name is
  * retried, as compose's DNS may know the database container only once it runs.
  */
-import { databaseSession } from "@service/shared/database-session";
+import { databaseSession } from "@service/shared/node";
 import mysql from "mysql2/promise";
 
 /** First pause between attempts; it doubles up to MAX_PAUSE_MS. */

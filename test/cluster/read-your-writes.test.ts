@@ -2,7 +2,7 @@
  * Read your writes on the Galera cluster (handbook, "Scale beyond one machine"): two core-api
  * instances pointed straight at two different nodes, not through the proxy. A user written
  * through the instance on node 2 is read at once through the instance on node 1. With the
- * sessions' default wsrep_sync_wait (1, shared/src/database-session.ts) every read sees the
+ * sessions' default wsrep_sync_wait (1, shared/src/node/database-session.ts) every read sees the
  * write; with `?wsrep_sync_wait=0` in the address some read misses it, which is what the setting
  * is for. The last test measures what the wait costs a by-id read.
  */

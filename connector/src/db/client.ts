@@ -25,8 +25,8 @@ export interface ConnectorDatabase {
  * and wait for a free connection is bounded (openDatabasePool of @service/shared/node): a frozen or
  * unreachable database fails a request fast, with an error `isDatabaseUnavailable` recognises, and
  * within the request's deadline (@service/shared/node, request-deadline.ts).
- * Every session reads its writes on a Galera cluster (wsrep_sync_wait, shared/src/database-session.ts;
- * a `wsrep_sync_wait` parameter of `databaseUrl` changes it).
+ * Every session reads its writes on a Galera cluster (wsrep_sync_wait,
+ * shared/src/node/database-session.ts; a `wsrep_sync_wait` parameter of `databaseUrl` changes it).
  * @param options.connectionLimit pool size (default 10)
  * @param options.timeouts overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), for
  *   example no query timeout for migrations

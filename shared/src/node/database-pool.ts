@@ -5,7 +5,7 @@
  * `isDatabaseUnavailable` recognises.
  */
 import mysql from "mysql2/promise";
-import { applySessionSettings, databaseSession } from "../database-session.ts";
+import { applySessionSettings, databaseSession } from "./database-session.ts";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts, type DeadlineSource } from "./db-timeouts.ts";
 
 /** How a service opens its pool. */

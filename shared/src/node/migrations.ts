@@ -7,7 +7,7 @@
 import type { MySql2Database } from "drizzle-orm/mysql2";
 import { migrate } from "drizzle-orm/mysql2/migrator";
 import mysql from "mysql2/promise";
-import { databaseSession } from "../database-session.ts";
+import { databaseSession } from "./database-session.ts";
 import type { DatabaseTimeouts } from "./db-timeouts.ts";
 
 /** What a database name may be: it is quoted into CREATE DATABASE, so only a safe alphabet. */

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_REQUEST_DEADLINE_MS } from "./db-timeouts.ts";
 import { z } from "zod";
-import { parseSyncWait, SYNC_WAIT_PARAMETER, syncWaitProblem } from "../database-session.ts";
+import { parseSyncWait, SYNC_WAIT_PARAMETER, syncWaitProblem } from "./database-session.ts";
 import { LOG_LEVELS, type LogLevel } from "../logging.ts";
 import { MIN_SECRET_KEY_LENGTH } from "../secret-box.ts";
 import { parseTrustedProxies } from "./trusted-proxies.ts";

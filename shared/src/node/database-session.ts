@@ -16,7 +16,8 @@
  * waits). It travels with the address to every process and script that opens a pool; it is
  * taken out of the URL before the driver sees it.
  *
- * No I/O of its own and no mysql2 import (structural types), like db-timeouts.ts.
+ * Its one I/O is the statement applySessionSettings queues on each new connection of a pool handed
+ * in; no mysql2 import (structural types), like db-timeouts.ts.
  */
 
 /** The DATABASE_URL parameter, named as the server variable it sets. */
