@@ -8,7 +8,7 @@ import net, { type AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import { Hono } from "hono";
 import { serve, type ServerType } from "@hono/node-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { ENCODINGS, encode } from "../../../test/helpers/internal-calls.ts";
 import { createApp } from "../app.ts";
@@ -67,7 +67,21 @@ describe("a request body that never fully arrives", () => {
 
   it("over a socket cut mid-body: nothing is logged, for either framing", async () => {
     const app = createApp({ db: core.db, config: loadCoreConfig({ CORE_DB_NAME: core.dbName }), logger });
-    const server: ServerType = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    // Counted around the app: a request the app has started on, and one it has finished with.
+    let started = 0;
+    let finished = 0;
+    const server: ServerType = serve({
+      fetch: async (request, env) => {
+        started++;
+        try {
+          return await app.fetch(request, env);
+        } finally {
+          finished++;
+        }
+      },
+      port: 0,
+      hostname: "127.0.0.1",
+    });
     await new Promise((resolve) => server.once("listening", resolve));
     const { port } = server.address() as AddressInfo;
     logged.length = 0;
@@ -81,12 +95,14 @@ describe("a request body that never fully arrives", () => {
         const socket = net.connect(port, "127.0.0.1");
         await new Promise((resolve) => socket.once("connect", resolve));
         socket.write(`POST /internal/add-business HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${headerLines}${framing}\r\n\r\n${start}`);
-        await new Promise((resolve) => setTimeout(resolve, 150)); // the handler is reading the body now
+        // The app has the request (its body still arriving) before the socket is cut.
+        await vi.waitFor(() => expect(started).toBe(cut + 1), { timeout: 5_000, interval: 5 });
         socket.destroy();
         cut++;
       }
       expect(cut).toBe(2);
-      await new Promise((resolve) => setTimeout(resolve, 500)); // the server notices the hang-ups
+      // The app has finished both requests, so whatever it would log about them is logged by now.
+      await vi.waitFor(() => expect(finished).toBe(2), { timeout: 5_000, interval: 5 });
       expect(logged).toEqual([]);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));

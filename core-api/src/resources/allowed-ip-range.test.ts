@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TestAdmin } from "../../../test/helpers/core.ts";
 import { allowedIpRanges, chains } from "../db/schema.ts";
 import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
@@ -27,11 +27,21 @@ beforeAll(async () => {
   await w.core.db.update(chains).set({ ipWhitelistSuperUserExemption: true });
 });
 afterAll(() => w.core.close());
+// Every test starts from no ranges and adds the ones it reads: tests do not depend on one another.
+beforeEach(async () => {
+  await w.core.db.delete(allowedIpRanges);
+});
 
 const rowOf = async (id: number) => (await w.core.db.select().from(allowedIpRanges).where(eq(allowedIpRanges.id, id)))[0]!;
 const allRows = async () => w.core.db.select().from(allowedIpRanges).orderBy(allowedIpRanges.id);
 const post = (body: unknown, headers?: Record<string, string>) => w.call("POST", "/resources/allowed_ip_range", body, headers);
 const level = (n: number) => ({ "X-Service-Response-Recursion-Level": String(n) });
+/** Adds a range (in the header chain, or the chain of `headers`' admin) and returns its id. */
+const add = async (cidr: string, notes?: string, headers?: Record<string, string>): Promise<number> => {
+  const res = await post({ cidr, ...(notes === undefined ? {} : { notes }) }, headers);
+  expect(res.status).toBe(200);
+  return res.body.results.id;
+};
 
 describe("POST /resources/allowed_ip_range", () => {
   it("stores the normalised range in the header chain and answers at level 2", async () => {
@@ -73,6 +83,7 @@ describe("POST /resources/allowed_ip_range", () => {
   });
 
   it("refuses a range the chain already has live, in any spelling, with 419; another chain may have it", async () => {
+    await add("192.168.1.0/24");
     const before = await allRows();
     for (const cidr of ["192.168.1.0/24", "192.168.1.200/24", " 192.168.1.1/24", "::ffff:192.168.1.0/120"]) {
       const res = await post({ cidr });
@@ -127,10 +138,15 @@ describe("POST /resources/allowed_ip_range", () => {
 });
 
 describe("GET /resources/allowed_ip_range and /resources/allowed_ip_ranges", () => {
+  /** the chain's ranges each test reads, and one of another chain the reads never show */
+  const OTHERS = ["10.9.8.7/32", "2001:db8::abcd/128", "172.16.0.0/12"];
   let office: number, v6: number;
-  beforeAll(async () => {
-    office = (await w.call("GET", "/resources/allowed_ip_range?cidr=192.168.1.0/24")).body.results.id;
-    v6 = (await w.call("GET", "/resources/allowed_ip_range?cidr=2001:db8::/32")).body.results.id;
+  beforeEach(async () => {
+    w.setNow("2026-01-01T01:00:00Z");
+    office = await add("192.168.1.77/24", "head office");
+    v6 = await add("2001:DB8::/32");
+    for (const cidr of OTHERS) await add(cidr);
+    await add("192.168.1.0/24", undefined, otherSuper.headers);
   });
 
   it("gets one by id, and by ?cidr= in any spelling of the range", async () => {
@@ -163,7 +179,7 @@ describe("GET /resources/allowed_ip_range and /resources/allowed_ip_ranges", () 
   it("lists the chain's live ranges, filters by cidr (normalised) and id", async () => {
     const all = await w.call("GET", "/resources/allowed_ip_ranges");
     expect(all.status).toBe(200);
-    expect(all.body.results).toMatchObject({ offset: 0, limit: 25, total_count: 5, result_type: "allowed_ip_ranges" });
+    expect(all.body.results).toMatchObject({ offset: 0, limit: 25, total_count: 2 + OTHERS.length, result_type: "allowed_ip_ranges" });
     expect(all.body.results.resources.every((r: { chain: { id: number } }) => r.chain.id === w.core.chainId)).toBe(true);
     const byCidr = await w.call("GET", "/resources/allowed_ip_ranges?cidr=192.168.1.1/24");
     expect(byCidr.body.results.resources.map((r: { id: number }) => r.id)).toEqual([office]);
@@ -193,8 +209,9 @@ describe("GET /resources/allowed_ip_range and /resources/allowed_ip_ranges", () 
 
 describe("PUT, PATCH and DELETE /resources/allowed_ip_range", () => {
   let id: number;
-  beforeAll(async () => {
-    id = (await post({ cidr: "203.0.113.0/24", notes: "vpn" })).body.results.id;
+  beforeEach(async () => {
+    id = await add("203.0.113.0/24", "vpn");
+    await add("192.168.1.0/24", "head office");
   });
 
   it("PATCH changes notes alone, then the cidr (normalised)", async () => {
@@ -208,9 +225,9 @@ describe("PUT, PATCH and DELETE /resources/allowed_ip_range", () => {
 
   it("PUT replaces: cidr required, unsent notes become null", async () => {
     expect(errorOf(await w.call("PUT", `/resources/allowed_ip_range/${id}`, { notes: "x" }))).toEqual({ status: 400, code: 441, name: "parameter_missing" });
-    const res = await w.call("PUT", `/resources/allowed_ip_range/${id}`, { cidr: "203.0.113.0/24" });
-    expect(res.body.results).toMatchObject({ cidr: "203.0.113.0/24", notes: null });
-    expect(await rowOf(id)).toMatchObject({ cidr: "203.0.113.0/24", notes: null });
+    const res = await w.call("PUT", `/resources/allowed_ip_range/${id}`, { cidr: "203.0.113.64/26" });
+    expect(res.body.results).toMatchObject({ cidr: "203.0.113.64/26", notes: null });
+    expect(await rowOf(id)).toMatchObject({ cidr: "203.0.113.64/26", notes: null });
   });
 
   it("refuses a duplicate or malformed cidr and read-only properties; nothing is written", async () => {
@@ -251,7 +268,7 @@ describe("PUT, PATCH and DELETE /resources/allowed_ip_range", () => {
 
 describe("allowed IP range access", () => {
   it("refuses every write of an admin who is not a super user with 544 and writes nothing", async () => {
-    const target = (await w.call("GET", "/resources/allowed_ip_range?cidr=192.168.1.0/24")).body.results.id;
+    const target = await add("192.168.1.0/24");
     const before = await allRows();
     for (const [method, path, body] of [
       ["POST", "/resources/allowed_ip_range", { cidr: "100.64.0.0/10" }],
@@ -274,7 +291,7 @@ describe("allowed IP range access", () => {
   });
 
   it("answers 544 for another chain's range on every method and leaves it alone", async () => {
-    const foreign = (await allRows()).find((r) => r.chainId === otherChain)!;
+    const foreign = await rowOf(await add("192.168.1.0/24", undefined, otherSuper.headers));
     for (const [method, body] of [["GET"], ["PATCH", { notes: "mine now" }], ["PUT", { cidr: "10.0.0.0/8" }], ["DELETE"]] as const) {
       expect(errorOf(await w.call(method, `/resources/allowed_ip_range/${foreign.id}`, body))).toEqual({ status: 404, code: 544, name: "resource_not_found" });
     }
