@@ -18,7 +18,8 @@
  *   `START TRANSACTION` or `BEGIN` statement) outside the transaction runner
  *   (shared/src/node/transaction-runner.ts), which every unit of work that writes goes through.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cruise, type ICruiseResult, type IViolation } from "dependency-cruiser";
@@ -58,11 +59,12 @@ const LAYER_RULES = CORE_LAYERS.slice(1).map(([name, path], i) => ({
 
 let result: ICruiseResult;
 
-beforeAll(async () => {
+/** Cruises `dirs` under `baseDir` with the layout rules. */
+async function cruiseLayout(baseDir: string, dirs: string[]): Promise<ICruiseResult> {
   const out = await cruise(
-    PACKAGES.map((p) => `${p}/src`),
+    dirs,
     {
-      baseDir: ROOT,
+      baseDir,
       validate: true,
       tsPreCompilationDeps: true,
       // node_modules is not followed, but imports of packages are recorded (contracts-do-no-io)
@@ -83,7 +85,11 @@ beforeAll(async () => {
     // Workspace packages resolve through their package.json `exports` to the .ts sources.
     { exportsFields: ["exports"], conditionNames: ["import", "default"], extensions: [".ts", ".js"] } as never,
   );
-  result = out.output as ICruiseResult;
+  return out.output as ICruiseResult;
+}
+
+beforeAll(async () => {
+  result = await cruiseLayout(ROOT, PACKAGES.map((p) => `${p}/src`));
 }, 120_000);
 
 const show = (v: IViolation) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(" -> ")})` : ""}`;
@@ -120,6 +126,32 @@ describe("core-api's layers", () => {
     expect(climbs("core-api/src/auth/request-auth.ts", "core-api/src/resources/engine.ts", "auth")).toBe(true);
     expect(climbs("core-api/src/businesses/search.ts", "core-api/src/db/client.ts", "domains")).toBe(false);
   });
+
+  it("report a climb in real files as a violation (the rules can fail, cruised)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "layout-"));
+    try {
+      const files: Record<string, string> = {
+        "core-api/src/auth/secret.ts": "export const secret = 1;\n",
+        "core-api/src/db/climb.ts": 'import { secret } from "../auth/secret.ts";\nexport const climbed = secret;\n',
+        "core-api/src/resources/adapter.ts": "export const adapter = 2;\n",
+        "core-api/src/businesses/reads.ts": 'import { adapter } from "../resources/adapter.ts";\nexport const read = adapter;\n',
+        "shared/src/contract.ts": 'import { readFileSync } from "node:fs";\nexport const read = readFileSync;\n',
+      };
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      const cruised = await cruiseLayout(dir, ["core-api/src", "shared/src"]);
+      expect(cruised.summary.violations.map(show).sort()).toEqual([
+        "contracts-import-no-node-builtin: shared/src/contract.ts -> fs",
+        "domain-never-imports-resources: core-api/src/businesses/reads.ts -> core-api/src/resources/adapter.ts",
+        "layer-db-imports-down: core-api/src/db/climb.ts -> core-api/src/auth/secret.ts",
+        "layer-domains-imports-down: core-api/src/businesses/reads.ts -> core-api/src/resources/adapter.ts",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("hooks the domains call back", () => {
