@@ -54,7 +54,7 @@ export function orderBy(order: readonly OrderKey[], inner?: string): SQL {
 
 /** The business row as the page's statements select it (alias `r`), read as the compiled reads read a row. */
 const r = alias(businesses, "r");
-const BUSINESS_ROWS = tableRows(businesses, "r");
+const BUSINESS_ROWS = tableRows(businesses);
 const ROW_COLUMNS = sql.join(Object.values(getTableColumns(r)), sql`, `);
 /** The columns of a business row; pageWithRows selects the distance right after them. */
 export const BUSINESS_ROW_COLUMNS = BUSINESS_ROWS.count;

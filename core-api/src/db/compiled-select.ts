@@ -151,19 +151,17 @@ function drizzlePrepared(query: object): (db: CoreDb, values: Readonly<Record<st
 
 /**
  * Reads whole rows of `table` from rows fetched as arrays (`rowsAsArray`) whose first columns are
- * `columns` (what a hand-written statement selects, with a table alias), decoded as compileSelect
- * decodes them. For a statement that is not compiled once (its text varies with its values, as a
- * search's does) but returns the table's rows.
- * @param alias the table's alias in the statement
- * @returns `columns`, the select list (`alias`.`column`, ... in the table's column order), and
- *   `read`, which turns a row array into the row object (columns after the table's are ignored)
+ * the table's columns in its column order (a statement built with drizzle selecting
+ * `getTableColumns` of the table or an alias of it), decoded as compileSelect decodes them. For a
+ * statement that is not compiled once (its text varies with its values, as a search's does) but
+ * returns the table's rows.
+ * @returns `count`, the number of the table's columns, and `read`, which turns a row array into
+ *   the row object (columns after the table's are ignored)
  * @throws Error when the table has a date column read as text (see compileSelect)
  */
-export function tableRows<T extends Table>(table: T, alias: string): { columns: string; count: number; read(row: readonly unknown[]): T["$inferSelect"] } {
-  const columns = getTableColumns(table) as Record<string, Column>;
-  const plan = rowPlan(fieldReaders(columns, []));
-  const list = Object.values(columns).map((c) => `${alias}.\`${c.name}\``).join(", ");
-  return { columns: list, count: plan.length, read: rowReader(plan) as (row: readonly unknown[]) => T["$inferSelect"] };
+export function tableRows<T extends Table>(table: T): { count: number; read(row: readonly unknown[]): T["$inferSelect"] } {
+  const plan = rowPlan(fieldReaders(getTableColumns(table) as Record<string, Column>, []));
+  return { count: plan.length, read: rowReader(plan) as (row: readonly unknown[]) => T["$inferSelect"] };
 }
 
 /** The readers of a selection, in the order drizzle writes its select list. */
