@@ -9,7 +9,7 @@
  */
 import { errorBody } from "@service/shared";
 import { loginCall, logoutCall } from "@service/shared/internal/login";
-import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
+import { lazySecretBox } from "@service/shared/secret-box";
 import { parseTrustedProxies } from "@service/shared/node";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { clientIpOf, fromTrustedProxy } from "./auth/client-ip.ts";
@@ -106,19 +106,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => errorResponse(c, new ServiceError("resource_not_found")));
   app.onError(answerError(log));
   return app;
-}
-
-/**
- * The app's SecretBox of SERVICE_SECRET_KEY, opened on first use, once per app: most requests
- * never need it.
- * @returns a function answering the box; it rejects when no key is configured
- */
-function lazySecretBox(key: string | undefined): () => Promise<SecretBox> {
-  let box: Promise<SecretBox> | null = null;
-  return () => {
-    if (!key) return Promise.reject(new Error("SERVICE_SECRET_KEY is not set: secrets for outbound calls cannot be kept"));
-    return (box ??= openSecretBox(key));
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openSecretBox, SecretBoxError } from "./secret-box.ts";
+import { lazySecretBox, openSecretBox, SecretBoxError } from "./secret-box.ts";
 
 const KEY = "k".repeat(44);
 
@@ -31,5 +31,19 @@ describe("secret box (AES-256-GCM under SERVICE_SECRET_KEY)", () => {
 
   it("refuses a key shorter than 32 characters", async () => {
     await expect(openSecretBox("short")).rejects.toThrow(RangeError);
+  });
+});
+
+describe("lazySecretBox", () => {
+  it("opens the box on the first call and answers the same box after", async () => {
+    const box = lazySecretBox(KEY);
+    const first = await box();
+    expect(await box()).toBe(first);
+    expect(await first.open(await (await openSecretBox(KEY)).seal("s", "p"), "p")).toBe("s");
+  });
+
+  it("rejects without a key, and as openSecretBox does for a short one", async () => {
+    await expect(lazySecretBox(undefined)()).rejects.toThrow(/SERVICE_SECRET_KEY is not set/);
+    await expect(lazySecretBox("short")()).rejects.toThrow(RangeError);
   });
 });

@@ -39,6 +39,21 @@ export interface SecretBox {
 }
 
 /**
+ * The secret box of `serviceSecretKey`, opened on first use and kept: a service that holds one
+ * per process opens it only when a request needs it (most never do).
+ * @param serviceSecretKey SERVICE_SECRET_KEY; undefined when the service runs without one
+ * @returns a function answering the box; it rejects when no key is configured, and as openSecretBox
+ *   rejects for a key too short
+ */
+export function lazySecretBox(serviceSecretKey: string | undefined): () => Promise<SecretBox> {
+  let box: Promise<SecretBox> | null = null;
+  return () => {
+    if (!serviceSecretKey) return Promise.reject(new Error("SERVICE_SECRET_KEY is not set: secrets for outbound calls cannot be kept"));
+    return (box ??= openSecretBox(serviceSecretKey));
+  };
+}
+
+/**
  * The secret box of `serviceSecretKey`: an AES-256-GCM key derived with HKDF-SHA256.
  * @param serviceSecretKey SERVICE_SECRET_KEY, at least MIN_SECRET_KEY_LENGTH characters
  * @throws RangeError when the key is shorter

@@ -27,9 +27,8 @@ export async function phoneVerificationStep(ctx: RequestContext, chain: Verifyin
     secretKey: deps.config.secretKey!,
     secretBox: await ctx.secretBox(),
     now: ctx.now,
-    warn: (f, m) => deps.logger?.warn(f, m),
-    info: (f, m) => deps.logger?.info(f, m),
+    log: deps.logger,
     db: ctx.db,
-    wake: () => deps.outboxWake?.(),
+    wake: deps.outboxWake,
   });
 }

@@ -43,7 +43,7 @@ export function phoneVerificationStepOf(env: VerificationEnv & { db: CoreDb; wak
       if (enqueued) env.wake?.();
       if (counted === null) return;
       const chainId = counted;
-      await pruneCounters(env.db, chainId, env.now).catch((err: unknown) => env.warn?.({ err, chainId }, "pruning phone verification counters failed"));
+      await pruneCounters(env.db, chainId, env.now).catch((err: unknown) => env.log?.warn({ err, chainId }, "pruning phone verification counters failed"));
     },
   };
 }

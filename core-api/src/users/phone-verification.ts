@@ -29,6 +29,7 @@ import type { ErrorName } from "@service/shared";
 import type { SecretBox } from "@service/shared/secret-box";
 import { and, eq, ne } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
 import { phoneVerifications, users } from "../db/schema.ts";
 import { enqueue } from "../outbox/enqueue.ts";
 import { WEBHOOK_DESTINATION } from "../webhooks/webhook-destination.ts";
@@ -51,10 +52,9 @@ export interface VerificationEnv {
   secretKey: string;
   secretBox: SecretBox;
   now: Date;
-  /** log line for a chain that verifies numbers but has no SMS webhook */
-  warn?: (fields: object, message: string) => void;
-  /** log line for a code the chain's limits held back */
-  info?: (fields: object, message: string) => void;
+  /** the service's logger: a warning for a chain that verifies numbers but has no SMS webhook, an
+   * info line for a code the chain's limits held back (absent: nothing logged) */
+  log?: Pick<Logger, "warn" | "info">;
 }
 
 /** The payload of a `phone_number_verification` event (the webhook body's `data`). */
@@ -120,7 +120,7 @@ export async function afterPhoneWrite(
   const verdict = await reserveSend(tx, saved.chainId, saved.id, saved.phoneNumber, limits, env.now);
   if (!verdict.ok) {
     await tx.delete(phoneVerifications).where(and(eq(phoneVerifications.userId, saved.id), ne(phoneVerifications.phoneNumber, saved.phoneNumber)));
-    env.info?.({ chainId: saved.chainId, userId: saved.id, limit: verdict.scope, retryAfterSeconds: verdict.retryAfterSeconds }, "phone verification code held back by the chain's limits");
+    env.log?.info({ chainId: saved.chainId, userId: saved.id, limit: verdict.scope, retryAfterSeconds: verdict.retryAfterSeconds }, "phone verification code held back by the chain's limits");
     return { code: null, deliveries: 0, held: verdict };
   }
   const code = newVerificationCode();
@@ -143,7 +143,7 @@ export async function afterPhoneWrite(
     message: `Your verification code is ${code}. It expires in ${CODE_TTL_MS / 60_000} minutes.`,
   };
   const hooks = await chainWebhooksFor(tx, saved.chainId, PHONE_VERIFICATION_EVENT);
-  if (hooks.length === 0) env.warn?.({ chainId: saved.chainId, userId: saved.id }, "verify_phone_numbers is on but the chain has no active phone_number_verification webhook: no SMS sent");
+  if (hooks.length === 0) env.log?.warn({ chainId: saved.chainId, userId: saved.id }, "verify_phone_numbers is on but the chain has no active phone_number_verification webhook: no SMS sent");
   for (const hook of hooks) {
     await enqueue(tx, { chainId: saved.chainId, kind: WEBHOOK_DESTINATION, targetId: hook.id, eventType: PHONE_VERIFICATION_EVENT, payload, expiresAt }, env);
   }
