@@ -13,6 +13,8 @@
  *   commit (the default: concurrent calls share a transaction) and from a second core-api started
  *   with GROUP_COMMIT=off (a transaction per call);
  * - location search (25 km, page of 25) and prefix search ("bak") on the big data set, 32 connections;
+ *   the location search also from a core-api started with SEARCH_SHAPES=off (its hot statements
+ *   rendered on every run): the row with and without rendering once per shape;
  * - connector authenticate (bench customers, the current Magento argon2id hash), 8 concurrent;
  * - get-basket-price for a member with 5 claimed vouchers and a 20-line basket, and add-basket
  *   redeeming 2 vouchers per sale (bench/basket-bench.ts), 32 connections; add-basket also from
@@ -144,7 +146,8 @@ export const throughputSection: BenchSection = {
     "                       by-id-drizzle (COMPILED_SELECTS=off), by-id-uncoalesced (CHECK_COALESCING=off),",
     "                       by-id-w1, by-id-w2,",
     "                       mysql2-insert, add-business, add-business-solo (GROUP_COMMIT=off),",
-    "                       mysql2-location, location, mysql2-prefix, prefix, argon2, authenticate, authenticate-w1,",
+    "                       mysql2-location, location, location-unshaped (SEARCH_SHAPES=off), mysql2-prefix, prefix,",
+    "                       argon2, authenticate, authenticate-w1,",
     "                       authenticate-w2, get-basket-price, add-basket, add-basket-solo (GROUP_COMMIT=off),",
     "                       mysql2-sale-tx; what no chosen target needs",
     "                       is not started or written (without add-business, add-business-solo, mysql2-insert and the",
@@ -176,6 +179,7 @@ export const throughputSection: BenchSection = {
     services.coreSolo = await startIf(["add-business-solo", "add-basket-solo"], () => ctx.core(cores, { name: "group-commit-off", env: { GROUP_COMMIT: "off" } }), "core-api");
     services.coreDrizzle = await startIf(["by-id-drizzle"], () => ctx.core(cores, { name: "compiled-selects-off", env: { COMPILED_SELECTS: "off" } }), "core-api");
     services.coreUncoalesced = await startIf(["by-id-uncoalesced"], () => ctx.core(cores, { name: "check-coalescing-off", env: { CHECK_COALESCING: "off" } }), "core-api");
+    services.coreUnshaped = await startIf(["location-unshaped"], () => ctx.core(cores, { name: "search-shapes-off", env: { SEARCH_SHAPES: "off" } }), "core-api");
     services.core1 = await startIf(["by-id-w1"], () => ctx.core(1), "core-api");
     services.core2 = cores === 2 ? services.core : await startIf(["by-id-w2"], () => ctx.core(2), "core-api");
     services.connector = await startIf(["authenticate", ...(cores === 2 ? ["authenticate-w2"] : [])], () => ctx.connector(cores), "connector");
@@ -245,6 +249,7 @@ export const throughputSection: BenchSection = {
       httpTarget("add-business-solo", `add-business over HTTP, GROUP_COMMIT=off (${workersNote(cores)})`, "product", services.coreSolo, CONNECTIONS, (n) => addBusinessRequest(writes, `${runTag}s`, n)),
       bare("mysql2-location", "bare mysql2 pool: the location search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("location"))),
       httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, locationCase)),
+      httpTarget("location-unshaped", `location search ${locationCase.location!.radiusKm} km, SEARCH_SHAPES=off (${workersNote(cores)})`, "product", services.coreUnshaped, CONNECTIONS, () => searchRequest(chain, locationCase)),
       bare("mysql2-prefix", "bare mysql2 pool: the prefix search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("text"))),
       httpTarget("prefix", `prefix search "${textCase.prefix}" (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, textCase)),
       httpTarget("get-basket-price", `get-basket-price: 5 claimed vouchers, 20 lines (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => basketPriceRequest(baskets!)),
@@ -268,6 +273,7 @@ export const throughputSection: BenchSection = {
       { label: "add-business with GROUP_COMMIT=off / bare mysql2 INSERT (32 in flight)", product: "add-business-solo", floor: "mysql2-insert" },
       { label: "add-business: group commit on / off", product: "add-business", floor: "add-business-solo" },
       { label: "location search / its own SQL on a bare mysql2 pool", product: "location", floor: "mysql2-location", min: 0.8 },
+      { label: "location search: statements rendered once per shape on / off", product: "location", floor: "location-unshaped" },
       { label: "prefix search / its own SQL on a bare mysql2 pool", product: "prefix", floor: "mysql2-prefix" },
       { label: "authenticate / native argon2id verifications (8 concurrent)", product: "authenticate", floor: "argon2", min: 0.9 },
       { label: "get-basket-price (5 vouchers, 20 lines) / by-id read", product: "get-basket-price", floor: "by-id", min: 0.5 },
@@ -292,6 +298,7 @@ export const throughputSection: BenchSection = {
     if (want("add-business-solo")) await probe(services.coreSolo.url, addBusinessRequest(writes, `${runTag}q`, 0));
     if (want("add-basket-solo")) await probe(services.coreSolo.url, basketSaleRequest(baskets!, salesPerTarget), (b) => b?.results?.pricing?.vouchers_applied?.length === 2);
     if (want("location")) await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
+    if (want("location-unshaped")) await probe(services.coreUnshaped.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
     if (want("prefix")) await probe(services.core.url, searchRequest(chain, textCase), (b) => b?.results?.total_count > 0);
     for (const [key, svc] of [["authenticate", services.connector], ["authenticate-w1", services.connector1], [w2("authenticate"), services.connector2]] as const) {
       if (want(key)) await probe(svc.url, authRequest(0), (b) => b?.authenticated === true);
@@ -301,6 +308,7 @@ export const throughputSection: BenchSection = {
     const serviceRoots = new Map<string, number>();
     const served = {
       "core-api": services.core, "core-api (GROUP_COMMIT=off)": services.coreSolo, "core-api (COMPILED_SELECTS=off)": services.coreDrizzle, "core-api (CHECK_COALESCING=off)": services.coreUncoalesced,
+      "core-api (SEARCH_SHAPES=off)": services.coreUnshaped,
       "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1,
     };
     for (const [label, svc] of Object.entries(served)) {

@@ -22,6 +22,7 @@ import { useGroupCommit } from "./businesses/business-repository.ts";
 import { useSaleGroupCommit } from "./baskets/sale-batch.ts";
 import { databaseUntil } from "./db/request-database.ts";
 import { useCompiledSelects } from "./db/compiled-select.ts";
+import { useSearchShapes } from "./businesses/query.ts";
 import type { ChainGrant } from "./auth/identity.ts";
 import { RequestAuth } from "./auth/request-auth.ts";
 import { parseApiVersion } from "./http/api-version.ts";
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerMetrics(app, deps); // first route: times every request, whatever answers it
   useGroupCommit(deps.db, deps.config.groupCommit);
   useCompiledSelects(deps.db, deps.config.compiledSelects);
+  useSearchShapes(deps.db, deps.config.searchShapes);
   useSaleGroupCommit(deps.db, deps.config.groupCommit);
   // A refused body left unread closes its connection after the answer (RFC 9112 9.6).
   app.use("*", closeWhenBodyUnread());

@@ -27,6 +27,8 @@ const schema = z.object({
   COMPILED_SELECTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   /** `off`: every request with credentials runs its own check (auth/check-coalescer.ts), for measuring without shared checks */
   CHECK_COALESCING: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  /** `off`: the search's hot statements are rendered on every run (businesses/query.ts), for measuring without rendering once per shape */
+  SEARCH_SHAPES: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -57,6 +59,8 @@ export interface CoreConfig extends CommonConfig {
   compiledSelects: boolean;
   /** CHECK_COALESCING: concurrent requests with the same credentials share the check (default on; off: one check per request, auth/check-coalescer.ts) */
   checkCoalescing: boolean;
+  /** SEARCH_SHAPES: the search's hot statements are rendered once per shape (default on; off: on every run, businesses/query.ts) */
+  searchShapes: boolean;
 }
 
 /**
@@ -81,6 +85,7 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       groupCommit: e.GROUP_COMMIT === "on",
       compiledSelects: e.COMPILED_SELECTS === "on",
       checkCoalescing: e.CHECK_COALESCING === "on",
+      searchShapes: e.SEARCH_SHAPES === "on",
     },
   };
 }

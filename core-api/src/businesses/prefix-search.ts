@@ -18,7 +18,7 @@ import { and, asc, desc, eq, gt, like, lt, sql, sum } from "drizzle-orm";
 import { alias, QueryBuilder } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { businessSearchWordCounts } from "../db/schema.ts";
-import { one, precompiled, rowArrays, rows, type Rendered } from "./query.ts";
+import { one, precompiled, rowArrays, rows, type Query } from "./query.ts";
 import { hitsOf, pageWithRows, type PlannedPage } from "./page-rows.ts";
 import { FROM_WORDS_BY_WORD, prefixPattern, t } from "./search-sql.ts";
 
@@ -88,7 +88,7 @@ export function prefixPage(
 type PageValues = { chain: number; field: number; pattern: string; length: number; wanted: number; limit: number; offset: number };
 
 /** The page sorted from every entry under the prefix (too many runs to merge). */
-function sortedPage(values: PageValues, descending: boolean): Rendered {
+function sortedPage(values: PageValues, descending: boolean): Query {
   const build = () =>
     pageWithRows({
       sql: sql`SELECT ${t.businessId} AS id, NULL AS distance_km FROM ${FROM_WORDS_BY_WORD}
@@ -107,7 +107,7 @@ const NO_RUN: Run = { token: "", lcp_prev: 0, n: 0 };
  * The page merged from the first offset + limit ids of each run (at least one). The runs are
  * padded to a power of two with runs holding nothing: one statement per size class and order.
  */
-function mergedPage(runs: readonly Run[], values: PageValues, descending: boolean): Rendered {
+function mergedPage(runs: readonly Run[], values: PageValues, descending: boolean): Query {
   const size = 2 ** Math.ceil(Math.log2(runs.length));
   const all = [...runs, ...Array.from({ length: size - runs.length }, () => NO_RUN)];
   const build = () => {

@@ -1,7 +1,8 @@
 /**
  * Runs the search's statements: drizzle queries (the query builder, or `sql` templates where it
  * lacks a construct), every value a bound parameter, the hot ones rendered once per shape
- * (precompiled), all sent as server-side prepared statements
+ * (precompiled; per run where SEARCH_SHAPES=off, useSearchShapes), all sent as server-side
+ * prepared statements
  * (mysql2 `execute`: the server parses a text once per connection, and the binary protocol binds a
  * coordinate as a DOUBLE, which a distance computes with directly, where a decimal literal in a
  * text is converted again for every row). The search keeps its texts few (lists padded to a
@@ -12,22 +13,56 @@
 import { is, Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { MySqlDialect } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
+import { baseDatabase } from "../db/request-database.ts";
 
 /** Turns drizzle queries into their text and values (no database needed). */
 const dialect = new MySqlDialect();
 
 /** A statement's text and its values, ready to send. */
-export interface Rendered {
+interface Rendered {
   sql: string;
   params: unknown[];
 }
 
-/** What the runners take: a drizzle query (rendered per run) or a rendered statement (precompiled). */
-export type Query = SQL | SQLWrapper | Rendered;
+/** A hot statement (precompiled): its shape, how to build it, and this run's placeholder values. */
+class Shaped {
+  readonly shape: string;
+  readonly build: () => SQL | SQLWrapper;
+  readonly values: Readonly<Record<string, unknown>>;
+  constructor(shape: string, build: () => SQL | SQLWrapper, values: Readonly<Record<string, unknown>>) {
+    this.shape = shape;
+    this.build = build;
+    this.values = values;
+  }
+}
+
+/** What the runners take: a drizzle query (rendered per run) or a hot statement (precompiled). */
+export type Query = SQL | SQLWrapper | Shaped;
+
+/** Databases whose hot statements are rendered per run (SEARCH_SHAPES=off). */
+const perRun = new WeakSet<CoreDb>();
+
+/**
+ * Renders the hot statements on `db` (its shared client: every request's handle of it) once per
+ * shape (on, the default) or on every run, as any other query (off: SEARCH_SHAPES=off, to
+ * measure what rendering once saves).
+ */
+export function useSearchShapes(db: CoreDb, on: boolean): void {
+  if (on) perRun.delete(baseDatabase(db));
+  else perRun.add(baseDatabase(db));
+}
+
+/** The text and values `query` sends on `db`. */
+function rendered(db: CoreDb, query: Query): Rendered {
+  if (query instanceof Shaped) {
+    const statement = perRun.has(baseDatabase(db)) ? compile(query.build()) : compiledOnce(query.shape, query.build);
+    return bind(statement, query);
+  }
+  return render(query);
+}
 
 /** The text and values of `query` (a builder's own rendering, or the dialect's for an `sql` template). */
-function rendered(query: Query): Rendered {
-  if ("params" in query) return query;
+function render(query: SQL | SQLWrapper): Rendered {
   const built = query as { toSQL?: () => Rendered };
   return built.toSQL ? built.toSQL() : dialect.sqlToQuery(query.getSQL());
 }
@@ -45,21 +80,37 @@ const MAX_COMPILED = 512;
 
 /**
  * The statement `build` returns, rendered once per `shape` and bound to `values` by placeholder
- * name. Drizzle's rendering of a search's statement (a few kilobytes of fragments) cost more node
- * time than the rest of the search together: the hot plans (location, one-word prefix) render
- * each shape once, with `sql.placeholder(name)` for every value that changes between runs
- * (`name[i]`: item i of the list `values[name]`).
+ * name when a runner sends it. Drizzle's rendering of a search's statement (a few kilobytes of
+ * fragments) cost more node time than the rest of the search together: the hot plans (location,
+ * one-word prefix) render each shape once, with `sql.placeholder(name)` for every value that
+ * changes between runs (`name[i]`: item i of the list `values[name]`).
  * @param shape names everything the text depends on (list sizes, order), nothing else
- * @throws Error naming a placeholder `values` gives no value
+ * @returns the statement for rows, rowArrays or one, which throw an Error naming a placeholder
+ *   `values` gives no value
  */
-export function precompiled(shape: string, build: () => SQL | SQLWrapper, values: Readonly<Record<string, unknown>>): Rendered {
+export function precompiled(shape: string, build: () => SQL | SQLWrapper, values: Readonly<Record<string, unknown>>): Query {
+  return new Shaped(shape, build, values);
+}
+
+/** The text of `shape`, rendered on its first run. */
+function compiledOnce(shape: string, build: () => SQL | SQLWrapper): Compiled {
   let statement = compiled.get(shape);
   if (!statement) {
-    const { sql, params } = rendered(build());
-    statement = { text: sql, slots: params.map(slotOf) };
+    statement = compile(build());
     if (compiled.size >= MAX_COMPILED) compiled.clear();
     compiled.set(shape, statement);
   }
+  return statement;
+}
+
+/** `query` rendered, each value a constant or a placeholder's slot. */
+function compile(query: SQL | SQLWrapper): Compiled {
+  const { sql, params } = render(query);
+  return { text: sql, slots: params.map(slotOf) };
+}
+
+/** `statement` with the values of `query` in its slots. */
+function bind(statement: Compiled, { shape, values }: Shaped): Rendered {
   const params = statement.slots.map((slot) => {
     if ("value" in slot) return slot.value;
     const given = values[slot.name];
@@ -79,14 +130,14 @@ function slotOf(param: unknown): Compiled["slots"][number] {
 
 /** Runs `query` and returns its rows (objects by column name). */
 export async function rows<T>(db: CoreDb, query: Query): Promise<T[]> {
-  const { sql, params } = rendered(query);
+  const { sql, params } = rendered(db, query);
   const [result] = (await db.$client.execute(sql, params as never)) as unknown as [T[]];
   return result;
 }
 
 /** Runs `query` and returns its rows as arrays (column order), for tableRows. */
 export async function rowArrays(db: CoreDb, query: Query): Promise<unknown[][]> {
-  const { sql, params } = rendered(query);
+  const { sql, params } = rendered(db, query);
   const [result] = (await db.$client.execute({ sql, rowsAsArray: true }, params as never)) as unknown as [unknown[][]];
   return result;
 }

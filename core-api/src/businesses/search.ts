@@ -28,7 +28,7 @@ import { cellCover, cellRangesWithin } from "./geo.ts";
 import { TOKEN_FIELD } from "./word-index.ts";
 import { prefixPage } from "./prefix-search.ts";
 import { BUSINESS_ROW_COLUMNS, hitsOf, orderBy, pageHits, pageWithRows, type BusinessHit, type OrderKey, type PageStatement, type PlannedPage } from "./page-rows.ts";
-import { one, padded, precompiled, rowArrays, type Rendered } from "./query.ts";
+import { one, padded, precompiled, rowArrays, type Query } from "./query.ts";
 import { AT, b, c, cellSlots, cellValues, distance, FROM_BUSINESSES, FROM_CELL_COUNTS, FROM_LOCATION_INDEX, FROM_WORDS } from "./search-sql.ts";
 import { inCells, locationValues, textMatch, within, wordRange, t } from "./search-sql.ts";
 import type { Location, Text, TextField } from "./search-sql.ts";
@@ -141,7 +141,7 @@ async function countWithin(db: CoreDb, chainId: number, at: Location): Promise<n
  * The page of the live businesses of the chain within the circle, nearest first (the first
  * offset + limit of them), with its rows (precompiled per number of cell ranges and order).
  */
-function nearest(chainId: number, at: Location, limit: number, offset: number, descending: boolean): Rendered {
+function nearest(chainId: number, at: Location, limit: number, offset: number, descending: boolean): Query {
   const ranges = padded(cellRangesWithin(at.latitude, at.longitude, at.radiusKm));
   const build = () =>
     pageWithRows({
