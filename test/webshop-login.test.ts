@@ -118,6 +118,7 @@ describe("shopper login through the webshop", () => {
   });
 
   it("refuses a wrong password, an unknown email, a locked and an inactive webshop account with one answer, creating nothing", async () => {
+    await shop.createCustomer({ username: "mistyped@example.com", password: PASSWORD });
     const lockedId = await shop.createCustomer({ username: "locked@example.com", password: PASSWORD });
     await shop.createCustomer({ username: "inactive@example.com", password: PASSWORD });
     // Locked at the webshop from the address the core API relays this test's logins from (it knows
@@ -131,7 +132,7 @@ describe("shopper login through the webshop", () => {
     const before = await usersOf(core, core.chainId);
 
     const answers = [
-      await loginJson(core, "ann@example.com", "Wrong-pass1"),
+      await loginJson(core, "mistyped@example.com", "Wrong-pass1"),
       await loginJson(core, "nobody@example.com", PASSWORD),
       await loginJson(core, "locked@example.com", PASSWORD),
       await loginJson(core, "inactive@example.com", PASSWORD),

@@ -32,6 +32,15 @@ const createCustomer = async (email: string, passwordHash: string | null) => {
   await h.exec("UPDATE customer_entity SET password_hash = ? WHERE entity_id = ?", [passwordHash, res.body.id]);
   return res.body.id as number;
 };
+/**
+ * Takes away a website addWebsite added, with its store views, group, chain and customers: a test
+ * that adds another chain leaves the shop with one, as the calls without service_chain_id need it.
+ */
+const removeWebsite = async (websiteId: number) => {
+  for (const table of ["service_chain_website", "customer_entity", "store", "store_group", "store_website"]) {
+    await h.exec(`DELETE FROM ${table} WHERE website_id = ?`, [websiteId]);
+  }
+};
 
 describe("authenticate", () => {
   it("authenticates with the right password and names website and store", async () => {
@@ -103,9 +112,12 @@ describe("authenticate", () => {
     await createCustomer("nopass@example.com", null);
     expect((await h.call("POST", AUTH, { email: "nopass@example.com", password: "anything" })).body.message).toBe(AUTH_MESSAGES.invalid);
     await h.exec("UPDATE customer_entity SET is_active = 0 WHERE entity_id = ?", [annId]);
-    expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1" })).body)
-      .toMatchObject({ authenticated: false, message: AUTH_MESSAGES.inactive });
-    await h.exec("UPDATE customer_entity SET is_active = 1 WHERE entity_id = ?", [annId]);
+    try {
+      expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1" })).body)
+        .toMatchObject({ authenticated: false, message: AUTH_MESSAGES.inactive });
+    } finally {
+      await h.exec("UPDATE customer_entity SET is_active = 1 WHERE entity_id = ?", [annId]);
+    }
   });
 
   it("400 for invalid bodies and chain errors, writing nothing", async () => {
@@ -116,29 +128,37 @@ describe("authenticate", () => {
     expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "x", service_chain_id: "abc" })).status).toBe(400);
     expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "x", service_chain_id: 7 })).body)
       .toEqual({ message: "Service chain %chainId is not configured in this shop.", parameters: { chainId: 7 } });
-    await addWebsite(h, "chain2", 2);
-    expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1" })).body.parameters)
-      .toEqual({ fieldName: "service_chain_id" });
-    const { store_website: _w, store: _s, service_chain_website: _m, ...rest } = before;
-    const { store_website: _w2, store: _s2, service_chain_website: _m2, ...restAfter } = await snapshot(h);
-    expect(restAfter).toEqual(rest);
-    // with the chain id it works again; customers of chain 1 are not found through chain 2
-    expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1", service_chain_id: 1 })).body.authenticated).toBe(true);
-    expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1", service_chain_id: 2 })).body.authenticated).toBe(false);
+    const chain2 = await addWebsite(h, "chain2", 2);
+    try {
+      expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1" })).body.parameters)
+        .toEqual({ fieldName: "service_chain_id" });
+      const { store_website: _w, store: _s, service_chain_website: _m, ...rest } = before;
+      const { store_website: _w2, store: _s2, service_chain_website: _m2, ...restAfter } = await snapshot(h);
+      expect(restAfter).toEqual(rest);
+      // with the chain id it works again; customers of chain 1 are not found through chain 2
+      expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1", service_chain_id: 1 })).body.authenticated).toBe(true);
+      expect((await h.call("POST", AUTH, { email: "ann@example.com", password: "Right-pass1", service_chain_id: 2 })).body.authenticated).toBe(false);
+    } finally {
+      await removeWebsite(chain2.websiteId);
+    }
   });
 
   it("names the customer's own store view, else its website's default store view", async () => {
     const { websiteId } = await addWebsite(h, "views", 3);
-    await h.exec("INSERT INTO store (code, website_id, group_id, name, is_active) VALUES ('views_second', ?, 0, 'second view', 1)", [websiteId]);
-    const [second] = await h.rows("store", "code = 'views_second'");
-    await h.exec("INSERT INTO customer_entity (website_id, email, store_id, firstname, lastname, password_hash) VALUES (?, 'viewer@example.com', ?, 'V', 'W', ?)",
-      [websiteId, second.store_id, await hashMagentoPassword("View-pass1")]);
-    const login = async () => (await h.call("POST", AUTH, { email: "viewer@example.com", password: "View-pass1", service_chain_id: 3 })).body;
-    expect(await login()).toMatchObject({ authenticated: true, website_code: "views", store_code: "views_second" });
-    for (const storeId of [9999, 0, null]) {
-      // a store view that is gone, or none: the website's default one
-      await h.exec("UPDATE customer_entity SET store_id = ? WHERE email = 'viewer@example.com'", [storeId]);
-      expect(await login()).toMatchObject({ authenticated: true, website_code: "views", store_code: "views_store" });
+    try {
+      await h.exec("INSERT INTO store (code, website_id, group_id, name, is_active) VALUES ('views_second', ?, 0, 'second view', 1)", [websiteId]);
+      const [second] = await h.rows("store", "code = 'views_second'");
+      await h.exec("INSERT INTO customer_entity (website_id, email, store_id, firstname, lastname, password_hash) VALUES (?, 'viewer@example.com', ?, 'V', 'W', ?)",
+        [websiteId, second.store_id, await hashMagentoPassword("View-pass1")]);
+      const login = async () => (await h.call("POST", AUTH, { email: "viewer@example.com", password: "View-pass1", service_chain_id: 3 })).body;
+      expect(await login()).toMatchObject({ authenticated: true, website_code: "views", store_code: "views_second" });
+      for (const storeId of [9999, 0, null]) {
+        // a store view that is gone, or none: the website's default one
+        await h.exec("UPDATE customer_entity SET store_id = ? WHERE email = 'viewer@example.com'", [storeId]);
+        expect(await login()).toMatchObject({ authenticated: true, website_code: "views", store_code: "views_store" });
+      }
+    } finally {
+      await removeWebsite(websiteId);
     }
   });
 });

@@ -74,24 +74,41 @@ describe("user info reads, one chain and one website", () => {
   });
 });
 
+// Each test takes away the website (and setting) it adds: the reads above need one website and one chain.
 describe("user info reads, several websites and chains", () => {
+  /** Takes away a website addWebsite added, with its store views, group and chain. */
+  const removeWebsite = async (websiteId: number) => {
+    for (const table of ["service_chain_website", "store", "store_group", "store_website"]) {
+      await h.exec(`DELETE FROM ${table} WHERE website_id = ?`, [websiteId]);
+    }
+  };
+
   it("per-website accounts with several websites: 400 by email without chain id, fine with it", async () => {
-    await addWebsite(h, "extra"); // not serving any chain yet
-    const res = await h.call("GET", `${BASE}/user_info_by_email/ann@example.com`);
-    expect(res.status).toBe(400);
-    expect(res.body.parameters).toEqual({ fieldName: "service_chain_id" });
-    expect((await h.call("GET", `${BASE}/user_info_by_email/1/ann@example.com`)).status).toBe(200);
-    // with global account sharing the email is unambiguous again
-    await setConfig(h, "customer/account_share/scope", "0");
-    expect((await h.call("GET", `${BASE}/user_info_by_email/ann@example.com`)).status).toBe(200);
+    const extra = await addWebsite(h, "extra"); // not serving any chain yet
+    try {
+      const res = await h.call("GET", `${BASE}/user_info_by_email/ann@example.com`);
+      expect(res.status).toBe(400);
+      expect(res.body.parameters).toEqual({ fieldName: "service_chain_id" });
+      expect((await h.call("GET", `${BASE}/user_info_by_email/1/ann@example.com`)).status).toBe(200);
+      // with global account sharing the email is unambiguous again
+      await setConfig(h, "customer/account_share/scope", "0");
+      expect((await h.call("GET", `${BASE}/user_info_by_email/ann@example.com`)).status).toBe(200);
+    } finally {
+      await h.exec("DELETE FROM core_config_data WHERE path = 'customer/account_share/scope'"); // Magento's default again: per website
+      await removeWebsite(extra.websiteId);
+    }
   });
 
   it("several chains: the chain id is required by email, the chain scopes the lookup, ids need none", async () => {
-    await addWebsite(h, "chain2site", 2);
-    const missing = await h.call("GET", `${BASE}/user_info_by_email/ann@example.com`);
-    expect(missing).toEqual({ status: 400, body: { message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: "service_chain_id" } } });
-    expect((await h.call("GET", `${BASE}/user_info_by_email/1/ann@example.com`)).body).toEqual(expectedAnn());
-    expect((await h.call("GET", `${BASE}/user_info_by_email/2/ann@example.com`)).status).toBe(404);
-    expect((await h.call("GET", `${BASE}/user_info/${annId}`)).status).toBe(200);
+    const chain2 = await addWebsite(h, "chain2site", 2);
+    try {
+      const missing = await h.call("GET", `${BASE}/user_info_by_email/ann@example.com`);
+      expect(missing).toEqual({ status: 400, body: { message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: "service_chain_id" } } });
+      expect((await h.call("GET", `${BASE}/user_info_by_email/1/ann@example.com`)).body).toEqual(expectedAnn());
+      expect((await h.call("GET", `${BASE}/user_info_by_email/2/ann@example.com`)).status).toBe(404);
+      expect((await h.call("GET", `${BASE}/user_info/${annId}`)).status).toBe(200);
+    } finally {
+      await removeWebsite(chain2.websiteId);
+    }
   });
 });

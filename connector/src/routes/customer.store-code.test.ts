@@ -11,12 +11,15 @@ let h: Harness;
 let second: { websiteId: number; storeId: number };
 let other: { websiteId: number; storeId: number };
 let baseWebsiteId: number;
+/** a customer of the second website, for the tests that read one there (or fail to from elsewhere) */
+const SEEN_IN_SECOND = "seen-in-second@example.com";
 
 beforeAll(async () => {
   h = await startHarness("webshop_store_code");
   second = await addWebsite(h, "second", 1); // also serves chain 1
   other = await addWebsite(h, "other"); // serves no chain
   [{ website_id: baseWebsiteId }] = await h.rows("store_website", "code = 'base'");
+  expect((await create("second_store", SEEN_IN_SECOND)).status).toBe(200);
 });
 afterAll(async () => {
   await h?.close();
@@ -78,7 +81,7 @@ describe("a store code in the path", () => {
 
   it("a store of a website outside the chain finds nobody and creates nobody", async () => {
     const before = await snapshot(h);
-    expect((await h.call("GET", path("other_store", "/user_info_by_email/1/in-second@example.com"))).status).toBe(404);
+    expect((await h.call("GET", path("other_store", `/user_info_by_email/1/${SEEN_IN_SECOND}`))).status).toBe(404);
     const made = await create("other_store", "outside@example.com");
     expect(made).toEqual({ status: 400, body: { message: 'Website "%websiteCode" is not configured for service chain %chainId.', parameters: { websiteCode: "other", chainId: 1 } } });
     expect(await snapshot(h)).toEqual(before);
@@ -100,7 +103,7 @@ describe("a store code in the path", () => {
 
 describe("the store code in the request log and metrics", () => {
   it("the route is the mount pattern, never the code a request sent", async () => {
-    expect((await h.call("GET", path("second_store", "/user_info_by_email/1/in-second@example.com"))).status).toBe(200);
+    expect((await h.call("GET", path("second_store", `/user_info_by_email/1/${SEEN_IN_SECOND}`))).status).toBe(200);
     const metrics = await (await fetch(`${h.url}/metrics`)).text();
     expect(metrics).toContain('route="/rest/:storeCode/V1/service/customer/user_info_by_email/:serviceChainId/:customerEmail"');
     expect(metrics).not.toMatch(/route="[^"]*second_store/);

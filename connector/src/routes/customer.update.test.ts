@@ -11,13 +11,26 @@ import { addWebsite, snapshot, startHarness, TEST_CHAIN_ID, type Harness } from 
 
 const UPDATE = "/rest/V1/service/customer/update";
 let h: Harness;
+/** a second website of the chain: tests create customers in it, or name it for customers that exist */
+let shop2: { websiteId: number; storeId: number };
 
 beforeAll(async () => {
   h = await startHarness("webshop_update");
+  shop2 = await addWebsite(h, "second", TEST_CHAIN_ID);
 });
 afterAll(async () => {
   await h?.close();
 });
+
+/**
+ * Takes away a website addWebsite added, with its store views, group and chain: a test that adds
+ * another chain leaves the shop with one, as the requests without service_chain_id need it.
+ */
+async function removeWebsite(websiteId: number): Promise<void> {
+  for (const table of ["service_chain_website", "store", "store_group", "store_website"]) {
+    await h.exec(`DELETE FROM ${table} WHERE website_id = ?`, [websiteId]);
+  }
+}
 
 const fullUserInfo = {
   id: 1001,
@@ -43,16 +56,31 @@ const fullUserInfo = {
   some_other_get_user_key: "ignored",
 };
 
+/**
+ * Creates a customer of the test's own from fullUserInfo, with its own user_id, member number
+ * (`M<userId>`) and email, so that no test needs a customer another test made.
+ */
+async function createFull(userId: number, email: string, changes: Record<string, unknown> = {}): Promise<any> {
+  const res = await h.call("POST", UPDATE, {
+    user_info: { ...fullUserInfo, id: userId, user_id: userId, member_number: `M${userId}`, username: email, ...changes },
+    create_if_not_exists: true, service_chain_id: TEST_CHAIN_ID,
+  });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
 describe("update: create", () => {
   it("creates a customer with address, subscription and service data, and returns the customer object", async () => {
     const res = await h.call("POST", UPDATE, { user_info: fullUserInfo, create_if_not_exists: true });
     expect(res.status).toBe(200);
     expect(customerSchema.parse(res.body)).toEqual(res.body); // exactly the spec's keys
     const c = res.body;
+    // stamped with the (fake) clock's time, as "2026-03-10 09:00:00" when no test has moved it on
+    const stamp = h.now().toISOString().slice(0, 19).replace("T", " ");
     expect(c).toMatchObject({
       email: "ann@example.com", firstname: "Ann", lastname: "de Vries", dob: "1990-05-06", gender: 2,
       website_id: h.base.websiteId, store_id: h.base.storeId, group_id: 1, created_in: "Default Store View", disable_auto_group_change: 0,
-      created_at: "2026-03-10 09:00:00", updated_at: "2026-03-10 09:00:00",
+      created_at: stamp, updated_at: stamp,
     });
     expect(c.addresses).toEqual([{
       id: expect.any(Number), customer_id: c.id, region: { region_code: null, region: "Utrecht", region_id: 0 }, region_id: 0,
@@ -96,7 +124,6 @@ describe("update: create", () => {
   });
 
   it("creates in the given website and store", async () => {
-    const shop2 = await addWebsite(h, "second", TEST_CHAIN_ID);
     const res = await h.call("POST", UPDATE, {
       user_info: { username: "second@example.com", first_name: "Sec" },
       create_if_not_exists: true, website_code: "second", store_code: "second_store", service_chain_id: TEST_CHAIN_ID,
@@ -110,23 +137,25 @@ describe("update: create", () => {
 
 describe("update: identification", () => {
   it("finds by user_id first and ignores website_code / store_code for existing customers", async () => {
+    const created = await createFull(1101, "found@example.com");
     const res = await h.call("POST", UPDATE, {
-      user_info: { user_id: 1001, first_name: "Anna", username: "anna@example.com" }, website_code: "second", store_code: "second_store",
+      user_info: { user_id: 1101, first_name: "Anna", username: "found.again@example.com" }, website_code: "second", store_code: "second_store",
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ firstname: "Anna", email: "anna@example.com", website_id: h.base.websiteId, lastname: "de Vries" });
+    expect(res.body).toMatchObject({ id: created.id, firstname: "Anna", email: "found.again@example.com", website_id: h.base.websiteId, lastname: "de Vries" });
     const [sub] = await h.rows("newsletter_subscriber", `customer_id = ${res.body.id}`);
-    expect(sub.subscriber_email).toBe("anna@example.com");
+    expect(sub.subscriber_email).toBe("found.again@example.com");
     // the address follows the customer's names
     expect(res.body.addresses[0]).toMatchObject({ firstname: "Anna", street: ["Oudegracht", "12", "bis"] });
   });
 
   it("finds by member_number when user_id finds nothing", async () => {
-    const res = await h.call("POST", UPDATE, { user_info: { user_id: 999999, member_number: "M1001", last_name: "Jansen" } });
+    await createFull(1102, "by-member@example.com");
+    const res = await h.call("POST", UPDATE, { user_info: { user_id: 999999, member_number: "M1102", last_name: "Jansen" } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ email: "anna@example.com", lastname: "Jansen" });
+    expect(res.body).toMatchObject({ email: "by-member@example.com", lastname: "Jansen" });
     // user_id 999999 found nothing; the customer stays linked to its own user
-    expect(res.body.extension_attributes.service_data.user_id).toBe(1001);
+    expect(res.body.extension_attributes.service_data.user_id).toBe(1102);
   });
 
   it("finds by username and saves user_id and member_number on the customer", async () => {
@@ -180,11 +209,12 @@ describe("update: identification", () => {
   });
 
   it("clears values given as null or empty and keeps absent ones", async () => {
+    await createFull(1103, "clears@example.com");
     const res = await h.call("POST", UPDATE, {
-      user_info: { user_id: 1001, birthday: null, gender: "", address_housenumber_extension: null, mailing_list: { mailing_list_subscribed: false } },
+      user_info: { user_id: 1103, birthday: null, gender: "", address_housenumber_extension: null, mailing_list: { mailing_list_subscribed: false } },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ dob: null, gender: null, firstname: "Anna" });
+    expect(res.body).toMatchObject({ dob: null, gender: null, firstname: "Ann" });
     expect(res.body.addresses[0].street).toEqual(["Oudegracht", "12"]);
     expect(res.body.extension_attributes.is_subscribed).toBe(false);
     const [sub] = await h.rows("newsletter_subscriber", `customer_id = ${res.body.id}`);
@@ -226,34 +256,50 @@ describe("update: errors change nothing", () => {
   });
 
   it("400 for an unconfigured chain, an unknown website or store, or a website of another chain", async () => {
-    await addWebsite(h, "other", 2);
-    const before = await snapshot(h);
-    const base = { user_info: { username: "new@example.com" }, create_if_not_exists: true };
-    const chain9 = await h.call("POST", UPDATE, { ...base, service_chain_id: 9 });
-    expect(chain9).toEqual({ status: 400, body: { message: "Service chain %chainId is not configured in this shop.", parameters: { chainId: 9 } } });
-    expect((await h.call("POST", UPDATE, { ...base, service_chain_id: 1, website_code: "nope" })).status).toBe(400);
-    const foreign = await h.call("POST", UPDATE, { ...base, service_chain_id: 1, website_code: "other" });
-    expect(foreign.status).toBe(400);
-    expect(foreign.body.parameters).toEqual({ websiteCode: "other", chainId: 1 });
-    expect((await h.call("POST", UPDATE, { ...base, service_chain_id: 1, store_code: "other_store" })).status).toBe(400);
-    expect(await snapshot(h)).toEqual(before);
+    const other = await addWebsite(h, "other", 2);
+    try {
+      const before = await snapshot(h);
+      const base = { user_info: { username: "new@example.com" }, create_if_not_exists: true };
+      const chain9 = await h.call("POST", UPDATE, { ...base, service_chain_id: 9 });
+      expect(chain9).toEqual({ status: 400, body: { message: "Service chain %chainId is not configured in this shop.", parameters: { chainId: 9 } } });
+      expect((await h.call("POST", UPDATE, { ...base, service_chain_id: 1, website_code: "nope" })).status).toBe(400);
+      const foreign = await h.call("POST", UPDATE, { ...base, service_chain_id: 1, website_code: "other" });
+      expect(foreign.status).toBe(400);
+      expect(foreign.body.parameters).toEqual({ websiteCode: "other", chainId: 1 });
+      expect((await h.call("POST", UPDATE, { ...base, service_chain_id: 1, store_code: "other_store" })).status).toBe(400);
+      expect(await snapshot(h)).toEqual(before);
+    } finally {
+      await removeWebsite(other.websiteId);
+    }
   });
 
   it("400 without service_chain_id when several chains are configured", async () => {
-    const res = await h.call("POST", UPDATE, { user_info: { user_id: 1001, first_name: "X" } });
-    expect(res).toEqual({ status: 400, body: { message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: "service_chain_id" } } });
-    const ok = await h.call("POST", UPDATE, { user_info: { user_id: 1001, first_name: "Anna" }, service_chain_id: "1" });
-    expect(ok.status).toBe(200);
+    await createFull(1104, "chains@example.com");
+    const chain2 = await addWebsite(h, "chain2", 2);
+    try {
+      const res = await h.call("POST", UPDATE, { user_info: { user_id: 1104, first_name: "X" } });
+      expect(res).toEqual({ status: 400, body: { message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: "service_chain_id" } } });
+      const ok = await h.call("POST", UPDATE, { user_info: { user_id: 1104, first_name: "Anna" }, service_chain_id: "1" });
+      expect(ok.status).toBe(200);
+    } finally {
+      await removeWebsite(chain2.websiteId);
+    }
   });
 
   it("400 when the email or member number belongs to another customer, with every write rolled back", async () => {
+    // unsubscribed, so that the subscription below is one of the writes rolled back
+    await createFull(1105, "taken@example.com", { mailing_list: { ...fullUserInfo.mailing_list, mailing_list_subscribed: false } });
+    const bob = await h.call("POST", UPDATE, {
+      user_info: { user_id: 2105, member_number: "M2105", username: "bob.taken@example.com", first_name: "Bob" }, create_if_not_exists: true, service_chain_id: 1,
+    });
+    expect(bob.status).toBe(200);
     const before = await snapshot(h);
-    const email = await h.call("POST", UPDATE, { user_info: { user_id: 1001, username: "bob@example.com", first_name: "Changed" }, service_chain_id: 1 });
+    const email = await h.call("POST", UPDATE, { user_info: { user_id: 1105, username: "bob.taken@example.com", first_name: "Changed" }, service_chain_id: 1 });
     expect(email.status).toBe(400);
     expect(email.body.message).toContain("same email address");
-    // found by user_id 1001; member number M2002 is Bob's: the unique index fires after other writes
+    // found by user_id 1105; member number M2105 is Bob's: the unique index fires after other writes
     const member = await h.call("POST", UPDATE, {
-      user_info: { user_id: 1001, member_number: "M2002", first_name: "Changed", address_towncity: "Amsterdam", mailing_list: { mailing_list_subscribed: true } },
+      user_info: { user_id: 1105, member_number: "M2105", first_name: "Changed", address_towncity: "Amsterdam", mailing_list: { mailing_list_subscribed: true } },
       service_chain_id: 1,
     });
     expect(member).toEqual({ status: 400, body: { message: "The %fieldName is already linked to another customer.", parameters: { fieldName: "member_number" } } });
@@ -263,7 +309,8 @@ describe("update: errors change nothing", () => {
 
 describe("update: a platform user_info older than the one stored is left unapplied", () => {
   const member = { user_id: 7007, member_number: "M7007", username: "stale@example.com" };
-  const send = (user_info: Record<string, unknown>) => h.call("POST", UPDATE, { user_info: { ...member, ...user_info }, service_chain_id: TEST_CHAIN_ID });
+  const send = (user_info: Record<string, unknown>, of: Record<string, unknown> = member) =>
+    h.call("POST", UPDATE, { user_info: { ...of, ...user_info }, service_chain_id: TEST_CHAIN_ID });
   const stored = async (id: number) => {
     const [customer] = await h.rows("customer_entity", `entity_id = ${id}`);
     const [service] = await h.rows("service_customer_data", `customer_id = ${id}`);
@@ -308,13 +355,19 @@ describe("update: a platform user_info older than the one stored is left unappli
   });
 
   it("judges only a user_info of the member the customer is linked to, and one that carries its time", async () => {
+    // A customer of its own, its member's time stored.
+    const linked = { user_id: 7009, member_number: "M7009", username: "timed@example.com" };
+    const created = await h.call("POST", UPDATE, {
+      user_info: { ...linked, first_name: "Timed", last_modified_date: "2026-03-10 10:00:06" }, create_if_not_exists: true, service_chain_id: TEST_CHAIN_ID,
+    });
+    expect(created.status).toBe(200);
     // Without last_modified_date there is nothing to compare: it applies.
-    const untimed = await send({ first_name: "Untimed" });
-    expect(untimed.body).toMatchObject({ firstname: "Untimed" });
+    const untimed = await send({ first_name: "Untimed" }, linked);
+    expect(untimed.body).toMatchObject({ id: created.body.id, firstname: "Untimed" });
     // Another member's user_info, found by the email, is not compared with this member's time
     // (found by username, the customer is linked to that member: the spec's update rules).
     const other = await h.call("POST", UPDATE, {
-      user_info: { user_id: 7008, member_number: "M7008", username: "stale@example.com", first_name: "Other member", last_modified_date: "2026-03-10 08:00:00" },
+      user_info: { user_id: 7008, member_number: "M7008", username: "timed@example.com", first_name: "Other member", last_modified_date: "2026-03-10 08:00:00" },
       service_chain_id: TEST_CHAIN_ID,
     });
     expect(other.body).toMatchObject({ id: untimed.body.id, firstname: "Other member" });

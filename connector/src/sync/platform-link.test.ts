@@ -1,6 +1,6 @@
 /** The connector's link to the platform per chain (platform-link.ts): checked input, sealed token, one row per chain. */
 import { openSecretBox, type SecretBox } from "@service/shared/secret-box";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "../../../test/helpers/database-templates.ts";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "../db/client.ts";
@@ -31,12 +31,18 @@ afterAll(async () => {
   await dropDatabase(dbName);
 });
 
+// Every test starts with no chain linked; a test that needs a link makes it.
+beforeEach(async () => {
+  await database.pool.query("DELETE FROM service_platform_link");
+});
+
 const rows = async () => (await database.pool.query("SELECT * FROM service_platform_link"))[0] as any[];
+/** chain 3's first link, as the first test makes it (at T0) */
+const FIRST_LINK = { chainId: 3, coreApiUrl: "http://127.0.0.1:8080/", accessToken: TOKEN, appHostname: "Shop.Example.COM" };
 
 describe("linkPlatform", () => {
   it("stores the URL, the hostname and the token sealed; readPlatformLinks opens it", async () => {
-    expect(await linkPlatform(database.db, box, { chainId: 3, coreApiUrl: "http://127.0.0.1:8080/", accessToken: TOKEN, appHostname: "Shop.Example.COM" }, T0))
-      .toEqual({ created: true });
+    expect(await linkPlatform(database.db, box, FIRST_LINK, T0)).toEqual({ created: true });
     const [row] = await rows();
     expect(row).toMatchObject({ service_chain_id: 3, core_api_url: "http://127.0.0.1:8080", app_hostname: "shop.example.com", linked_at: T0 });
     expect(row.access_token_sealed).not.toContain(TOKEN.slice(37));
@@ -47,6 +53,7 @@ describe("linkPlatform", () => {
   });
 
   it("linking again replaces URL, token and hostname but keeps when the chain was first linked", async () => {
+    await linkPlatform(database.db, box, FIRST_LINK, T0);
     const token2 = TOKEN.replace(/a+$/, "b".repeat(64));
     expect(await linkPlatform(database.db, box, { chainId: 3, coreApiUrl: "https://api.example.com", accessToken: token2, appHostname: "shop2.example.com" }, T1))
       .toEqual({ created: false });
@@ -55,6 +62,7 @@ describe("linkPlatform", () => {
   });
 
   it("refuses bad input with one line naming it (never the token), and writes nothing", async () => {
+    await linkPlatform(database.db, box, FIRST_LINK, T0); // a link the refused attempts must leave as it is
     const before = await rows();
     const cases: Array<[object, RegExp]> = [
       [{ coreApiUrl: "ftp://x" }, /coreApiUrl must be an http\(s\) URL/],
@@ -75,6 +83,7 @@ describe("linkPlatform", () => {
   });
 
   it("a token sealed under another SERVICE_SECRET_KEY, or copied to another chain's row, does not open", async () => {
+    await linkPlatform(database.db, box, FIRST_LINK, T0);
     const otherBox = await openSecretBox("another-key-of-at-least-32-characters!!");
     await expect(readPlatformLinks(database.db, otherBox)).rejects.toThrow(/does not open under this SERVICE_SECRET_KEY: link the chain again/);
     const [other] = (await database.pool.query("INSERT INTO store_website (code, name) VALUES ('other', 'Other website')")) as any[];
