@@ -5,7 +5,7 @@
  * in through the core app.
  */
 import mysql from "mysql2/promise";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../core-api/src/app.ts";
 import { loadCoreConfig } from "../core-api/src/config.ts";
 import { openCoreDatabase, type CoreDatabase } from "../core-api/src/db/client.ts";
@@ -23,6 +23,8 @@ let sql: mysql.Connection;
 /** the clerk's chain, and the chain of another admin whose session must survive the clerk's reset */
 let chainId = 0;
 let otherChain = 0;
+/** the clerk's password hash as created ("clerk-password-1") */
+let clerkHash = "";
 
 beforeAll(async () => {
   await createMigratedDatabase("core", coreDb);
@@ -34,7 +36,13 @@ beforeAll(async () => {
   const other = await createAdmin(core.db, { username: "other@example.com", password: "other-password" });
   await grantAccess(core.db, other, otherChain, { read: true });
   sql = await mysql.createConnection(TEST_DATABASE_URL);
+  [{ password_hash: clerkHash }] = await rows(`SELECT password_hash FROM \`${coreDb}\`.admin_users WHERE username = ?`, ["clerk@second.example"]);
 }, 60_000);
+
+// set-password changes the clerk's password: every test starts with "clerk-password-1" again
+beforeEach(async () => {
+  await rows(`UPDATE \`${coreDb}\`.admin_users SET password_hash = ? WHERE username = ?`, [clerkHash, "clerk@second.example"]);
+});
 
 afterAll(async () => {
   await sql?.end();

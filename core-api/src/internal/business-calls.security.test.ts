@@ -86,9 +86,11 @@ describe("alter-business: access", () => {
   });
 
   it("the check is on the business's own chain: that chain's admin may alter it", async () => {
-    const res = await alter(otherWriter.headers, { business_id: foreign.id, towncity: "Gent" });
+    // a business of its own: `foreign` must stay as seeded for the tests that check it is untouched
+    const theirs = await insertBusiness(core.db, { chainId: otherChain, name: "Foreign shop 2", ownerCode: "FOR-2" }, new Date("2026-11-21T10:00:00Z"));
+    const res = await alter(otherWriter.headers, { business_id: theirs.id, towncity: "Gent" });
     expect(res.status).toBe(200);
-    expect(res.body.results.business).toMatchObject({ id: foreign.id, towncity: "Gent", chain_id: otherChain });
+    expect(res.body.results.business).toMatchObject({ id: theirs.id, towncity: "Gent", chain_id: otherChain });
   });
 });
 

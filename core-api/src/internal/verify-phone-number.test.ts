@@ -57,7 +57,8 @@ const server = setupServer(
   }),
 );
 
-const clock = { now: new Date("2026-01-01T09:00:00Z") };
+const START = new Date("2026-01-01T09:00:00Z");
+const clock = { now: START };
 let core: TestCore;
 let admin: TestAdmin;
 let superUser: TestAdmin;
@@ -88,6 +89,8 @@ afterAll(async () => {
   await core.close();
 });
 beforeEach(() => {
+  // every test starts at 09:00 (some move the clock on past a send interval)
+  clock.now = START;
   inbox = [];
   failures = [];
   repeats = 0;

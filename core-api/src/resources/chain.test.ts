@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TestAdmin } from "../../../test/helpers/core.ts";
 import { createAppHostname } from "../db/seed.ts";
 import { allowedIpRanges, chains, currencies } from "../db/schema.ts";
@@ -13,6 +13,8 @@ let reader: TestAdmin;
 let sibling: number;
 let appId: number;
 let eur: { id: number; code: string; name: string };
+/** the chain as beforeAll leaves it: every test starts from this row */
+let seeded: typeof chains.$inferSelect;
 
 beforeAll(async () => {
   w = await startResourcesWorld();
@@ -28,8 +30,18 @@ beforeAll(async () => {
     .update(chains)
     .set({ ipWhitelistSuperUserExemption: true, createdDate: new Date("2025-12-01T00:00:00Z"), lastModifiedDate: new Date("2025-12-01T00:00:00Z") })
     .where(eq(chains.id, w.core.chainId));
+  seeded = await chainRow();
 });
 afterAll(() => w.core.close());
+
+// Each test starts from the seeded chain, without IP ranges, at the seeded time: one test's writes
+// (a rename, a live range that would bind the non-exempt reader) do not reach the next.
+beforeEach(async () => {
+  w.setNow("2026-01-01T02:00:00Z");
+  const { id: _id, ...values } = seeded;
+  await w.core.db.update(chains).set(values).where(eq(chains.id, w.core.chainId));
+  await w.core.db.delete(allowedIpRanges);
+});
 
 const chainRow = async () => (await w.core.db.select().from(chains).where(eq(chains.id, w.core.chainId)))[0]!;
 const path = () => `/resources/chain/${w.core.chainId}`;
@@ -178,6 +190,8 @@ describe("PUT and PATCH /resources/chain/{id}", () => {
   });
 
   it("PUT changes only the properties sent (a settings resource), also without an id in the path", async () => {
+    // properties PUT does not send, set apart from their seeded values so that keeping them shows
+    await w.core.db.update(chains).set({ name: "Renamed Chain", emailAddress: "info@chain.example", currencyId: eur.id }).where(eq(chains.id, w.core.chainId));
     const res = await w.call("PUT", path(), { language: "de" });
     expect(res.status).toBe(200);
     expect(await chainRow()).toMatchObject({ language: "de", name: "Renamed Chain", emailAddress: "info@chain.example", currencyId: eur.id });
@@ -187,6 +201,10 @@ describe("PUT and PATCH /resources/chain/{id}", () => {
   });
 
   it("sets nullable properties to null and tolerates the chain's own id in the body", async () => {
+    await w.core.db
+      .update(chains)
+      .set({ emailAddress: "info@chain.example", allowedBusinessFormats: '["supermarket"]', jwtJwksUrl: "https://id.example/.well-known/jwks.json" })
+      .where(eq(chains.id, w.core.chainId));
     const res = await w.call("PATCH", path(), { id: w.core.chainId, email_address: null, allowed_business_formats: null, jwt_jwks_url: null });
     expect(res.status).toBe(200);
     expect(await chainRow()).toMatchObject({ emailAddress: null, allowedBusinessFormats: null, jwtJwksUrl: null });

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TestAdmin } from "../../../test/helpers/core.ts";
 import { contentPages } from "../db/schema.ts";
 import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
@@ -20,6 +20,12 @@ const create = async (body: Record<string, unknown>) => {
 const FULL_ZONE = { title: null, show_title: true, mode: null, tag_filter: [], type_filter: [], layout_type: null, orientation: null, items: [] };
 
 describe("POST /resources/content-page", () => {
+  // Each test starts without pages in the chain, and those that need "Home" create it: the first
+  // test checks creating "Home", which fails once the name is taken.
+  beforeEach(async () => {
+    await w.core.db.delete(contentPages).where(eq(contentPages.chainId, w.core.chainId));
+  });
+
   it("creates a top-level page with defaults and records the admin", async () => {
     w.setNow("2026-01-01T01:00:00Z");
     const { status, body } = await w.call("POST", "/resources/content-page", { name: "Home" });
@@ -48,7 +54,7 @@ describe("POST /resources/content-page", () => {
   });
 
   it("creates a child by its parent's name, with zones completed by their defaults", async () => {
-    const home = (await w.call("GET", "/resources/content-page?name=Home")).body.results.id;
+    const home = await create({ name: "Home" });
     const zones = [
       { title: "Deals", mode: "auto", tag_filter: ["summer"], layout_type: "grid", orientation: "horizontal", items: [{ type: "campaign", id: 12, pinned: true }] },
       { show_title: false },
@@ -66,12 +72,14 @@ describe("POST /resources/content-page", () => {
   });
 
   it("finds the parent by name as the database compares names (case-insensitively)", async () => {
+    await create({ name: "Home" });
     const res = await w.call("POST", "/resources/content-page", { name: "Lower", parent: "home" });
     expect(res.status).toBe(200);
     expect(res.body.results.parent).toBe("Home");
   });
 
   it("accepts a form body (order converted, empty display_name is null)", async () => {
+    await create({ name: "Home" });
     const res = await w.core.json("/resources/content-page", {
       method: "POST",
       headers: { ...w.admin.headers, "content-type": "application/x-www-form-urlencoded" },
@@ -82,6 +90,7 @@ describe("POST /resources/content-page", () => {
   });
 
   it("refuses bad bodies with the spec's errors and writes nothing", async () => {
+    await create({ name: "Home" }); // the name the uniqueness cases reuse
     const cases: Array<[unknown, number, string]> = [
       [{ name: "X1", colour: "red" }, 419, "parameter_invalid"],
       [{ name: "X2", id: 5 }, 419, "parameter_invalid"],
@@ -127,6 +136,7 @@ describe("POST /resources/content-page", () => {
   });
 
   it("explains the hierarchy errors", async () => {
+    await create({ name: "Home" });
     expect((await w.call("POST", "/resources/content-page", { name: "Self", parent: "Self" })).body.error.description).toMatch(/own parent/);
     expect((await w.call("POST", "/resources/content-page", { name: "Orphan", parent: "Nope" })).body.error.description).toMatch(/no content page named "Nope"/);
     expect((await w.call("POST", "/resources/content-page", { name: "Home" })).body.error.description).toMatch(/already used/);
@@ -298,9 +308,10 @@ describe("DELETE /resources/content-page", () => {
   });
 
   it("answers 544 for an unknown or already deleted page and changes nothing", async () => {
+    const gone = await create({ name: "Gone" });
+    expect((await w.call("DELETE", `/resources/content-page/${gone}`)).status).toBe(200);
     const before = await allRows();
-    const gone = before.find((r) => r.deleted)!;
-    for (const path of ["/resources/content-page/999999", `/resources/content-page/${gone.id}`, "/resources/content-page?name=Nothing"]) {
+    for (const path of ["/resources/content-page/999999", `/resources/content-page/${gone}`, "/resources/content-page?name=Nothing"]) {
       expect(errorOf(await w.call("DELETE", path))).toEqual({ status: 404, code: 544, name: "resource_not_found" });
     }
     expect(await allRows()).toEqual(before);
