@@ -122,8 +122,10 @@ export async function insertUser(tx: CoreTx, chainId: number, values: UserColumn
  * @returns whether the row was written (false: no such user, or with `read` a row that changed since)
  */
 export async function updateUser(tx: CoreTx, chainId: number, id: number, changes: UserColumns, now: Date, read?: UserRow): Promise<boolean> {
+  // The row is found by its primary key alone (rowUnchanged: no secondary index, whose entry the
+  // UPDATE would lock before the row).
   const [res] = await tx.update(users).set({ ...changes, lastModifiedDate: now })
-    .where(and(eq(users.id, id), eq(users.chainId, chainId), read ? rowUnchanged(users, read) : undefined));
+    .where(rowUnchanged(users, { ...read, id, chainId }));
   // mysql2 counts the rows found, so a row written with the values it had counts too.
   return res.affectedRows > 0;
 }
