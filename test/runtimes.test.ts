@@ -52,40 +52,51 @@ describe("core-api on Node", () => {
   });
 });
 
+/** Starts core-api/src/main.deno.ts on database `dbName`; resolves once it listens, with its URL. */
+async function startDeno(dbName: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = spawn(
+    `${ROOT}node_modules/.bin/deno`,
+    ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "core-api/src/main.deno.ts"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0", NO_COLOR: "1", SERVICE_SECRET_KEY: TEST_SECRET_KEY },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`deno did not start:\n${output}`)), 50_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`deno exited with ${code}:\n${output}`)));
+  }).catch((error: unknown) => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    throw error;
+  });
+  return { child, baseUrl };
+}
+
 describe("core-api on Deno", () => {
   let dbName = "";
   let child: ChildProcess | undefined;
   let baseUrl = "";
   let chainId = 0;
 
+  // One server for the requests; the SIGTERM test stops a second one of its own, so this one
+  // serves every test whichever runs first.
   beforeAll(async () => {
     const prepared = await prepareDatabase();
     dbName = prepared.dbName;
     chainId = prepared.chainId;
-    child = spawn(
-      `${ROOT}node_modules/.bin/deno`,
-      ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "core-api/src/main.deno.ts"],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, CORE_DB_NAME: dbName, CORE_API_PORT: "0", NO_COLOR: "1", SERVICE_SECRET_KEY: TEST_SECRET_KEY },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    baseUrl = await new Promise<string>((resolve, reject) => {
-      let output = "";
-      const timer = setTimeout(() => reject(new Error(`deno did not start:\n${output}`)), 50_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(output);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      };
-      child!.stdout!.on("data", onData);
-      child!.stderr!.on("data", onData);
-      child!.on("exit", (code) => reject(new Error(`deno exited with ${code}:\n${output}`)));
-    });
+    ({ child, baseUrl } = await startDeno(dbName));
   }, 60_000);
 
   afterAll(async () => {
@@ -98,6 +109,8 @@ describe("core-api on Deno", () => {
   });
 
   it("serves its own registry on /metrics: the app's series, no Node metrics", async () => {
+    // a request of its own first, so the request counter has a series whatever ran before
+    expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
     const response = await fetch(`${baseUrl}/metrics`);
     expect(response.status).toBe(200);
     const metrics = await response.text();
@@ -107,9 +120,17 @@ describe("core-api on Deno", () => {
   });
 
   it("stops on SIGTERM with exit status 0, its port closed", async () => {
-    const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
-    child!.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    await expect(fetch(`${baseUrl}/docs`)).rejects.toThrow();
-  }, 15_000);
+    const own = await startDeno(dbName);
+    try {
+      // served a request first, as the shared one has: it stops with a database connection and the
+      // client's kept-alive connection open
+      expect((await fetch(`${own.baseUrl}/ready`)).status).toBe(200);
+      const exited = new Promise<number | null>((resolve) => own.child.once("exit", (code) => resolve(code)));
+      own.child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      await expect(fetch(`${own.baseUrl}/docs`)).rejects.toThrow();
+    } finally {
+      if (own.child.exitCode === null) own.child.kill("SIGKILL");
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 /** seedConnector on a real, freshly migrated database: the Magento skeleton, mapping, token; idempotent. */
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { openConnectorDatabase, type ConnectorDatabase } from "./client.ts";
 import { migrateConnectorDatabase } from "./migrate.node.ts";
@@ -21,6 +21,19 @@ afterAll(async () => {
   await dropDatabase(name);
 });
 
+/** Every table seedConnector writes. */
+const SEEDED_TABLES = [
+  "store_website", "store_group", "store", "customer_group", "service_chain_website", "service_integration_token", "service_platform_link",
+];
+
+// Each test starts from the empty store the migrations leave; the ones about a seeded store seed it first.
+beforeEach(async () => {
+  for (const table of SEEDED_TABLES) await database.pool.query(`DELETE FROM \`${table}\``);
+});
+
+/** The store as the first run leaves it: the skeleton, chain 1 mapped, one token. */
+const seedOnce = () => seedConnector(database.db, { chainId: 1, integrationToken: "seed-token-0123456789" });
+
 describe("seedConnector", () => {
   it("creates website base, its group, store view default and customer group General in an empty store", async () => {
     const result = await seedConnector(database.db, { chainId: 1, integrationToken: "seed-token-0123456789" });
@@ -39,12 +52,14 @@ describe("seedConnector", () => {
   });
 
   it("is idempotent: a second run writes nothing and returns null", async () => {
+    await seedOnce();
     const before = await Promise.all(["store_website", "store", "service_chain_website", "service_integration_token"].map(rows));
     expect(await seedConnector(database.db, { chainId: 1, integrationToken: "seed-token-0123456789" })).toBeNull();
     expect(await Promise.all(["store_website", "store", "service_chain_website", "service_integration_token"].map(rows))).toEqual(before);
   });
 
   it("stores a new token for an existing store, and refuses to map a second chain onto a taken website", async () => {
+    await seedOnce();
     const [website] = await rows("store_website");
     expect(await seedConnector(database.db, { chainId: 1, integrationToken: "another-token-0123456789" }))
       .toEqual({ websiteId: website.website_id, createdStore: false, mappedChain: false, storedToken: true, linkedPlatform: false });
@@ -55,6 +70,7 @@ describe("seedConnector", () => {
   it("calls a token generator only when no active token exists", async () => {
     let calls = 0;
     const generate = () => { calls++; return `generated-token-${calls}-0123456789`; };
+    await seedOnce();
     expect(await seedConnector(database.db, { chainId: 1, integrationToken: generate })).toBeNull();
     expect(calls).toBe(0);
     await database.pool.query("UPDATE service_integration_token SET is_active = 0");
@@ -64,6 +80,7 @@ describe("seedConnector", () => {
 
   it("links the chain to the platform when it has no link; never changes a link, even one whose token no longer opens", async () => {
     const box = await openSecretBox("seed-test-secret-key-0123456789abcdef");
+    await seedOnce();
     const platform = { box, coreApiUrl: "http://core.example:8080", accessToken: `${"1".repeat(8)}-2222-3333-4444-${"5".repeat(12)}:${"s".repeat(64)}`, appHostname: "shop.localhost" };
     expect(await seedConnector(database.db, { chainId: 1, platform })).toMatchObject({ linkedPlatform: true, storedToken: false });
     const [link] = await rows("service_platform_link");

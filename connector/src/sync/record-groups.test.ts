@@ -84,7 +84,9 @@ describe("recordInGroups", () => {
     const fine = await syncedBefore(31);
     const moved = await syncedBefore(32);
     await database.db.update(serviceCustomerData).set({ lastHash: hash("u") }).where(eq(serviceCustomerData.customerId, 32));
-    const clash = await syncedBefore(33, { memberNumber: "5012" });
+    // Customer 34, outside the group, keeps member number 5034 whatever the group writes.
+    await syncedBefore(34);
+    const clash = await syncedBefore(33, { memberNumber: "5034" });
     const records = recordInGroups(database.db, { size: 10, waitMs: 20 });
     const answers = await Promise.allSettled([fine, moved, clash].map((r) => records.record(r)));
     expect(answers.map((a) => (a.status === "fulfilled" ? a.value : (a.reason as Error).name))).toEqual(["stored", "superseded", MemberLinkedElsewhereError.name]);

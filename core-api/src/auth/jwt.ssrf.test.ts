@@ -102,6 +102,10 @@ describe("writing jwt_jwks_url", () => {
   const write = (method: string, url: string) =>
     core.json(`/resources/chain/${core.chainId}`, { method, headers: { ...superUser.headers, "content-type": "application/json" }, body: JSON.stringify({ jwt_jwks_url: url }) });
   const stored = async () => (await core.db.select({ url: chains.jwtJwksUrl }).from(chains).where(eq(chains.id, core.chainId)))[0]!.url;
+  // Each test starts with no key-set URL stored on the chain (one test stores one).
+  beforeEach(async () => {
+    await core.db.update(chains).set({ jwtJwksUrl: null }).where(eq(chains.id, core.chainId));
+  });
 
   it("refuses every non-public target with 419 naming the address; nothing is written", async () => {
     for (const method of ["PATCH", "PUT"]) {

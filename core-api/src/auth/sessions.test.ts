@@ -3,7 +3,7 @@
  * a live one.
  */
 import { gt, lte } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { sessions } from "../db/schema.ts";
 import { createAdmin, grantAccess } from "../db/seed.ts";
@@ -15,6 +15,10 @@ beforeAll(async () => {
   core = await startCore({ clock: () => now });
 });
 afterAll(() => core.close());
+// The tests count the sessions in the table: each starts with none.
+beforeEach(async () => {
+  await core.db.delete(sessions);
+});
 
 const HOUR = 3_600_000;
 const expired = async () => (await core.db.select().from(sessions).where(lte(sessions.expiresAt, now))).length;

@@ -6,13 +6,13 @@
 import { addCampaignGroupResponseSchema } from "@service/shared/internal/add-campaign-group";
 import { getCampaignGroupsResponseSchema } from "@service/shared/internal/get-campaign-groups";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { startCore, type TestAdmin, type TestCore } from "../../../test/helpers/core.ts";
 import { encode, query, type Encoding } from "../../../test/helpers/internal-calls.ts";
 import { bearer } from "../auth/two-chains.test-support.ts";
 import { countGroupRows, groupRows } from "../campaign-groups/campaign-group-test-support.ts";
 import { seedClient, seedToken } from "../clients/client-test-support.ts";
-import { campaigns } from "../db/schema.ts";
+import { campaignGroupCampaigns, campaignGroups, campaigns } from "../db/schema.ts";
 import { seedCampaign } from "../vouchers/voucher-test-support.ts";
 
 const NOW = "2026-04-01T08:00:00Z";
@@ -186,9 +186,15 @@ describe("get-campaign-groups", () => {
   it("a deleted campaign is no longer among a group's campaign_ids", async () => {
     const campaign = await seedCampaign(core.db, chain);
     const res = await core.json("/internal/add-campaign-group", encode("json", "POST", admin.headers, { chain_id: chain, name: "Shrinks", campaign_ids: [campaign, campaignA] }));
+    // The other tests list the chain's three groups alone: take this one away again afterwards.
+    const groupId: number = res.body.results.campaign_group.id;
+    onTestFinished(async () => {
+      await core.db.delete(campaignGroupCampaigns).where(eq(campaignGroupCampaigns.campaignGroupId, groupId));
+      await core.db.delete(campaignGroups).where(eq(campaignGroups.id, groupId));
+    });
     await core.db.update(campaigns).set({ deleted: true }).where(eq(campaigns.id, campaign));
     const { body } = await list({ chain_id: chain }, admin.headers);
-    const group = body.results.campaign_groups.find((g: { id: number }) => g.id === res.body.results.campaign_group.id);
+    const group = body.results.campaign_groups.find((g: { id: number }) => g.id === groupId);
     expect(group.campaign_ids).toEqual([campaignA]);
   });
 

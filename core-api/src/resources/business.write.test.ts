@@ -63,13 +63,15 @@ describe("POST /resources/business", () => {
   });
 
   it("refuses an owner_code already used in the chain with 311, but allows it in another chain", async () => {
+    // its own business holds the code, so the test needs no other test's business
+    await w.seed({ name: "Taken", ownerCode: "TAKEN-1" });
     const before = await countRows();
-    const res = await w.call("POST", "/resources/business", { name: "Dup", owner_code: "H-1" });
+    const res = await w.call("POST", "/resources/business", { name: "Dup", owner_code: "TAKEN-1" });
     expect(errorOf(res)).toEqual({ status: 400, code: 311, name: "business_already_exists" });
     expect(await countRows()).toBe(before);
     const other = await w.core.createChain("Other");
     const otherAdmin = await w.core.admin({ write: true, read: true }, other);
-    const ok = await w.call("POST", "/resources/business", { name: "Dup", owner_code: "H-1" }, otherAdmin.headers);
+    const ok = await w.call("POST", "/resources/business", { name: "Dup", owner_code: "TAKEN-1" }, otherAdmin.headers);
     expect(ok.status).toBe(200);
     expect((await rowOf(ok.body.results.id)).chainId).toBe(other);
   });

@@ -2,12 +2,12 @@
  * Generated from the declarations: for every resource the engine lists and every declared filter
  * (F) and sort (S) key, rows written straight to the database (list-seeds.test-support.ts) come
  * back filtered and ordered as this file computes from the values it stored. A new F or S
- * property in a shared declaration becomes a case here by itself; the last test checks that one
- * case ran per declared key, so the loops can never pass by running nothing.
+ * property in a shared declaration becomes a case here by itself; the last test checks that the
+ * file runs one case per declared key, so the loops can never pass by running nothing.
  */
 import type { ResourceDeclaration } from "@service/shared/resources/meta";
 import { RESOURCES } from "@service/shared/resources/resource-registry";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type RunnerTask } from "vitest";
 import { SEEDERS, type SeededResource, type SeededRow } from "./list-seeds.test-support.ts";
 import { ADAPTERS } from "./resource-routes.ts";
 import { startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
@@ -26,7 +26,6 @@ const DECLARED_KEYS = [...RESOURCES.values()].reduce((n, decl) => n + keysOf(dec
 
 let w: ResourcesWorld;
 const seeded = new Map<string, SeededResource>();
-const ran: string[] = [];
 
 beforeAll(async () => {
   w = await startResourcesWorld();
@@ -108,7 +107,6 @@ describe.each(LISTED.map((decl) => [decl.name, decl] as const))("%s", (name, dec
         if (expected.length < rows.length) narrowing++;
       }
       expect(narrowing, `no stored ${key} value narrows the list: vary it in the ${name} seeds`).toBeGreaterThan(0);
-      ran.push(`${name} filter ${key}`);
     });
   }
 
@@ -126,15 +124,24 @@ describe.each(LISTED.map((decl) => [decl.name, decl] as const))("%s", (name, dec
         if (order === "desc") expected.reverse();
         expect({ order, sequence: got.ids.map((id) => comparable(byId.get(id)!.values[key])) }).toEqual({ order, sequence: expected });
       }
-      ran.push(`${name} sort ${key}`);
     });
   }
 });
 
+/** The filter and sort cases this file will run, as "<resource> <filter|sort> <key>", from its collected (not skipped) tests. */
+function casesToRun(tasks: readonly RunnerTask[], suite = ""): string[] {
+  return tasks.flatMap((t) => {
+    if (t.type === "suite") return casesToRun(t.tasks, t.name);
+    const match = /^(filter|sort_by) (\S+):/.exec(t.name);
+    return match && (t.mode === "run" || t.mode === "only") ? [`${suite} ${match[1] === "sort_by" ? "sort" : "filter"} ${match[2]}`] : [];
+  });
+}
+
 describe("coverage", () => {
-  it("ran one case per declared filter and sort key of every resource", () => {
+  // Read from the collected tests rather than recorded as they finish, so it holds in any run order.
+  it("runs one case per declared filter and sort key of every resource", ({ task }) => {
     expect(DECLARED_KEYS).toBeGreaterThanOrEqual(MIN_CASES);
     expect(CASES).toHaveLength(DECLARED_KEYS);
-    expect(ran.sort()).toEqual(CASES.map((c) => `${c.decl.name} ${c.kind} ${c.key}`).sort());
+    expect(casesToRun(task.file.tasks).sort()).toEqual(CASES.map((c) => `${c.decl.name} ${c.kind} ${c.key}`).sort());
   });
 });

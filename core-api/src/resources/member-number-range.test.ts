@@ -4,7 +4,7 @@
  * numerically; a changed or deleted range changes what add-user hands out and admits.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TestAdmin } from "../../../test/helpers/core.ts";
 import { memberNumberRanges } from "../db/schema.ts";
 import { errorOf, startResourcesWorld, type ResourcesWorld } from "./resources-test-support.ts";
@@ -18,12 +18,23 @@ beforeAll(async () => {
   otherChain = await w.core.createChain("Other");
 });
 afterAll(() => w.core.close());
+// Each test starts from no ranges in any chain and makes the ones it needs (seedRanges).
+beforeEach(async () => {
+  await w.core.db.delete(memberNumberRanges);
+});
 
 const allRows = async () => JSON.stringify(await w.core.db.select().from(memberNumberRanges).orderBy(memberNumberRanges.id), (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 const post = (body: unknown, headers?: Record<string, string>) => w.call("POST", "/resources/member_number_range", body, headers);
 const addUser = (params: Record<string, unknown>) => {
   const { "X-Service-Chain-ID": _c, ...headers } = w.admin.headers;
   return w.core.json("/internal/add-user", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ chain_id: w.core.chainId, ...params }) });
+};
+/** Gives the header chain a generated range 900-999 and a custom range 10000-19999, created in that order. */
+const seedRanges = async () => {
+  for (const body of [{ kind: "generated", first: "900", last: "999" }, { kind: "custom", first: "10000", last: "19999" }]) {
+    const res = await post(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
 };
 
 describe("member_number_range", () => {
@@ -47,7 +58,7 @@ describe("member_number_range", () => {
   });
 
   it("refuses first > last, overlaps, bad bounds and kinds (419); nothing written", async () => {
-    await post({ kind: "custom", first: "10000", last: "19999" });
+    await seedRanges();
     const before = await allRows();
     const cases = [
       { kind: "custom", first: "5", last: "4" },
@@ -67,11 +78,13 @@ describe("member_number_range", () => {
   });
 
   it("sorts bounds as numbers", async () => {
+    await seedRanges();
     const res = await w.call("GET", "/resources/member_number_ranges?sort_by=first&sort_order=asc");
     expect(res.body.results.resources.map((r: { first: string }) => r.first)).toEqual(["900", "10000"]);
   });
 
   it("PATCH moves bounds (kind is immutable); the next generated number moves up to a raised first", async () => {
+    await seedRanges();
     const { body } = await w.call("GET", "/resources/member_number_ranges?kind=generated");
     const id = body.results.resources[0].id;
     const patched = await w.call("PATCH", `/resources/member_number_range/${id}`, { first: "950" });
@@ -82,6 +95,7 @@ describe("member_number_range", () => {
   });
 
   it("a deleted range no longer admits or hands out numbers; its bounds are free again", async () => {
+    await seedRanges();
     const { body } = await w.call("GET", "/resources/member_number_ranges?kind=custom");
     const id = body.results.resources[0].id;
     expect((await addUser({ username: "custom@example.com", member_number: "10001" })).status).toBe(200);
@@ -92,6 +106,7 @@ describe("member_number_range", () => {
   });
 
   it("is for super users only, reads included (544 otherwise); other chains' ranges do not exist", async () => {
+    await seedRanges();
     const { body } = await w.call("GET", "/resources/member_number_ranges");
     const id = body.results.resources[0].id;
     for (const [method, path, payload] of [["GET", `/resources/member_number_range/${id}`], ["GET", "/resources/member_number_ranges"], ["POST", "/resources/member_number_range", { kind: "custom", first: "1", last: "2" }], ["DELETE", `/resources/member_number_range/${id}`]] as const) {

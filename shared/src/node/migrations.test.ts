@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/mysql2";
 import mysql from "mysql2/promise";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { dropDatabase, TEST_DATABASE_URL, throwawayDatabaseName } from "../../../test/helpers/databases.ts";
 import { readAppliedMigrations } from "./applied-migrations.ts";
 import { ensureDatabase, migrateDatabase, type OpenForMigrations } from "./migrations.ts";
@@ -32,6 +32,10 @@ const open: OpenForMigrations = (url, database, options) => {
   const pool = mysql.createPool({ uri: `${url}/${database}`, connectionLimit: options.connectionLimit });
   return { db: drizzle(pool), close: () => pool.end() };
 };
+// Each test hears only what it asked itself (other tests open databases too).
+beforeEach(() => {
+  asked.length = 0;
+});
 
 afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
