@@ -47,6 +47,9 @@ export default defineConfig({
     globalSetup: ["test/helpers/test-run-databases.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The tests of a file run in a shuffled order (not the order they are written in), fixed by the
+    // seed so that a run can be repeated: a test that passes only after another one has run fails.
+    sequence: { shuffle: { files: false, tests: true }, seed: 20261128 },
     // Two files at a time even on two cores (vitest's default there is one): a file mostly waits
     // for the database server and the services it started.
     maxWorkers: 2,
