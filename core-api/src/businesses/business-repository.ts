@@ -4,7 +4,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
-import { rowAsInserted, wholeSeconds } from "../db/inserted-row.ts";
+import { rowAsInserted } from "../db/inserted-row.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 import { WriteBatcher } from "../db/group-commit.ts";
 import { businessSearchTokens, businesses } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { datetime, int, mysqlTable, varchar } from "drizzle-orm/mysql-core";
 import { describe, expect, it } from "vitest";
-import { rowAsInserted, wholeSeconds } from "./inserted-row.ts";
+import { rowAsInserted } from "./inserted-row.ts";
 
 const t = mysqlTable("t", {
   id: int("id").autoincrement().primaryKey(),
@@ -25,8 +25,5 @@ describe("rowAsInserted", () => {
     expect(() => rowAsInserted(t, { name: "a", stamped: at }, { id: 1 })).toThrow(/upper: computed/);
     expect(() => rowAsInserted(t, { name: "a" }, { id: 1, upper: "A" })).toThrow(/stamped: its default/);
     expect(() => rowAsInserted(t, { name: "a", stamped: new Date("2026-11-21T10:00:01.500Z") }, { id: 1, upper: "A" })).toThrow(/milliseconds/);
-  });
-  it("wholeSeconds drops the milliseconds", () => {
-    expect(wholeSeconds(new Date("2026-11-21T10:00:01.999Z"))).toEqual(new Date("2026-11-21T10:00:01Z"));
   });
 });

@@ -12,14 +12,6 @@ import type { MySqlColumn, MySqlTable } from "drizzle-orm/mysql-core";
 const DATE_COLUMNS = new Set(["MySqlDateTime", "MySqlTimestamp"]);
 
 /**
- * A Date as a DATETIME column without fractional seconds keeps it (MariaDB truncates, MySQL
- * rounds: writing whole seconds makes them agree).
- */
-export function wholeSeconds(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
-}
-
-/**
  * The row `table` holds after inserting `values`.
  * @param values the inserted values by column key (undefined: not given)
  * @param computed the values the database computes, by column key: the auto-increment id, each

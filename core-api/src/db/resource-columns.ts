@@ -23,6 +23,7 @@ import { parseDateTimeInput } from "@service/shared/resources/voucher";
 import { asc, desc, eq, getTableColumns, getTableName, sql, SQL, type Column } from "drizzle-orm";
 import type { MySqlColumn, MySqlTable } from "drizzle-orm/mysql-core";
 import { fromJsonText, toJsonText } from "./json-column.ts";
+import { wholeSeconds } from "./whole-seconds.ts";
 
 /**
  * A stored resource in API terms: property name -> value. Dates are `Date`; a reference is a
@@ -269,14 +270,14 @@ function derived<Row>(prop: PropertyInfo, columns: Record<string, MySqlColumn>):
     key: name,
     column,
     read: value,
-    write: prop.kind === "date-time" ? (v) => ({ [name]: typeof v === "string" ? wholeSeconds(v) : v }) : (v) => ({ [name]: v }),
+    write: prop.kind === "date-time" ? (v) => ({ [name]: typeof v === "string" ? storedDateTime(v) : v }) : (v) => ({ [name]: v }),
   };
 }
 
 /** A validated date-time text as the Date a DATETIME column keeps (whole seconds), so a response equals a later read. */
-function wholeSeconds(text: string): Date {
+function storedDateTime(text: string): Date {
   const date = parseDateTimeInput(text);
   // validateWrite has already checked the text against the same parser.
   if (!date) throw new Error(`not a datetime: ${text}`);
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+  return wholeSeconds(date);
 }

@@ -29,6 +29,7 @@ import type { ResourceAdapter } from "./engine.ts";
 import type { FilterValue } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
 import type { ResourceScope } from "./request-scope.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 
 /** The Voucher adapter of the engine. */
 export const voucherAdapter: ResourceAdapter = {
@@ -107,11 +108,6 @@ export const voucherAdapter: ResourceAdapter = {
  * the engine read (and checked the request against) without reading it again.
  */
 const READ = new WeakMap<ResourceRecord, VoucherRow>();
-
-/** `date` cut to whole seconds: what a DATETIME column stores, so the answer equals a later read. */
-function wholeSeconds(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
-}
 
 /**
  * Who the scope is for: an end-user sees and may touch only their own vouchers
