@@ -10,8 +10,9 @@
  *   queries) and from one started with CHECK_COALESCING=off (every request its own check): the rows
  *   with and without those speed devices (docs/performance.md);
  * - add-business (`POST /internal/add-business`, JSON, a new store each), 32 in flight, with group
- *   commit (the default: concurrent calls share a transaction) and from a second core-api started
- *   with GROUP_COMMIT=off (a transaction per call);
+ *   commit (the default: concurrent calls share a transaction), from a second core-api started
+ *   with GROUP_COMMIT=off (a transaction per call) and from a third started with ROWS_AS_WRITTEN=off
+ *   (the rows read back instead of answered as written);
  * - location search (25 km, page of 25) and prefix search ("bak") on the big data set, 32 connections;
  *   the location search also from a core-api started with SEARCH_SHAPES=off (its hot statements
  *   rendered on every run): the row with and without rendering once per shape;
@@ -146,11 +147,12 @@ export const throughputSection: BenchSection = {
     "                       by-id-drizzle (COMPILED_SELECTS=off), by-id-uncoalesced (CHECK_COALESCING=off),",
     "                       by-id-w1, by-id-w2,",
     "                       mysql2-insert, add-business, add-business-solo (GROUP_COMMIT=off),",
+    "                       add-business-readback (ROWS_AS_WRITTEN=off),",
     "                       mysql2-location, location, location-unshaped (SEARCH_SHAPES=off), mysql2-prefix, prefix,",
     "                       argon2, authenticate, authenticate-w1,",
     "                       authenticate-w2, get-basket-price, add-basket, add-basket-solo (GROUP_COMMIT=off),",
     "                       mysql2-sale-tx; what no chosen target needs",
-    "                       is not started or written (without add-business, add-business-solo, mysql2-insert and the",
+    "                       is not started or written (without the add-business targets, mysql2-insert and the",
     "                       basket targets nothing is written)",
   ],
   async run(ctx) {
@@ -161,7 +163,7 @@ export const throughputSection: BenchSection = {
     const cores = os.availableParallelism();
     const only = chosenTargets(ctx.flags.get("targets"));
     const want = (...keys: string[]) => only === null || keys.some((k) => only.has(k));
-    const writing = want("add-business", "add-business-solo", "mysql2-insert");
+    const writing = want("add-business", "add-business-solo", "add-business-readback", "mysql2-insert");
     const chain = await ctx.benchChain(s.count);
     // Unused (never read) when no write target is measured: nothing is written then.
     const writes = writing ? await writesChain(ctx) : (undefined as unknown as BenchChain);
@@ -177,6 +179,7 @@ export const throughputSection: BenchSection = {
       want(...keys) ? make() : { service, workers: 0, url: "http://not-started", pid: 0, logPath: "" };
     services.core = await startIf(["by-id", "add-business", "location", "prefix", "get-basket-price", "add-basket", ...(cores === 2 ? ["by-id-w2"] : [])], () => ctx.core(cores), "core-api");
     services.coreSolo = await startIf(["add-business-solo", "add-basket-solo"], () => ctx.core(cores, { name: "group-commit-off", env: { GROUP_COMMIT: "off" } }), "core-api");
+    services.coreReadBack = await startIf(["add-business-readback"], () => ctx.core(cores, { name: "rows-as-written-off", env: { ROWS_AS_WRITTEN: "off" } }), "core-api");
     services.coreDrizzle = await startIf(["by-id-drizzle"], () => ctx.core(cores, { name: "compiled-selects-off", env: { COMPILED_SELECTS: "off" } }), "core-api");
     services.coreUncoalesced = await startIf(["by-id-uncoalesced"], () => ctx.core(cores, { name: "check-coalescing-off", env: { CHECK_COALESCING: "off" } }), "core-api");
     services.coreUnshaped = await startIf(["location-unshaped"], () => ctx.core(cores, { name: "search-shapes-off", env: { SEARCH_SHAPES: "off" } }), "core-api");
@@ -247,6 +250,7 @@ export const throughputSection: BenchSection = {
       }),
       httpTarget("add-business", `add-business over HTTP (${workersNote(cores)})`, "product", services.core, CONNECTIONS, (n) => addBusinessRequest(writes, runTag, n)),
       httpTarget("add-business-solo", `add-business over HTTP, GROUP_COMMIT=off (${workersNote(cores)})`, "product", services.coreSolo, CONNECTIONS, (n) => addBusinessRequest(writes, `${runTag}s`, n)),
+      httpTarget("add-business-readback", `add-business over HTTP, ROWS_AS_WRITTEN=off (${workersNote(cores)})`, "product", services.coreReadBack, CONNECTIONS, (n) => addBusinessRequest(writes, `${runTag}r`, n)),
       bare("mysql2-location", "bare mysql2 pool: the location search's own statements replayed", CONNECTIONS, () => replay(pool, replayed("location"))),
       httpTarget("location", `location search ${locationCase.location!.radiusKm} km (${workersNote(cores)})`, "product", services.core, CONNECTIONS, () => searchRequest(chain, locationCase)),
       httpTarget("location-unshaped", `location search ${locationCase.location!.radiusKm} km, SEARCH_SHAPES=off (${workersNote(cores)})`, "product", services.coreUnshaped, CONNECTIONS, () => searchRequest(chain, locationCase)),
@@ -272,6 +276,7 @@ export const throughputSection: BenchSection = {
       { label: "add-business / bare mysql2 INSERT (32 in flight)", product: "add-business", floor: "mysql2-insert", min: 0.25 },
       { label: "add-business with GROUP_COMMIT=off / bare mysql2 INSERT (32 in flight)", product: "add-business-solo", floor: "mysql2-insert" },
       { label: "add-business: group commit on / off", product: "add-business", floor: "add-business-solo" },
+      { label: "add-business: rows answered as written / read back", product: "add-business", floor: "add-business-readback" },
       { label: "location search / its own SQL on a bare mysql2 pool", product: "location", floor: "mysql2-location", min: 0.8 },
       { label: "location search: statements rendered once per shape on / off", product: "location", floor: "location-unshaped" },
       { label: "prefix search / its own SQL on a bare mysql2 pool", product: "prefix", floor: "mysql2-prefix" },
@@ -296,6 +301,7 @@ export const throughputSection: BenchSection = {
     if (want("get-basket-price")) await probe(services.core.url, basketPriceRequest(baskets!), (b) => b?.results?.vouchers_applied?.length > 0);
     if (want("add-basket")) await probe(services.core.url, basketSaleRequest(baskets!, 0), (b) => b?.results?.pricing?.vouchers_applied?.length === 2);
     if (want("add-business-solo")) await probe(services.coreSolo.url, addBusinessRequest(writes, `${runTag}q`, 0));
+    if (want("add-business-readback")) await probe(services.coreReadBack.url, addBusinessRequest(writes, `${runTag}t`, 0));
     if (want("add-basket-solo")) await probe(services.coreSolo.url, basketSaleRequest(baskets!, salesPerTarget), (b) => b?.results?.pricing?.vouchers_applied?.length === 2);
     if (want("location")) await probe(services.core.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
     if (want("location-unshaped")) await probe(services.coreUnshaped.url, searchRequest(chain, locationCase), (b) => b?.results?.total_count > 0);
@@ -307,7 +313,7 @@ export const throughputSection: BenchSection = {
 
     const serviceRoots = new Map<string, number>();
     const served = {
-      "core-api": services.core, "core-api (GROUP_COMMIT=off)": services.coreSolo, "core-api (COMPILED_SELECTS=off)": services.coreDrizzle, "core-api (CHECK_COALESCING=off)": services.coreUncoalesced,
+      "core-api": services.core, "core-api (GROUP_COMMIT=off)": services.coreSolo, "core-api (ROWS_AS_WRITTEN=off)": services.coreReadBack, "core-api (COMPILED_SELECTS=off)": services.coreDrizzle, "core-api (CHECK_COALESCING=off)": services.coreUncoalesced,
       "core-api (SEARCH_SHAPES=off)": services.coreUnshaped,
       "core-api (1 worker)": services.core1, connector: services.connector, "connector (1 worker)": services.connector1,
     };

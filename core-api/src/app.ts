@@ -18,7 +18,7 @@ import { ShopperTokenVerifier } from "./auth/jwt.ts";
 import { resolvesNothing } from "./net/public-target.ts";
 import { login, logout } from "./auth/login.ts";
 import { CheckCoalescer } from "./auth/check-coalescer.ts";
-import { useGroupCommit } from "./businesses/business-repository.ts";
+import { useGroupCommit, useRowsAsWritten } from "./businesses/business-repository.ts";
 import { useSaleGroupCommit } from "./baskets/sale-batch.ts";
 import { databaseUntil } from "./db/request-database.ts";
 import { useCompiledSelects } from "./db/compiled-select.ts";
@@ -69,6 +69,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", jsonLines); // before anything answers: every JSON body ends with a newline
   registerMetrics(app, deps); // first route: times every request, whatever answers it
   useGroupCommit(deps.db, deps.config.groupCommit);
+  useRowsAsWritten(deps.db, deps.config.rowsAsWritten);
   useCompiledSelects(deps.db, deps.config.compiledSelects);
   useSearchShapes(deps.db, deps.config.searchShapes);
   useSaleGroupCommit(deps.db, deps.config.groupCommit);

@@ -11,7 +11,7 @@ describe("parseCoreConfig", () => {
         trustedProxies: [], sessionTtlMs: 24 * 3600_000, logLevel: "info", metricsToken: undefined, databaseWaitMs: 60_000, secretKey: undefined,
         allowPrivateWebhooks: false, outboxPollMs: 1_000, outboxTimeoutMs: 10_000,
         webshopTimeoutMs: 5_000, webConcurrency: undefined, requestDeadlineMs: 5_000, groupCommit: true, compiledSelects: true, checkCoalescing: true,
-        searchShapes: true,
+        searchShapes: true, rowsAsWritten: true,
       },
     });
   });
@@ -22,7 +22,7 @@ describe("parseCoreConfig", () => {
       TRUSTED_PROXIES: "10.0.0.0/8, ::1", SESSION_TTL_HOURS: "1.5", METRICS_TOKEN: "m".repeat(16), DATABASE_WAIT_SECONDS: "5",
       LOG_LEVEL: "debug", SERVICE_SECRET_KEY: "s".repeat(32), WEBHOOK_ALLOW_PRIVATE: "true", OUTBOX_POLL_MS: "250", OUTBOX_TIMEOUT_MS: "3000",
       WEBSHOP_TIMEOUT_MS: "1500", WEB_CONCURRENCY: "3", REQUEST_DEADLINE_MS: "2500", GROUP_COMMIT: "off", COMPILED_SELECTS: "off",
-      CHECK_COALESCING: "off", SEARCH_SHAPES: "off",
+      CHECK_COALESCING: "off", SEARCH_SHAPES: "off", ROWS_AS_WRITTEN: "off",
     });
     expect(result).toEqual({
       ok: true,
@@ -31,13 +31,13 @@ describe("parseCoreConfig", () => {
         sessionTtlMs: 5_400_000, logLevel: "debug", metricsToken: "m".repeat(16), databaseWaitMs: 5_000, secretKey: "s".repeat(32),
         allowPrivateWebhooks: true, outboxPollMs: 250, outboxTimeoutMs: 3_000,
         webshopTimeoutMs: 1_500, webConcurrency: 3, requestDeadlineMs: 2_500, groupCommit: false, compiledSelects: false, checkCoalescing: false,
-        searchShapes: false,
+        searchShapes: false, rowsAsWritten: false,
       },
     });
     expect(CORE_VARIABLES).toEqual([
       "DATABASE_URL", "HOST", "METRICS_TOKEN", "DATABASE_WAIT_SECONDS", "WEB_CONCURRENCY", "REQUEST_DEADLINE_MS", "LOG_LEVEL", "TRUSTED_PROXIES", "SERVICE_SECRET_KEY",
       "CORE_DB_NAME", "CORE_API_PORT", "SESSION_TTL_HOURS", "WEBHOOK_ALLOW_PRIVATE", "OUTBOX_POLL_MS", "OUTBOX_TIMEOUT_MS", "WEBSHOP_TIMEOUT_MS", "GROUP_COMMIT", "COMPILED_SELECTS", "CHECK_COALESCING",
-      "SEARCH_SHAPES",
+      "SEARCH_SHAPES", "ROWS_AS_WRITTEN",
     ]);
   });
 
@@ -47,6 +47,7 @@ describe("parseCoreConfig", () => {
       SESSION_TTL_HOURS: "0", METRICS_TOKEN: "too-short", DATABASE_WAIT_SECONDS: "soon", LOG_LEVEL: "loud", SERVICE_SECRET_KEY: "too-short-key",
       WEBHOOK_ALLOW_PRIVATE: "maybe", OUTBOX_POLL_MS: "5", OUTBOX_TIMEOUT_MS: "fast", WEBSHOP_TIMEOUT_MS: "50", WEB_CONCURRENCY: "0",
       REQUEST_DEADLINE_MS: "5s", GROUP_COMMIT: "maybe", COMPILED_SELECTS: "no", CHECK_COALESCING: "yes", SEARCH_SHAPES: "once",
+      ROWS_AS_WRITTEN: "maybe",
     });
     expect(result).toEqual({
       ok: false,
@@ -70,6 +71,7 @@ describe("parseCoreConfig", () => {
         "COMPILED_SELECTS: must be on or off",
         "CHECK_COALESCING: must be on or off",
         "SEARCH_SHAPES: must be on or off",
+        "ROWS_AS_WRITTEN: must be on or off",
       ],
     });
     expect(JSON.stringify(result)).not.toMatch(/secret-host|too-short|soon|loud|too-short-key|maybe|fast/);

@@ -29,6 +29,8 @@ const schema = z.object({
   CHECK_COALESCING: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   /** `off`: the search's hot statements are rendered on every run (businesses/query.ts), for measuring without rendering once per shape */
   SEARCH_SHAPES: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  /** `off`: add-business reads the rows it wrote back instead of answering them as written (db/inserted-row.ts), for measuring without that */
+  ROWS_AS_WRITTEN: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 /** Every variable the core API reads (README, "Configuration", documents each). */
@@ -61,6 +63,8 @@ export interface CoreConfig extends CommonConfig {
   checkCoalescing: boolean;
   /** SEARCH_SHAPES: the search's hot statements are rendered once per shape (default on; off: on every run, businesses/query.ts) */
   searchShapes: boolean;
+  /** ROWS_AS_WRITTEN: add-business answers its rows as written (default on; off: read back in the same transaction, businesses/business-repository.ts) */
+  rowsAsWritten: boolean;
 }
 
 /**
@@ -86,6 +90,7 @@ export function parseCoreConfig(env: Record<string, string | undefined>): Config
       compiledSelects: e.COMPILED_SELECTS === "on",
       checkCoalescing: e.CHECK_COALESCING === "on",
       searchShapes: e.SEARCH_SHAPES === "on",
+      rowsAsWritten: e.ROWS_AS_WRITTEN === "on",
     },
   };
 }

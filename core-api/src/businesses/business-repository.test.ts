@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
 import { businessGeoCellCounts, businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
-import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness, useGroupCommit } from "./business-repository.ts";
+import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness, useGroupCommit, useRowsAsWritten } from "./business-repository.ts";
 import { searchBusinesses } from "./search.ts";
 import { withLcpPrev } from "./word-index.ts";
 
@@ -46,6 +46,26 @@ describe("rows answered without reading them back", () => {
     expect(bare).toEqual(await findBusinessById(core.db, core.chainId, bare!.id));
     expect(other).toEqual(await findBusinessById(core.db, core.chainId, other!.id));
     expect(bare).toMatchObject({ programmeOptedIn: true, chainMember: true, isShutDown: false, deleted: false, ownerCode: null, activeOwnerCode: null, geoCell: null });
+  });
+
+  it("with ROWS_AS_WRITTEN=off the rows are read back in one more statement of the transaction, and answer the same", async () => {
+    useRowsAsWritten(core.db, false);
+    try {
+      core.statements.reset();
+      const full = await insertBusiness(core.db, { ...EVERY_FIELD, chainId: core.chainId, ownerCode: "BC-READ" }, AT);
+      const readBacks = core.statements.statements.filter((t) => /^select\b/i.test(t) && /from `businesses`/i.test(t));
+      expect(readBacks).toHaveLength(1);
+      expect(core.statements.statements.indexOf(readBacks[0]!)).toBeLessThan(core.statements.statements.indexOf("commit"));
+      expect(full).toEqual(await findBusinessById(core.db, core.chainId, full.id));
+      const [bare] = await insertBusinesses(core.db, [{ chainId: core.chainId, name: "Kaal Gelezen" }], AT);
+      expect(bare).toEqual(await findBusinessById(core.db, core.chainId, bare!.id));
+    } finally {
+      useRowsAsWritten(core.db, true);
+    }
+    // on again: nothing is read back
+    core.statements.reset();
+    await insertBusiness(core.db, { chainId: core.chainId, name: "Weer Zo Geschreven" }, AT);
+    expect(core.statements.statements.filter((t) => /from `businesses`/i.test(t))).toEqual([]);
   });
 
   it("updateBusiness answers exactly what a later read finds", async () => {

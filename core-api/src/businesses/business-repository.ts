@@ -2,7 +2,7 @@
  * Business storage: every write of a business goes through here, so the row, its location grid
  * cell and its text-search words always agree (spec, "Business"; handbook, schema-as-code).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { rowAsInserted } from "../db/inserted-row.ts";
 import { wholeSeconds } from "../db/whole-seconds.ts";
@@ -63,6 +63,19 @@ export function useGroupCommit(db: CoreDb, on: boolean): void {
   else alone.add(baseDatabase(db));
 }
 
+/** Databases whose new businesses are read back after writing them (ROWS_AS_WRITTEN=off). */
+const readBack = new WeakSet<CoreDb>();
+
+/**
+ * Turns answering new businesses as written (db/inserted-row.ts) on `db` on (the default) or off
+ * (ROWS_AS_WRITTEN=off: each batch's rows read back in one SELECT of its transaction, to measure
+ * what answering them as written saves).
+ */
+export function useRowsAsWritten(db: CoreDb, on: boolean): void {
+  if (on) readBack.delete(baseDatabase(db));
+  else readBack.add(baseDatabase(db));
+}
+
 /** One group committer per shared database client (a process has one; tests one per database); a batch is written on a request handle under its writes' soonest deadline. */
 const committers = new WeakMap<CoreDb, WriteBatcher<NewBusiness, BusinessRow>>();
 
@@ -115,7 +128,9 @@ export async function insertBusinesses(db: CoreDb, rows: BusinessValues[], now: 
  * runner (insertBusinesses, and each batch of insertBusiness): one INSERT per business, each
  * answering its own id (no id is ever computed: auto_increment_increment, a Galera node's offset
  * or innodb_autoinc_lock_mode 2 may space or interleave them), then the words with those ids in
- * one multi-row INSERT, then the counts, cells before words.
+ * one multi-row INSERT, then the counts, cells before words. The rows are answered as written
+ * (db/inserted-row.ts: the values given, the declared defaults, the ids and the generated
+ * active_owner_code), or with ROWS_AS_WRITTEN=off read back in one SELECT of the same transaction.
  * @returns the stored rows in input order
  * @throws the driver's error (ER_DUP_ENTRY on a duplicate owner_code); nothing is written then
  */
@@ -129,6 +144,10 @@ async function writeNewBusinesses(db: CoreDb, items: readonly NewBusiness[]): Pr
     await insertWords(tx, words);
     await adjustCellCounts(tx, written.map((v) => ({ chainId: v.chainId, cell: v.geoCell, delta: 1 as const })));
     await countWords(tx, [], words);
+    if (readBack.has(baseDatabase(db))) {
+      const stored = new Map((await tx.select().from(businesses).where(inArray(businesses.id, ids))).map((row) => [row.id, row]));
+      return ids.map((id) => stored.get(id)!);
+    }
     return written.map((v, i) => rowAsInserted(businesses, v, { id: ids[i]!, activeOwnerCode: v.ownerCode ?? null }));
   });
 }
