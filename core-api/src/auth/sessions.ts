@@ -7,6 +7,7 @@
 import { eq, lte } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { sessions } from "../db/schema.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 import { newSecret, sha256Hex } from "../crypto/secrets.ts";
 import { runStatement } from "@service/shared/node";
 
@@ -33,7 +34,7 @@ export async function createSession(
   chainId: number | null = null,
 ): Promise<SessionInfo> {
   const key = newSecret();
-  const expiry = new Date(Math.floor((now.getTime() + ttlMs) / 1000) * 1000);
+  const expiry = wholeSeconds(new Date(now.getTime() + ttlMs));
   await runStatement(() => db.insert(sessions).values({ kind, userId, keyHash: sha256Hex(key), chainId, expiresAt: expiry, createdDate: now }));
   return { session_user_id: userId, session_key: key, expiry };
 }

@@ -36,6 +36,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { AnyMySqlColumn } from "drizzle-orm/mysql-core";
 import type { CoreDb } from "../db/client.ts";
 import { baskets, users, vouchers } from "../db/schema.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 import { ServiceError } from "../http/service-error.ts";
 import type { CoreTx } from "../users/member-numbers.ts";
 import { generateVoucherKey } from "../vouchers/key.ts";
@@ -137,7 +138,7 @@ export function priceSale(sale: Sale, user: SaleMember, locked: readonly LockedV
     basketTotalPrice: centsToNumber(basket.totalCents), items: sale.itemsJson,
     retailerBasketCode: basket.retailerBasketCode, basketPlatformType: basket.platformType,
     basketDiscount: centsToNumber(priced.basketDiscount), pricing: JSON.stringify(sale.answer(user, priced, warnings)),
-    requestHash: sale.requestHash, createdDate: new Date(Math.floor(now.getTime() / 1000) * 1000),
+    requestHash: sale.requestHash, createdDate: wholeSeconds(now),
   };
   return { priced, row };
 }

@@ -10,6 +10,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { CoreTx } from "../campaigns/change-log.ts";
 import type { CoreDb } from "../db/client.ts";
 import { adminUsers, campaignGroupCampaigns, campaignGroups, campaigns } from "../db/schema.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { runTransaction } from "@service/shared/node";
 
@@ -55,7 +56,7 @@ const UPDATER = { id: adminUsers.id, username: adminUsers.username, firstname: a
  *   chain (another chain's campaign answers alike); nothing is written then
  */
 export async function createCampaignGroup(db: CoreDb, values: NewCampaignGroup, now: Date): Promise<StoredCampaignGroup> {
-  const at = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const at = wholeSeconds(now);
   const id = await runTransaction(db, async (tx) => {
     const ids = [...values.campaignIds];
     if (ids.length > 0) {

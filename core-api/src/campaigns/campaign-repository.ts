@@ -10,6 +10,7 @@ import type { ChangeDiff } from "@service/shared/resources/change-log";
 import { and, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { campaigns } from "../db/schema.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { deleteCampaignWebhooks } from "./campaign-webhooks.ts";
 import { recordChange, type CoreTx } from "./change-log.ts";
@@ -67,7 +68,7 @@ export async function findCampaignRow(db: CoreDb, id: number): Promise<CampaignR
  */
 export async function createCampaign(db: CoreDb, values: NewCampaign, author: ChangeAuthor, now: Date): Promise<CampaignRow> {
   requireForwardPeriod(values.activeDateFrom, values.activeDateUntil);
-  const at = wholeSecond(now);
+  const at = wholeSeconds(now);
   return runTransaction(db, async (tx) => {
     const [res] = await tx.insert(campaigns).values({ ...values, lastUpdatedBy: author.adminId, createdDate: at, lastModifiedDate: at });
     const row = await selectCampaign(tx, Number(res.insertId));
@@ -93,7 +94,7 @@ export async function alterCampaign(
   author: ChangeAuthor,
   now: Date,
 ): Promise<CampaignRow | null> {
-  const at = wholeSecond(now);
+  const at = wholeSeconds(now);
   return runTransaction(db, async (tx) => {
     const current = await lockLiveCampaign(tx, id);
     if (!current) return null;
@@ -131,7 +132,7 @@ export async function deleteCampaign(
   now: Date,
   opts: { mayDeleteActive: boolean },
 ): Promise<CampaignRow | null> {
-  const at = wholeSecond(now);
+  const at = wholeSeconds(now);
   return runTransaction(db, async (tx) => {
     const current = await lockLiveCampaign(tx, id);
     if (!current) return null;
@@ -177,8 +178,4 @@ function record(tx: CoreTx, row: CampaignRow, author: ChangeAuthor, diff: Change
 /** `fields` without its undefined keys, so spreading it never overwrites a column with undefined. */
 function definedOnly(fields: CampaignFields): CampaignFields {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as CampaignFields;
-}
-
-function wholeSecond(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }

@@ -20,6 +20,7 @@ import { parseDateTime } from "@service/shared/text-values";
 import { readCallParams } from "../http/coerce.ts";
 import type { Params } from "../http/params.ts";
 import { ServiceError } from "../http/service-error.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 
 /** The writable fields of a campaign; an absent (undefined) field is left as it is. */
 export interface CampaignFields {
@@ -72,6 +73,5 @@ export function requireForwardPeriod(from: Date | null, until: Date | null): voi
 /** A declared datetime text (already checked) as the instant it names, fractions of a second dropped. */
 function toSecond(text: string | null): Date | null {
   if (text === null) return null;
-  const date = parseDateTime(text)!;
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+  return wholeSeconds(parseDateTime(text)!);
 }

@@ -1,5 +1,5 @@
 /**
- * Dates as a DATETIME / TIMESTAMP column without fractional digits keeps them. MariaDB truncates
+ * What a DATETIME / TIMESTAMP column without fractional digits keeps of a Date: MariaDB truncates
  * the fraction and MySQL rounds it, so writing whole seconds makes both engines store the same
  * value, and an answer built from what was written equals a later read.
  */

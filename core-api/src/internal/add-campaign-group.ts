@@ -25,6 +25,7 @@ import { actorAdminIdOf, requireCallAccess, requireSession } from "../auth/conte
 import { renderCampaignGroup } from "../campaign-groups/campaign-group-record.ts";
 import { createCampaignGroup } from "../campaign-groups/campaign-group-repository.ts";
 import { requireForwardPeriod } from "../campaigns/fields.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 import { readCallParams, requireParams } from "../http/coerce.ts";
 import { allParams } from "../http/params.ts";
 import type { AppEnv } from "../auth/request-context.ts";
@@ -54,5 +55,5 @@ export async function addCampaignGroup(c: Context<AppEnv>): Promise<Response> {
 /** A declared datetime text (already checked) as the instant it names, to the second; absent or null: no date. */
 function toSecond(text: string | null | undefined): Date | null {
   if (text === null || text === undefined) return null;
-  return new Date(Math.floor(parseDateTime(text)!.getTime() / 1000) * 1000);
+  return wholeSeconds(parseDateTime(text)!);
 }

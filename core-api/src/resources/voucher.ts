@@ -17,6 +17,7 @@
  *   writable by no method).
  */
 import { VOUCHER_STATUSES, VOUCHER_TYPES, type VoucherStatus } from "@service/shared/resources/voucher";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { loadNestedRecords } from "../vouchers/nested.ts";
 import { toVoucherColumns, toVoucherRecord, voucherDeclaration, type VoucherRow } from "../vouchers/voucher-columns.ts";
@@ -29,7 +30,6 @@ import type { ResourceAdapter } from "./engine.ts";
 import type { FilterValue } from "./list-params.ts";
 import type { ResourceRecord } from "./render.ts";
 import type { ResourceScope } from "./request-scope.ts";
-import { wholeSeconds } from "../db/whole-seconds.ts";
 
 /** The Voucher adapter of the engine. */
 export const voucherAdapter: ResourceAdapter = {

@@ -6,6 +6,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { CoreDb } from "../db/client.ts";
 import { chains, tags } from "../db/schema.ts";
+import { wholeSeconds } from "../db/whole-seconds.ts";
 import { runStatement, runTransaction } from "@service/shared/node";
 
 export type TagRow = typeof tags.$inferSelect;
@@ -41,7 +42,7 @@ const CHAIN = { id: chains.id, name: chains.name, emailAddress: chains.emailAddr
  * @returns the stored tag with its chain
  */
 export async function createTag(db: CoreDb, values: NewTag, now: Date): Promise<StoredTag> {
-  const at = wholeSecond(now);
+  const at = wholeSeconds(now);
   const id = await runTransaction(db, async (tx) => {
     const [res] = await tx.insert(tags).values({ ...values, createdDate: at, lastModifiedDate: at });
     return Number(res.insertId);
@@ -87,11 +88,7 @@ export async function listTags(
 export async function deleteTag(db: CoreDb, chainId: number, id: number, adminId: number | null, now: Date): Promise<boolean> {
   const [res] = await runStatement(() => db
     .update(tags)
-    .set({ active: false, deleted: true, lastUpdatedBy: adminId, lastModifiedDate: wholeSecond(now) })
+    .set({ active: false, deleted: true, lastUpdatedBy: adminId, lastModifiedDate: wholeSeconds(now) })
     .where(and(eq(tags.chainId, chainId), eq(tags.id, id), eq(tags.deleted, false))));
   return res.affectedRows > 0;
-}
-
-function wholeSecond(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }
