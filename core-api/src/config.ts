@@ -29,7 +29,7 @@ const schema = z.object({
   CHECK_COALESCING: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   /** `off`: the search's hot statements are rendered on every run (businesses/query.ts), for measuring without rendering once per shape */
   SEARCH_SHAPES: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
-  /** `off`: add-business reads the rows it wrote back instead of answering them as written (db/inserted-row.ts), for measuring without that */
+  /** `off`: new businesses (add-business, POST /resources/business) are read back instead of answered as written (db/inserted-row.ts), for measuring without that */
   ROWS_AS_WRITTEN: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
@@ -63,7 +63,7 @@ export interface CoreConfig extends CommonConfig {
   checkCoalescing: boolean;
   /** SEARCH_SHAPES: the search's hot statements are rendered once per shape (default on; off: on every run, businesses/query.ts) */
   searchShapes: boolean;
-  /** ROWS_AS_WRITTEN: add-business answers its rows as written (default on; off: read back in the same transaction, businesses/business-repository.ts) */
+  /** ROWS_AS_WRITTEN: new businesses are answered as written (default on; off: read back in the same transaction, businesses/business-repository.ts) */
   rowsAsWritten: boolean;
 }
 

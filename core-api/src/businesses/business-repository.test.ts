@@ -1,9 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCore, type TestCore } from "../../../test/helpers/core.ts";
+import { encode } from "../../../test/helpers/internal-calls.ts";
 import { businessGeoCellCounts, businessSearchTokens, businessSearchWordCounts } from "../db/schema.ts";
 import { ServiceError } from "../http/service-error.ts";
 import { deleteBusiness, findBusinessById, findBusinessesByIds, insertBusiness, insertBusinesses, updateBusiness, useGroupCommit, useRowsAsWritten } from "./business-repository.ts";
+import { databaseUntil } from "../db/request-database.ts";
 import { searchBusinesses } from "./search.ts";
 import { withLcpPrev } from "./word-index.ts";
 
@@ -48,24 +50,23 @@ describe("rows answered without reading them back", () => {
     expect(bare).toMatchObject({ programmeOptedIn: true, chainMember: true, isShutDown: false, deleted: false, ownerCode: null, activeOwnerCode: null, geoCell: null });
   });
 
-  it("with ROWS_AS_WRITTEN=off the rows are read back in one more statement of the transaction, and answer the same", async () => {
+  it("with the switch off, a batch's rows are read back in one more statement of its transaction, in input order", async () => {
+    const readBacks = () => core.statements.statements.filter((t) => /^select .* from `businesses` where `businesses`\.`id` in \(/i.test(t));
     useRowsAsWritten(core.db, false);
     try {
       core.statements.reset();
-      const full = await insertBusiness(core.db, { ...EVERY_FIELD, chainId: core.chainId, ownerCode: "BC-READ" }, AT);
-      const readBacks = core.statements.statements.filter((t) => /^select\b/i.test(t) && /from `businesses`/i.test(t));
-      expect(readBacks).toHaveLength(1);
-      expect(core.statements.statements.indexOf(readBacks[0]!)).toBeLessThan(core.statements.statements.indexOf("commit"));
-      expect(full).toEqual(await findBusinessById(core.db, core.chainId, full.id));
-      const [bare] = await insertBusinesses(core.db, [{ chainId: core.chainId, name: "Kaal Gelezen" }], AT);
-      expect(bare).toEqual(await findBusinessById(core.db, core.chainId, bare!.id));
+      // a request's handle of the database, as add-business writes on
+      const rows = await insertBusinesses(databaseUntil(core.db, performance.now() + 10_000), ["Eerste", "Tweede", "Derde"].map((name) => ({ chainId: core.chainId, name })), AT);
+      expect(rows.map((r) => r.name)).toEqual(["Eerste", "Tweede", "Derde"]);
+      expect(readBacks()).toHaveLength(1);
+      expect(core.statements.statements.indexOf(readBacks()[0]!)).toBeLessThan(core.statements.statements.lastIndexOf("commit"));
+      for (const row of rows) expect(row).toEqual(await findBusinessById(core.db, core.chainId, row.id));
     } finally {
       useRowsAsWritten(core.db, true);
     }
-    // on again: nothing is read back
     core.statements.reset();
-    await insertBusiness(core.db, { chainId: core.chainId, name: "Weer Zo Geschreven" }, AT);
-    expect(core.statements.statements.filter((t) => /from `businesses`/i.test(t))).toEqual([]);
+    await insertBusiness(databaseUntil(core.db, performance.now() + 10_000), { chainId: core.chainId, name: "Weer Zo Geschreven" }, AT);
+    expect(readBacks()).toEqual([]);
   });
 
   it("updateBusiness answers exactly what a later read finds", async () => {
@@ -216,6 +217,27 @@ describe("withLcpPrev", () => {
     for (const prefix of ["b", "ba", "bak", "bake", "baker", "bakk", "bar", "x"]) {
       const firsts = words.filter((w) => w.token.startsWith(prefix) && w.lcpPrev < prefix.length);
       expect(firsts.length).toBe(words.some((w) => w.token.startsWith(prefix)) ? 1 : 0);
+    }
+  });
+});
+
+describe("ROWS_AS_WRITTEN=off", () => {
+  it("add-business over HTTP reads the rows back: one SELECT per transaction of new businesses, each caller answered its own row", async () => {
+    const readBack = await startCore({ env: { ROWS_AS_WRITTEN: "off" } });
+    try {
+      const writer = await readBack.admin({ write: true });
+      readBack.statements.reset();
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+        readBack.json("/internal/add-business", encode("json", "POST", writer.headers, { chain_id: readBack.chainId, name: `Gelezen ${i}`, owner_code: `RB-${i}` }))));
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+      expect(answers.map((a) => a.body.results.business.owner_code)).toEqual(Array.from({ length: 6 }, (_, i) => `RB-${i}`));
+      const sent = readBack.statements.statements;
+      const inserts = sent.filter((t) => /^insert into `businesses`/i.test(t)).length;
+      const transactions = sent.filter((t, i) => t === "begin" && /^insert into `businesses`/i.test(sent[i + 1] ?? "")).length;
+      expect(inserts).toBe(6);
+      expect(sent.filter((t) => /^select .* from `businesses` where `businesses`\.`id` in \(/i.test(t))).toHaveLength(transactions);
+    } finally {
+      await readBack.close();
     }
   });
 });

@@ -111,7 +111,8 @@ export async function insertBusiness(db: CoreDb, values: BusinessValues, now: Da
 
 /**
  * Creates many businesses in one transaction (bulk loads: demo, benchmark, imports): see
- * writeNewBusinesses. The rows are answered as written, not read back (db/inserted-row.ts). The counts are written last, cells before words, as
+ * writeNewBusinesses. The rows are answered as written (db/inserted-row.ts), or read back where
+ * useRowsAsWritten turned that off for the database. The counts are written last, cells before words, as
  * by every write here: the count rows are the ones concurrent writers share, so their locks are
  * held the shortest and always taken in the same order.
  * @param now creation and last-modified time (kept in whole seconds)
@@ -146,7 +147,12 @@ async function writeNewBusinesses(db: CoreDb, items: readonly NewBusiness[]): Pr
     await countWords(tx, [], words);
     if (readBack.has(baseDatabase(db))) {
       const stored = new Map((await tx.select().from(businesses).where(inArray(businesses.id, ids))).map((row) => [row.id, row]));
-      return ids.map((id) => stored.get(id)!);
+      return ids.map((id) => {
+        const row = stored.get(id);
+        // Rolls the transaction back rather than answer without the row.
+        if (!row) throw new Error(`writeNewBusinesses: business ${id}, just inserted, is not there to read back`);
+        return row;
+      });
     }
     return written.map((v, i) => rowAsInserted(businesses, v, { id: ids[i]!, activeOwnerCode: v.ownerCode ?? null }));
   });

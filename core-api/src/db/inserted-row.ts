@@ -1,6 +1,6 @@
 /**
- * The row an INSERT stores, known without reading it back (add-business read back the row it had
- * just written): every column's value as given, else its declared default, else NULL; what the
+ * The row an INSERT stores, known without reading it back (new businesses are answered with it;
+ * ROWS_AS_WRITTEN=off reads them back instead, business-repository.ts): every column's value as given, else its declared default, else NULL; what the
  * database computes (the auto-increment id, generated columns, SQL defaults) the caller supplies.
  * Refuses what it cannot know rather than guessing, so an answer built from it always equals a
  * later read.
