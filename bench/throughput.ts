@@ -39,6 +39,7 @@
  * touches products and floors alike; the round's 1-minute load average is recorded.
  */
 import os from "node:os";
+import { DEFAULT_CONNECTION_LIMIT } from "@service/shared/node";
 import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import { numberOption } from "../scripts/lib/options.ts";
 import { productStatements, runCases } from "./latency.ts";
@@ -98,6 +99,35 @@ const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1)
 /** A ratio for a table: "0.42x", or "-" when it could not be measured (nothing completed). */
 const fmtRatio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : "-");
 const loadAverage = () => Math.round(os.loadavg()[0]! * 100) / 100;
+
+/** The floor server's pool (bench/floor-server.ts: a pool of 10 connections, as a service's worker). */
+const FLOOR_SERVER_CONNECTIONS = 10;
+/** The bench process's own pools while the rounds run: the context's database (4) and the bare pool (10). */
+const BENCH_OWN_CONNECTIONS = 14;
+/** Connections left for everything else on the server (a client, another test run). */
+const SPARE_CONNECTIONS = 10;
+
+/**
+ * Refuses to measure when the database server may not accept the connections this run's
+ * processes can open: every worker of every started service a full pool (DEFAULT_CONNECTION_LIMIT),
+ * the floor server's and the bench's own. Past max_connections the services' statements fail with
+ * "Too many connections" in the middle of a round, and the figures would count those failures.
+ * @param pool a pool of the bench on the server
+ * @param services the started services (one handle may appear under several keys; each counted once)
+ * @throws Error naming what the run needs and how to allow it, when max_connections is lower
+ */
+async function requireConnections(pool: { query(sql: string): Promise<unknown> }, services: ServiceHandle[], floorServer: number): Promise<void> {
+  const started = [...new Map(services.filter((svc) => svc.pid).map((svc) => [svc.pid, svc])).values()];
+  const workers = started.reduce((n, svc) => n + (svc.workers ?? os.availableParallelism()), 0);
+  const needed = workers * DEFAULT_CONNECTION_LIMIT + floorServer + BENCH_OWN_CONNECTIONS + SPARE_CONNECTIONS;
+  const [[row]] = (await pool.query("SELECT @@max_connections AS allowed")) as [[{ allowed: number }]];
+  if (Number(row.allowed) >= needed) return;
+  throw new Error(
+    `this run starts ${started.length} service${started.length === 1 ? "" : "s"} with ${workers} worker process${workers === 1 ? "" : "es"} in all; with a pool of ${DEFAULT_CONNECTION_LIMIT} each, ` +
+      `the floor server's and the bench's own they may open ${needed} connections, and the database server allows ${row.allowed} ` +
+      `(max_connections): allow more (SET GLOBAL max_connections = ${needed}) or measure fewer targets (--targets)`,
+  );
+}
 
 /** An HTTP target: `next(n)` gives the n-th request. */
 function httpTarget(key: string, label: string, kind: Target["kind"], server: { url: string; pid: number }, connections: number, next: (n: number) => ProductRequest | { method: "GET"; path: string }): Target {
@@ -203,6 +233,7 @@ export const throughputSection: BenchSection = {
     const runTag = runStarted.toString(36);
 
     const pool = barePool(s, 10);
+    await requireConnections(pool, Object.values(services), floor.pid ? FLOOR_SERVER_CONNECTIONS : 0);
     if (writing) {
       await pool.query(`DROP TABLE IF EXISTS ${FLOOR_TABLE}`);
       await pool.query(`CREATE TABLE ${FLOOR_TABLE} LIKE businesses`);

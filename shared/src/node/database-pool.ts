@@ -8,9 +8,12 @@ import mysql from "mysql2/promise";
 import { applySessionSettings, databaseSession } from "./database-session.ts";
 import { DEFAULT_DATABASE_TIMEOUTS, guardPool, type DatabaseTimeouts, type DeadlineSource } from "./db-timeouts.ts";
 
+/** Connections a service's pool opens at most unless told otherwise: one pool per process, so a service may hold this many per worker. */
+export const DEFAULT_CONNECTION_LIMIT = 10;
+
 /** How a service opens its pool. */
 export interface DatabasePoolOptions {
-  /** pool size (default 10) */
+  /** pool size (default DEFAULT_CONNECTION_LIMIT) */
   connectionLimit?: number;
   /** overrides of DEFAULT_DATABASE_TIMEOUTS (milliseconds; 0 = none), e.g. no query timeout for migrations */
   timeouts?: Partial<DatabaseTimeouts>;
@@ -40,7 +43,7 @@ export function openDatabasePool(databaseUrl: string, databaseName: string, opti
     dateStrings: false,
     decimalNumbers: true,
     supportBigNumbers: true,
-    connectionLimit: options.connectionLimit ?? 10,
+    connectionLimit: options.connectionLimit ?? DEFAULT_CONNECTION_LIMIT,
     charset: "utf8mb4_unicode_ci",
     connectTimeout: timeouts.connectTimeoutMs || undefined,
     trace: false,
