@@ -48,6 +48,18 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export type { AppDeps } from "./auth/request-context.ts";
 
+/**
+ * Turns each speed device on `db` on or off as the config says (docs/performance.md: each has a
+ * switch so that `npm run bench` can measure the service with and without it).
+ */
+function useSpeedDevices(db: AppDeps["db"], config: AppDeps["config"]): void {
+  useGroupCommit(db, config.groupCommit);
+  useSaleGroupCommit(db, config.groupCommit);
+  useRowsAsWritten(db, config.rowsAsWritten);
+  useCompiledSelects(db, config.compiledSelects);
+  useSearchShapes(db, config.searchShapes);
+}
+
 /** Builds the core API application around its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? (() => new Date());
@@ -68,11 +80,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: callRoutingPath([loginCall, logoutCall, ...CALLS.map(([, , , call]) => call)]) });
   app.use("*", jsonLines); // before anything answers: every JSON body ends with a newline
   registerMetrics(app, deps); // first route: times every request, whatever answers it
-  useGroupCommit(deps.db, deps.config.groupCommit);
-  useRowsAsWritten(deps.db, deps.config.rowsAsWritten);
-  useCompiledSelects(deps.db, deps.config.compiledSelects);
-  useSearchShapes(deps.db, deps.config.searchShapes);
-  useSaleGroupCommit(deps.db, deps.config.groupCommit);
+  useSpeedDevices(deps.db, deps.config);
   // A refused body left unread closes its connection after the answer (RFC 9112 9.6).
   app.use("*", closeWhenBodyUnread());
 
