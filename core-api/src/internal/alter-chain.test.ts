@@ -34,6 +34,8 @@ describe("alter-chain", () => {
     const me = await shopperSession(w.core, NATIVE_APP, "alter-chain-shopper@example.com");
     const writer = await w.core.admin({ read: true, write: true, assign: true });
     const { "X-Service-Chain-ID": _c, ...writerHeaders } = writer.headers;
+    // A whole referral window, so that clearing its unit alone leaves half of one.
+    expect((await alter({ referral_code_submission_window_unit: "month", referral_code_submission_window_quantity: 6 })).status).toBe(200);
     const before = JSON.stringify(await chainRow());
     const cases: Array<[Record<string, unknown>, number, Record<string, string>?, string?]> = [
       [{ calculate_basket_on_total_value_online: true }, 419],

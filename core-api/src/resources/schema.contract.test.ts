@@ -85,30 +85,49 @@ describe("the schema document matches the service", () => {
 
   it("accepts every listed filter and sort_by value and refuses others", { timeout: 60_000 }, async () => {
     const problems: string[] = [];
-    for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
-      const list = item.get;
-      if (!list?.operationId?.startsWith("list_")) continue;
-      const params = list.parameters.filter((p: any) => p.in === "query");
-      const names = new Set(params.map((p: any) => p.name));
-      // Filter by values of a real instance where there is one (the writes above made some): a
-      // value's format may be checked beyond what the document can say (a cidr).
-      const [instance] = (await w.call("GET", `${path}?limit=1`, undefined, { "X-Service-Response-Recursion-Level": "4" })).body.results.resources;
-      for (const f of params.filter((p: any) => p["x-service-filter-property"])) {
-        const real = instance?.[f.name.replace(/\[id\]$/, "")];
-        const value = real !== undefined && real !== null ? (typeof real === "object" ? real.id : real) : sampleValue(f.schema, 1);
-        const res = await w.call("GET", `${path}?${encodeURIComponent(f.name)}=${encodeURIComponent(String(value))}`);
-        if (res.status !== 200) problems.push(`${path} filter ${f.name}: ${JSON.stringify(res.body)}`);
-      }
-      for (const value of params.find((p: any) => p.name === "sort_by")?.schema.enum ?? []) {
-        const res = await w.call("GET", `${path}?sort_by=${value}`);
-        if (res.status !== 200) problems.push(`${path} sort_by=${value}: ${JSON.stringify(res.body)}`);
-      }
-      // A property of the resource that is not a listed parameter is not a filter.
-      const resource = doc.components.schemas[list.tags[0]] as JsonSchema;
-      const unlisted = Object.keys(resource.properties as object).filter((p) => !names.has(p));
-      problems.push(...(await refusedAll([...unlisted, "no_such_filter"].map((p) => ["GET", `${path}?${p}=1`]), "parameter_invalid")));
-      problems.push(...(await refusedAll([["GET", `${path}?sort_by=no_such_property`]], "parameter_invalid")));
+    const madeHere: string[] = [];
+    try {
+      await checkLists(problems, madeHere);
+    } finally {
+      for (const target of madeHere) expect((await w.call("DELETE", target)).status, target).toBe(200);
     }
     expect(problems).toEqual([]);
   });
 });
+
+/** The filter and sort_by checks of every list path, into `problems`; instances it had to create go into `madeHere`. */
+async function checkLists(problems: string[], madeHere: string[]): Promise<void> {
+  for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
+    const list = item.get;
+    if (!list?.operationId?.startsWith("list_")) continue;
+    const params = list.parameters.filter((p: any) => p.in === "query");
+    const names = new Set(params.map((p: any) => p.name));
+    // Filter by values of a real instance: a value's format may be checked beyond what the
+    // document can say (a cidr). A writable resource with none yet gets one first.
+    const first = async () => (await w.call("GET", `${path}?limit=1`, undefined, { "X-Service-Response-Recursion-Level": "4" })).body.results.resources[0];
+    let instance = await first();
+    const writable = writePaths().find((p) => p.name === list.tags[0]);
+    if (!instance && writable) {
+      const created = await w.call("POST", writable.path, await validPostBody(w, writable.name, bodyOf(writable.post)));
+      expect(created.status, `${writable.path}: ${JSON.stringify(created.body)}`).toBe(200);
+      // deleted again once this list is checked: the other tests' writes must not meet it (a range overlaps)
+      madeHere.push(`${writable.path}/${created.body.results.id}`);
+      instance = await first();
+    }
+    for (const f of params.filter((p: any) => p["x-service-filter-property"])) {
+      const real = instance?.[f.name.replace(/\[id\]$/, "")];
+      const value = real !== undefined && real !== null ? (typeof real === "object" ? real.id : real) : sampleValue(f.schema, 1);
+      const res = await w.call("GET", `${path}?${encodeURIComponent(f.name)}=${encodeURIComponent(String(value))}`);
+      if (res.status !== 200) problems.push(`${path} filter ${f.name}: ${JSON.stringify(res.body)}`);
+    }
+    for (const value of params.find((p: any) => p.name === "sort_by")?.schema.enum ?? []) {
+      const res = await w.call("GET", `${path}?sort_by=${value}`);
+      if (res.status !== 200) problems.push(`${path} sort_by=${value}: ${JSON.stringify(res.body)}`);
+    }
+    // A property of the resource that is not a listed parameter is not a filter.
+    const resource = doc.components.schemas[list.tags[0]] as JsonSchema;
+    const unlisted = Object.keys(resource.properties as object).filter((p) => !names.has(p));
+    problems.push(...(await refusedAll([...unlisted, "no_such_filter"].map((p) => ["GET", `${path}?${p}=1`]), "parameter_invalid")));
+    problems.push(...(await refusedAll([["GET", `${path}?sort_by=no_such_property`]], "parameter_invalid")));
+  }
+}
